@@ -1,0 +1,148 @@
+/**
+ * Every problem passmint reports, as a stable string code.
+ *
+ * Codes are grouped by the stage that reports them. A code never changes
+ * meaning once released; new codes may be added.
+ */
+export type IssueCode =
+  // placeholder notation (scanPlaceholders)
+  | 'invalid-placeholder'
+  | 'unterminated-placeholder'
+  // template checks (validateTemplate)
+  | 'invalid-template'
+  | 'undeclared-placeholder'
+  | 'unused-placeholder'
+  | 'duplicate-placeholder'
+  // rendering (render, renderTemplate, buildPass)
+  | 'missing-value'
+  | 'invalid-value'
+  | 'unknown-value'
+  | 'invalid-issuer'
+  // pass checks (validatePass): shape
+  | 'invalid-pass'
+  | 'missing-key'
+  | 'invalid-type'
+  | 'unknown-key'
+  // pass checks: identifiers and web service
+  | 'invalid-format-version'
+  | 'invalid-pass-type-identifier'
+  | 'invalid-team-identifier'
+  | 'empty-serial-number'
+  | 'unsafe-serial-number'
+  | 'short-authentication-token'
+  | 'invalid-web-service-url'
+  | 'insecure-web-service-url'
+  | 'unpaired-web-service'
+  | 'missing-store-identifiers'
+  // pass checks: style bodies
+  | 'missing-style'
+  | 'multiple-styles'
+  | 'missing-transit-type'
+  | 'invalid-transit-type'
+  | 'unexpected-transit-type'
+  | 'unexpected-grouping-identifier'
+  // pass checks: fields
+  | 'duplicate-field-key'
+  | 'invalid-text-alignment'
+  | 'text-alignment-not-allowed'
+  | 'invalid-date-style'
+  | 'date-style-needs-date'
+  | 'incomplete-date-style'
+  | 'invalid-number-style'
+  | 'invalid-currency-code'
+  | 'number-style-needs-number'
+  | 'currency-code-needs-number'
+  | 'number-style-with-currency'
+  | 'invalid-data-detector'
+  | 'data-detectors-outside-back'
+  | 'invalid-change-message'
+  | 'unsupported-attributed-value'
+  // pass checks: barcodes, colors, dates, other keys
+  | 'invalid-barcode-format'
+  | 'code128-in-barcode'
+  | 'invalid-color'
+  | 'hex-color'
+  | 'invalid-date'
+  | 'out-of-range'
+  | 'nfc-message-too-long';
+
+/** `error` makes a report fail; `warning` is advice that never does. */
+export type Severity = 'error' | 'warning';
+
+/**
+ * One problem, located.
+ *
+ * @example
+ * ```ts
+ * const issue: Issue = {
+ *   severity: 'error',
+ *   code: 'undeclared-placeholder',
+ *   message: 'Placeholder "nmae" is not declared; did you mean "name"?',
+ *   path: '/description/logoText',
+ *   placeholder: 'nmae',
+ *   offset: 0,
+ * };
+ * ```
+ */
+export interface Issue {
+  readonly severity: Severity;
+  readonly code: IssueCode;
+  /** One sentence for a person; wording may change between versions, `code` does not. */
+  readonly message: string;
+  /** RFC 6901 JSON Pointer into the object that was checked; `''` is the whole object. */
+  readonly path: string;
+  /** The placeholder (or value name) concerned, when there is one. */
+  readonly placeholder?: string;
+  /** For text problems: index of the character inside the string at `path`. */
+  readonly offset?: number;
+}
+
+/**
+ * What every `validate*` function returns: `ok` is `true` when no issue is an error.
+ *
+ * @example
+ * ```ts
+ * const report: Report = validatePass(pass);
+ * if (!report.ok) console.error(report.issues);
+ * ```
+ */
+export interface Report {
+  readonly ok: boolean;
+  readonly issues: readonly Issue[];
+}
+
+/**
+ * Makes a report from a list of issues.
+ *
+ * @example
+ * ```ts
+ * toReport([]).ok; // true
+ * ```
+ */
+export function toReport(issues: readonly Issue[]): Report {
+  return { ok: !issues.some((issue) => issue.severity === 'error'), issues };
+}
+
+/**
+ * Escapes one JSON Pointer reference token (RFC 6901: `~` → `~0`, `/` → `~1`).
+ *
+ * @example
+ * ```ts
+ * pointerToken('a/b'); // 'a~1b'
+ * ```
+ */
+export function pointerToken(key: string | number): string {
+  return typeof key === 'number' ? String(key) : key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * Appends one key to a JSON Pointer.
+ *
+ * @example
+ * ```ts
+ * joinPointer('/generic', 'primaryFields'); // '/generic/primaryFields'
+ * ```
+ */
+export function joinPointer(pointer: string, key: string | number): string {
+  return `${pointer}/${pointerToken(key)}`;
+}

@@ -1,0 +1,9 @@
+import fc from 'fast-check';
+
+/** Runs per property: a few thousand in CI, fewer on a developer machine unless asked. */
+export const RUNS: number = Number(process.env['PASSMINT_RUNS'] ?? (process.env['CI'] ? 3000 : 1000));
+
+/** A placeholder name that follows the notation rules. */
+export const placeholderName: fc.Arbitrary<string> = fc
+  .string({ minLength: 1, maxLength: 12, unit: 'grapheme' })
+  .filter((name) => !/[${}\p{Cc}]/u.test(name) && name.trim() === name && name.length > 0);
