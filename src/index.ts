@@ -1,0 +1,41 @@
+export type {
+  Barcode,
+  BarcodeFormat,
+  DataDetectorType,
+  DateStyle,
+  Field,
+  JsonArray,
+  JsonObject,
+  JsonValue,
+  NumberStyle,
+  Pass,
+  PassBeacon,
+  PassBody,
+  PassIssuer,
+  PassLocation,
+  PassNfc,
+  PassStructure,
+  PassStyle,
+  PassTemplate,
+  Templated,
+  TemplateBody,
+  TemplateValue,
+  TemplateValues,
+  TextAlignment,
+  TransitType,
+} from './types.js';
+export type { Issue, IssueCode, Report, Severity } from './issues.js';
+export { joinPointer, pointerToken, toReport } from './issues.js';
+export { PassmintError, PassValidationError, RenderError, TemplateError } from './errors.js';
+export type { PlaceholderSegment, ScanResult, Segment, TextSegment } from './placeholder/scan.js';
+export { scanPlaceholders } from './placeholder/scan.js';
+export { validateTemplate } from './template/validate.js';
+export type { CompiledTemplate, CompileOptions, PlaceholderNames } from './template/compile.js';
+export { compileTemplate, renderTemplate } from './template/compile.js';
+export { definePassTemplate } from './template/define.js';
+export type { BuildPassOptions } from './pass/build.js';
+export { buildPass } from './pass/build.js';
+export type { ValidatePassOptions } from './pass/validate.js';
+export { validatePass } from './pass/validate.js';
+export type { Rgb } from './pass/color.js';
+export { formatRgb, parseColor, toRgbColor } from './pass/color.js';

@@ -1,0 +1,136 @@
+import { PassValidationError } from '../errors.js';
+import type { Issue } from '../issues.js';
+import { compileTemplate, type CompiledTemplate, type PlaceholderNames } from '../template/compile.js';
+import type { Pass, PassBody, PassIssuer, PassTemplate, TemplateValues } from '../types.js';
+import { toRgbColor } from './color.js';
+import { validatePass } from './validate.js';
+
+/** Options of {@link buildPass}. */
+export interface BuildPassOptions {
+  /** Check the result with `validatePass` and throw on errors (default `true`). */
+  readonly validate?: boolean;
+  /** `'rgb'` (default) writes colors as `rgb(r, g, b)`; `'keep'` leaves them as written. */
+  readonly colors?: 'rgb' | 'keep';
+  /** Passed to `validatePass`: an `http://` webServiceURL is a warning, not an error. */
+  readonly allowHttp?: boolean;
+  /** Passed to the compiler when a template (not a compiled one) is given. */
+  readonly strict?: boolean;
+}
+
+// The keys an issuer owns; a body never supplies them.
+const ISSUER_KEYS = [
+  'serialNumber',
+  'passTypeIdentifier',
+  'formatVersion',
+  'description',
+  'organizationName',
+  'teamIdentifier',
+  'authenticationToken',
+  'webServiceURL',
+] as const;
+const COLOR_KEYS = ['foregroundColor', 'backgroundColor', 'labelColor'] as const;
+const MIN_TOKEN_LENGTH = 16;
+
+const compiledFor = new WeakMap<object, CompiledTemplate>();
+
+/**
+ * Renders a template and adds what the issuer owns: `serialNumber` and
+ * `authenticationToken` (random UUIDs unless given), `passTypeIdentifier` and
+ * `formatVersion` from the template, `description` (the pass's text; the
+ * template's `name` unless given), `organizationName`, `teamIdentifier`,
+ * `webServiceURL`. Colors are written as `rgb(r, g, b)`. The result is checked
+ * with `validatePass`.
+ *
+ * Throws `RenderError` for bad values and {@link PassValidationError} for a pass
+ * Wallet would refuse.
+ *
+ * @example
+ * ```ts
+ * const pass = buildPass(template, { name: 'Ada' }, {
+ *   teamIdentifier: 'A93A5CM278',
+ *   organizationName: 'Example Events',
+ *   webServiceURL: 'https://passes.example.com/',
+ * });
+ * pass.serialNumber; // a random UUID
+ * ```
+ */
+export function buildPass<const TTemplate extends PassTemplate>(
+  template: TTemplate | CompiledTemplate<PlaceholderNames<TTemplate>>,
+  values: TemplateValues<PlaceholderNames<TTemplate>>,
+  issuer: PassIssuer,
+  options: BuildPassOptions = {},
+): Pass {
+  const compiled = compiledOf(template, options);
+  checkIssuer(issuer);
+  const body = compiled.render(values) as PassBody & Record<string, unknown>;
+  const source = compiled.template;
+
+  // `delete` only when needed: it would turn the object into a slow dictionary.
+  for (const key of ISSUER_KEYS) if (Object.hasOwn(body, key)) delete body[key];
+  if (options.colors !== 'keep') {
+    for (const key of COLOR_KEYS) {
+      const color = body[key];
+      if (typeof color === 'string') body[key] = toRgbColor(color);
+    }
+  }
+  const pass = body as Pass & Record<string, unknown>;
+  pass.serialNumber = issuer.serialNumber ?? crypto.randomUUID();
+  pass.passTypeIdentifier = source.passType;
+  pass.formatVersion = source.formatVersion;
+  pass.description = issuer.description ?? source.name;
+  pass.organizationName = issuer.organizationName;
+  pass.teamIdentifier = issuer.teamIdentifier;
+  if (issuer.webServiceURL !== undefined) {
+    pass.authenticationToken = issuer.authenticationToken ?? crypto.randomUUID();
+    pass.webServiceURL = issuer.webServiceURL;
+  }
+
+  if (options.validate !== false) {
+    const report = validatePass(pass, options.allowHttp === true ? { allowHttp: true } : {});
+    if (!report.ok) throw new PassValidationError('The pass would be refused by Wallet', report.issues);
+  }
+  return pass;
+}
+
+function compiledOf(template: PassTemplate | CompiledTemplate, options: BuildPassOptions): CompiledTemplate {
+  if (isCompiled(template)) return template;
+  const store = options.strict === true ? undefined : compiledFor;
+  let compiled = store?.get(template);
+  if (compiled === undefined) {
+    compiled = compileTemplate(template, options.strict === true ? { strict: true } : {});
+    store?.set(template, compiled);
+  }
+  return compiled;
+}
+
+function isCompiled(template: PassTemplate | CompiledTemplate): template is CompiledTemplate {
+  return typeof (template as Partial<CompiledTemplate>).render === 'function';
+}
+
+// Issuer mistakes are the caller's: they throw even with `validate: false`.
+function checkIssuer(issuer: PassIssuer): void {
+  const issues: Issue[] = [];
+  const input = (typeof issuer === 'object' && issuer !== null ? issuer : {}) as Record<string, unknown>;
+  for (const key of ['teamIdentifier', 'organizationName'] as const) {
+    if (typeof input[key] !== 'string') issues.push(issuerIssue(key, `issuer.${key} must be a string`));
+  }
+  for (const key of ['webServiceURL', 'serialNumber', 'authenticationToken', 'description'] as const) {
+    if (input[key] !== undefined && typeof input[key] !== 'string') {
+      issues.push(issuerIssue(key, `issuer.${key} must be a string when given`));
+    }
+  }
+  const token = input['authenticationToken'];
+  if (typeof token === 'string' && token.length < MIN_TOKEN_LENGTH) {
+    issues.push({
+      severity: 'error',
+      code: 'short-authentication-token',
+      message: `authenticationToken must be at least ${MIN_TOKEN_LENGTH} characters, got ${token.length}`,
+      path: '/authenticationToken',
+    });
+  }
+  if (issues.length > 0) throw new PassValidationError('Invalid issuer', issues);
+}
+
+function issuerIssue(key: string, message: string): Issue {
+  return { severity: 'error', code: 'invalid-issuer', message, path: `/${key}` };
+}

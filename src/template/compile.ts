@@ -1,0 +1,99 @@
+import { TemplateError } from '../errors.js';
+import type { JsonValue, PassBody, PassTemplate, TemplateValues } from '../types.js';
+import { interpretPlan, type Builder } from './interpret.js';
+import { planBody } from './plan.js';
+import { analyzeTemplate } from './validate.js';
+import { resolveValues } from './values.js';
+
+/** Options of {@link compileTemplate} and {@link renderTemplate}. */
+export interface CompileOptions {
+  /** Values for names the template does not declare are an `unknown-value` error instead of being ignored. */
+  readonly strict?: boolean;
+}
+
+/** The names a template declares, as a union of string literals when the template is a `const` literal. */
+export type PlaceholderNames<TTemplate extends PassTemplate> = TTemplate['placeholder'][number];
+
+/**
+ * A template checked and prepared once, to render many passes.
+ *
+ * @example
+ * ```ts
+ * const compiled = compileTemplate(template);
+ * const body = compiled.render({ eventName: 'Concert', seat: '12B' });
+ * ```
+ */
+export interface CompiledTemplate<TName extends string = string> {
+  /** The template it was compiled from (kept as given, never changed). */
+  readonly template: PassTemplate<TName>;
+  /** The declared placeholder names, in order, each once. */
+  readonly placeholders: readonly TName[];
+  /** Renders one pass body; throws `RenderError` listing every missing or invalid value. */
+  render(values: TemplateValues<TName>): PassBody;
+}
+
+/**
+ * Checks a template once and prepares it for fast rendering.
+ *
+ * Throws {@link TemplateError} (with the error issues of `validateTemplate`)
+ * when the template has errors; warnings do not stop it.
+ *
+ * @example
+ * ```ts
+ * const compiled = compileTemplate({
+ *   id: 1, name: 'Member', formatVersion: 1, passType: 'pass.com.example.member',
+ *   description: { generic: { primaryFields: [{ key: 'name', value: '${name}' }] } },
+ *   placeholder: ['name'],
+ * } as const);
+ * compiled.render({ name: 'Ada' }); // { generic: { primaryFields: [{ key: 'name', value: 'Ada' }] } }
+ * ```
+ */
+export function compileTemplate<const TTemplate extends PassTemplate>(
+  template: TTemplate,
+  options: CompileOptions = {},
+): CompiledTemplate<PlaceholderNames<TTemplate>> {
+  const { report, declared } = analyzeTemplate(template);
+  if (!report.ok) {
+    throw new TemplateError(
+      'Invalid template',
+      report.issues.filter((issue) => issue.severity === 'error'),
+    );
+  }
+  const plan = planBody(template.description as JsonValue);
+  const build: Builder = interpretPlan(plan.root);
+  const declaredSet = new Set(declared);
+  const strict = options.strict === true;
+  const names = plan.names;
+  return {
+    template,
+    placeholders: [...declaredSet] as PlaceholderNames<TTemplate>[],
+    render: (values) => build(resolveValues(names, values, declaredSet, strict)) as PassBody,
+  };
+}
+
+const cache = new WeakMap<object, CompiledTemplate>();
+const strictCache = new WeakMap<object, CompiledTemplate>();
+
+/**
+ * Renders a template with one set of values: {@link compileTemplate}, cached
+ * per template object, then `render`. Treat a template given here as frozen:
+ * a change made to the same object later is not seen (compile it again).
+ *
+ * @example
+ * ```ts
+ * const body = renderTemplate(template, { name: 'Ada' });
+ * ```
+ */
+export function renderTemplate<const TTemplate extends PassTemplate>(
+  template: TTemplate,
+  values: TemplateValues<PlaceholderNames<TTemplate>>,
+  options: CompileOptions = {},
+): PassBody {
+  const store = options.strict === true ? strictCache : cache;
+  let compiled = store.get(template) as CompiledTemplate<PlaceholderNames<TTemplate>> | undefined;
+  if (compiled === undefined) {
+    compiled = compileTemplate(template, options);
+    store.set(template, compiled as CompiledTemplate);
+  }
+  return compiled.render(values);
+}

@@ -1,0 +1,74 @@
+import { joinPointer } from '../issues.js';
+
+/** Deepest nesting a template body or a value may have: deeper input is refused, never a stack overflow. */
+export const MAX_DEPTH = 64;
+
+/** Something in a value that JSON cannot hold, and where. */
+export interface JsonProblem {
+  readonly path: string;
+  readonly why: string;
+}
+
+/**
+ * Walks a value that should be JSON, calling `visit` on every string, and lists
+ * what is not JSON: functions, `undefined`, symbols, bigints, non-finite
+ * numbers, class instances, cycles, nesting deeper than {@link MAX_DEPTH}.
+ */
+export function jsonProblems(
+  value: unknown,
+  path = '',
+  visit?: (text: string, path: string) => void,
+): JsonProblem[] {
+  const problems: JsonProblem[] = [];
+  const open = new Set<object>();
+  const walk = (node: unknown, at: string, depth: number): void => {
+    switch (typeof node) {
+      case 'string':
+        return visit?.(node, at);
+      case 'boolean':
+        return;
+      case 'number':
+        if (!Number.isFinite(node)) problems.push({ path: at, why: `${node} is not a finite number` });
+        return;
+      case 'object':
+        break;
+      default:
+        problems.push({ path: at, why: `a ${typeof node} is not a JSON value` });
+        return;
+    }
+    if (node === null) return;
+    const proto: unknown = Object.getPrototypeOf(node);
+    if (!Array.isArray(node) && proto !== Object.prototype && proto !== null) {
+      return void problems.push({ path: at, why: 'only plain objects and arrays are JSON' });
+    }
+    if (open.has(node)) return void problems.push({ path: at, why: 'the value contains itself (a cycle)' });
+    if (depth >= MAX_DEPTH) return void problems.push({ path: at, why: `nesting deeper than ${MAX_DEPTH} levels` });
+    open.add(node);
+    if (Array.isArray(node)) {
+      for (let index = 0; index < node.length; index++) walk(node[index], joinPointer(at, index), depth + 1);
+    } else {
+      for (const key of Object.keys(node)) walk((node as Record<string, unknown>)[key], joinPointer(at, key), depth + 1);
+    }
+    open.delete(node);
+  };
+  walk(value, path, 0);
+  return problems;
+}
+
+/**
+ * Sets an own, enumerable, writable property — also for `__proto__`, where a
+ * plain assignment would change the object's prototype instead.
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** A deep copy of a value that has no {@link jsonProblems}. */
+export function copyJson(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyJson);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) setOwn(out, key, copyJson((value as Record<string, unknown>)[key]));
+  return out;
+}

@@ -1,0 +1,38 @@
+/**
+ * The candidate closest to `name` by edit distance, when it is close enough to
+ * be a likely typo (at most a third of the name's length, and at least one edit allowed).
+ */
+export function closestName(name: string, candidates: Iterable<string>): string | undefined {
+  const limit = Math.max(1, Math.floor(name.length / 3));
+  let best: string | undefined;
+  let bestDistance = limit + 1;
+  for (const candidate of candidates) {
+    if (Math.abs(candidate.length - name.length) >= bestDistance) continue;
+    const distance = editDistance(name, candidate, bestDistance);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+// Damerau-free Levenshtein with case differences counting half, so `Name` suggests `name`.
+function editDistance(a: string, b: string, cap: number): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const x = a[i - 1] as string;
+      const y = b[j - 1] as string;
+      const swap = x === y ? 0 : x.toLowerCase() === y.toLowerCase() ? 0.5 : 1;
+      const value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + swap);
+      current.push(value);
+      if (value < rowMin) rowMin = value;
+    }
+    if (rowMin >= cap) return cap;
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
