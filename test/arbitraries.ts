@@ -7,3 +7,8 @@ export const RUNS: number = Number(process.env['PASSMINT_RUNS'] ?? (process.env[
 export const placeholderName: fc.Arbitrary<string> = fc
   .string({ minLength: 1, maxLength: 12, unit: 'grapheme' })
   .filter((name) => !/[${}\p{Cc}]/u.test(name) && name.trim() === name && name.length > 0);
+
+/** Text made mostly of the notation's characters, valid and broken placeholders mixed. */
+export const notationText: fc.Arbitrary<string> = fc
+  .array(fc.constantFrom('$', '{', '}', '${', '${a}', '${ b}', '${}', 'x', ' ', '\n', 'é', '${name}', '$$'), { maxLength: 40 })
+  .map((parts) => parts.join(''));
