@@ -12,3 +12,98 @@ export const placeholderName: fc.Arbitrary<string> = fc
 export const notationText: fc.Arbitrary<string> = fc
   .array(fc.constantFrom('$', '{', '}', '${', '${a}', '${ b}', '${}', 'x', ' ', '\n', 'é', '${name}', '$$'), { maxLength: 40 })
   .map((parts) => parts.join(''));
+
+/** A piece of a generated template string: literal text (never holding `$`), or a placeholder by name. */
+export type Part = { readonly text: string } | { readonly name: string };
+
+/** A generated template body, described so the expected render can be computed without the library. */
+export type Spec =
+  | { readonly kind: 'string'; readonly parts: readonly Part[] }
+  | { readonly kind: 'leaf'; readonly value: number | boolean | null }
+  | { readonly kind: 'array'; readonly items: readonly Spec[] }
+  | { readonly kind: 'object'; readonly entries: readonly (readonly [string, Spec])[] };
+
+/** Keys that have bitten JavaScript code before. */
+export const hostileKey: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', '"', '\\', '</script>', '\u2028', '${x}', '', '0', '-1'),
+  fc.string({ maxLength: 8 }),
+);
+
+/** Bodies using names from `names`, literal text from `text`. */
+export function specArbitrary(names: readonly string[], text: fc.Arbitrary<string>): fc.Arbitrary<Spec> {
+  const part: fc.Arbitrary<Part> = names.length === 0 ? text.map((t) => ({ text: t })) : fc.oneof(text.map((t) => ({ text: t })), fc.constantFrom(...names).map((name) => ({ name })));
+  const { spec } = fc.letrec<{ spec: Spec }>((tie) => ({
+    spec: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      fc.array(part, { maxLength: 4 }).map((parts) => ({ kind: 'string' as const, parts })),
+      fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null)).map((value) => ({ kind: 'leaf' as const, value })),
+      fc.array(tie('spec'), { maxLength: 4 }).map((items) => ({ kind: 'array' as const, items })),
+      fc.uniqueArray(fc.tuple(hostileKey, tie('spec')), { maxLength: 4, selector: ([key]) => key }).map((entries) => ({ kind: 'object' as const, entries })),
+    ),
+  }));
+  return spec;
+}
+
+function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** The template body a spec describes. */
+export function specToTemplate(spec: Spec, write: (name: string) => string = (name) => `\${${name}}`): unknown {
+  switch (spec.kind) {
+    case 'string':
+      return spec.parts.map((part) => ('name' in part ? write(part.name) : part.text)).join('');
+    case 'leaf':
+      return spec.value;
+    case 'array':
+      return spec.items.map((item) => specToTemplate(item, write));
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const [key, value] of spec.entries) defineOwn(out, key, specToTemplate(value, write));
+      return out;
+    }
+  }
+}
+
+/** What rendering a spec with `values` must give, computed independently of the library. */
+export function specExpected(spec: Spec, values: Readonly<Record<string, unknown>>): unknown {
+  switch (spec.kind) {
+    case 'string': {
+      const [only] = spec.parts;
+      if (spec.parts.length === 1 && only !== undefined && 'name' in only) return values[only.name];
+      return spec.parts.map((part) => ('name' in part ? String(values[part.name]) : part.text)).join('');
+    }
+    case 'leaf':
+      return spec.value;
+    case 'array':
+      return spec.items.map((item) => specExpected(item, values));
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const [key, value] of spec.entries) defineOwn(out, key, specExpected(value, values));
+      return out;
+    }
+  }
+}
+
+/** The names a spec uses. */
+export function specNames(spec: Spec, into: Set<string> = new Set()): Set<string> {
+  if (spec.kind === 'string') for (const part of spec.parts) if ('name' in part) into.add(part.name);
+  if (spec.kind === 'array') for (const item of spec.items) specNames(item, into);
+  if (spec.kind === 'object') for (const [, value] of spec.entries) specNames(value, into);
+  return into;
+}
+
+/** Literal text that cannot form a placeholder: no `$`. */
+export const literalText: fc.Arbitrary<string> = fc.string({ maxLength: 6, unit: 'grapheme' }).map((s) => s.replaceAll('$', '¤'));
+
+/** A template wrapping a generated body in `userInfo`, so Apple's rules have nothing to say about it. */
+export function templateOf(body: unknown, placeholder: readonly string[]): Record<string, unknown> {
+  return {
+    id: 1,
+    name: 'Generated',
+    formatVersion: 1,
+    passType: 'pass.com.example.generated',
+    description: { generic: { primaryFields: [{ key: 'k', value: 'v' }] }, userInfo: body },
+    placeholder: [...placeholder],
+  };
+}

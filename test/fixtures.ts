@@ -47,3 +47,12 @@ export const issuer: PassIssuer = {
 export function clone<T>(value: T): T {
   return structuredClone(value) as T;
 }
+
+/**
+ * A deep copy typed loosely, for tests that break a template on purpose.
+ */
+// biome-ignore lint: tests edit arbitrary members
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function draft(value: unknown): any {
+  return structuredClone(value);
+}

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { buildPass, compileTemplate, PassValidationError, RenderError, validatePass, type Issue } from '../../src/index.js';
-import { clone, eventTicket, eventValues, issuer } from '../fixtures.js';
+import { draft, eventTicket, eventValues, issuer } from '../fixtures.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -95,24 +95,23 @@ describe('buildPass', () => {
   });
 
   test('#rgb and #rrggbb become rgb(r, g, b); colors: keep leaves them', () => {
-    const t = clone(eventTicket) as unknown as { description: Record<string, unknown> };
-    t.description['labelColor'] = '#F00';
-    const pass = buildPass(t as never, eventValues, issuer) as unknown as Record<string, unknown>;
+    const t = draft(eventTicket);
+    t.description.labelColor = '#F00';
+    const pass = buildPass(t , eventValues, issuer) as unknown as Record<string, unknown>;
     expect([pass['foregroundColor'], pass['labelColor']]).toEqual(['rgb(255, 255, 255)', 'rgb(255, 0, 0)']);
-    const kept = buildPass(t as never, eventValues, issuer, { colors: 'keep' }) as unknown as Record<string, unknown>;
+    const kept = buildPass(t , eventValues, issuer, { colors: 'keep' }) as unknown as Record<string, unknown>;
     expect([kept['foregroundColor'], kept['labelColor']]).toEqual(['#ffffff', '#F00']);
   });
 
   test('a rendered pass Wallet would refuse throws PassValidationError with located issues', () => {
-    const t = clone(eventTicket) as unknown as { description: { generic: { secondaryFields: { value: string }[] } } };
-    (t.description.generic.secondaryFields[1] as { value: string; dateStyle?: string }).dateStyle = 'PKDateStyleShort';
-    (t.description.generic.secondaryFields[1] as { value: string; timeStyle?: string }).timeStyle = 'PKDateStyleShort';
-    const error = thrown(() => buildPass(t as never, { ...eventValues, date: '2026-12-01 20:00' }, issuer));
+    const t = draft(eventTicket);
+    Object.assign(t.description.generic.secondaryFields[1], { dateStyle: 'PKDateStyleShort', timeStyle: 'PKDateStyleShort' });
+    const error = thrown(() => buildPass(t, { ...eventValues, date: '2026-12-01 20:00' }, issuer));
     expect(error).toBeInstanceOf(PassValidationError);
     expect(error.issues).toContainEqual(
       expect.objectContaining({ code: 'invalid-date', path: '/generic/secondaryFields/1/value' }),
     );
-    expect(() => buildPass(t as never, { ...eventValues, date: '2026-12-01T20:00+01:00' }, issuer)).not.toThrow();
+    expect(() => buildPass(t, { ...eventValues, date: '2026-12-01T20:00+01:00' }, issuer)).not.toThrow();
   });
 
   test('validate: false skips the check; allowHttp turns plain http into a warning', () => {

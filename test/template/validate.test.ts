@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { validateTemplate, type Issue } from '../../src/index.js';
-import { clone, eventTicket } from '../fixtures.js';
+import { clone, draft, eventTicket } from '../fixtures.js';
 
 const codes = (issues: readonly Issue[]) => issues.map((issue) => `${issue.code} ${issue.path}`);
 
@@ -34,7 +34,7 @@ describe('validateTemplate', () => {
   });
 
   test('undeclared-placeholder, located, with "did you mean"', () => {
-    const template = clone(eventTicket) as { description: { logoText: string } } & typeof eventTicket;
+    const template = draft(eventTicket);
     template.description.logoText = 'Live: ${evntName}';
     const report = validateTemplate(template);
     expect(report.ok).toBe(false);
@@ -49,7 +49,7 @@ describe('validateTemplate', () => {
   });
 
   test('no suggestion when nothing is close', () => {
-    const template = clone(eventTicket) as { description: { logoText: string } } & typeof eventTicket;
+    const template = draft(eventTicket);
     template.description.logoText = '${zzzzzzzz}';
     const issue = validateTemplate(template).issues.find((i) => i.code === 'undeclared-placeholder');
     expect(issue?.message).not.toContain('did you mean');
@@ -63,8 +63,8 @@ describe('validateTemplate', () => {
   });
 
   test('notation errors carry the string path and offset', () => {
-    const template = clone(eventTicket) as { description: { generic: { auxiliaryFields: { value: string }[] } } } & typeof eventTicket;
-    (template.description.generic.auxiliaryFields[0] as { value: string }).value = 'Row ${seat';
+    const template = draft(eventTicket);
+    template.description.generic.auxiliaryFields[0].value = 'Row ${seat';
     const report = validateTemplate(template);
     expect(report.issues).toContainEqual(
       expect.objectContaining({ code: 'unterminated-placeholder', path: '/description/generic/auxiliaryFields/0/value', offset: 4 }),
@@ -77,9 +77,9 @@ describe('validateTemplate', () => {
   });
 
   test('Apple rules on static parts use the pass codes, under /description', () => {
-    const template = clone(eventTicket) as unknown as { description: Record<string, unknown> & { generic: { primaryFields: Record<string, unknown>[] } } };
-    template.description['backgroundColor'] = 'red';
-    (template.description.generic.primaryFields[0] as Record<string, unknown>)['textAlignment'] = 'PKTextAlignmentLeft';
+    const template = draft(eventTicket);
+    template.description.backgroundColor = 'red';
+    template.description.generic.primaryFields[0].textAlignment = 'PKTextAlignmentLeft';
     const report = validateTemplate(template);
     expect(report.ok).toBe(false);
     expect(codes(report.issues)).toEqual(
@@ -88,16 +88,16 @@ describe('validateTemplate', () => {
   });
 
   test('parts holding placeholders are not checked until rendered', () => {
-    const template = clone(eventTicket) as unknown as { description: Record<string, unknown>; placeholder: string[] };
-    template.description['backgroundColor'] = '${color}';
-    template.description['relevantDate'] = '${when}';
+    const template = draft(eventTicket);
+    template.description.backgroundColor = '${color}';
+    template.description.relevantDate = '${when}';
     template.placeholder.push('color', 'when');
     expect(validateTemplate(template)).toEqual({ ok: true, issues: [] });
   });
 
   test('static duplicate field keys are caught in a template', () => {
-    const template = clone(eventTicket) as unknown as { description: { generic: { auxiliaryFields: { key: string }[] } } };
-    (template.description.generic.auxiliaryFields[1] as { key: string }).key = 'venue';
+    const template = draft(eventTicket);
+    template.description.generic.auxiliaryFields[1].key = 'venue';
     expect(codes(validateTemplate(template).issues)).toContain('duplicate-field-key /description/generic/auxiliaryFields/1/key');
   });
 
