@@ -8,7 +8,9 @@ import {
   type Pass,
   type PassBody,
   type PassTemplate,
+  type PlaceholderNamesIn,
   type TemplateValue,
+  type UsedPlaceholders,
 } from '../../src/index.js';
 
 const member = definePassTemplate({
@@ -86,6 +88,39 @@ describe('placeholder names reach the values type', () => {
       passType: 'pass.x',
       description: {},
       placeholder: [],
+    });
+  });
+});
+
+describe('placeholder names are read from string literal types', () => {
+  test('PlaceholderNamesIn parses the notation', () => {
+    expectTypeOf<PlaceholderNamesIn<'Row ${seat}, gate ${gate}!'>>().toEqualTypeOf<'seat' | 'gate'>();
+    expectTypeOf<PlaceholderNamesIn<'no placeholders, $5 } {x}'>>().toEqualTypeOf<never>();
+    expectTypeOf<PlaceholderNamesIn<'${}${a${b}'>>().toEqualTypeOf<never>();
+    expectTypeOf<PlaceholderNamesIn<'${first name}${a}${a}'>>().toEqualTypeOf<'first name' | 'a'>();
+  });
+
+  test('UsedPlaceholders walks a const body', () => {
+    expectTypeOf<UsedPlaceholders<(typeof member)['description']>>().toEqualTypeOf<'name' | 'tier'>();
+  });
+
+  test('definePassTemplate refuses a literal that uses an undeclared name', () => {
+    definePassTemplate({
+      id: 4,
+      name: 'X',
+      formatVersion: 1,
+      passType: 'pass.x',
+      description: { logoText: '${declared}' },
+      placeholder: ['declared'],
+    });
+    // @ts-expect-error 'nmae' is used but not declared
+    definePassTemplate({
+      id: 4,
+      name: 'X',
+      formatVersion: 1,
+      passType: 'pass.x',
+      description: { logoText: '${nmae}' },
+      placeholder: ['name'],
     });
   });
 });
