@@ -1,0 +1,86 @@
+import { isVisibleAscii } from './visible-ascii.js';
+
+/**
+ * Decides whether a request may read passes and templates. It may return a
+ * promise; a function that throws or rejects makes the handler answer 500.
+ *
+ * @example
+ * ```ts
+ * const authenticate: Authenticate = (request) => request.headers.get('x-internal') === 'yes';
+ * ```
+ */
+export type Authenticate = (request: Request) => boolean | PromiseLike<boolean>;
+
+const encoder = new TextEncoder();
+
+/**
+ * Checks `Authorization: Bearer <key>` against a list of API keys in constant
+ * time. Several keys allow rotation: add the new key, move clients over, drop
+ * the old one.
+ *
+ * Both the presented token and every key are hashed with SHA-256 and the
+ * fixed-length digests are compared byte by byte without an early exit, over
+ * every key, so neither the content nor the length of a key shows in the
+ * timing. A key is 1 or more visible ASCII characters (no spaces).
+ *
+ * @throws {TypeError} when `keys` is empty or a key is not such a string.
+ *
+ * @example
+ * ```ts
+ * const handler = createPassHandler({
+ *   authenticate: bearerAuth([process.env.API_KEY, process.env.PREVIOUS_API_KEY]),
+ *   findPass, findTemplate,
+ * });
+ * ```
+ */
+export function bearerAuth(keys: string | readonly string[]): (request: Request) => Promise<boolean> {
+  const list: readonly unknown[] = typeof keys === 'string' ? [keys] : Array.isArray(keys) ? [...keys] : [];
+  if (list.length === 0) throw new TypeError('bearerAuth needs at least one API key');
+  for (const key of list) {
+    if (typeof key !== 'string' || !isVisibleAscii(key)) {
+      throw new TypeError('bearerAuth: every API key must be a non-empty string of visible ASCII characters');
+    }
+  }
+  // Hashed on first use, not here, so that creating a handler stays synchronous.
+  let expected: Promise<readonly Uint8Array[]> | undefined;
+  return async (request) => {
+    const token = readBearerToken(request.headers.get('authorization'));
+    if (token === undefined) return false;
+    expected ??= Promise.all(list.map((key) => sha256(key as string)));
+    const [digests, presented] = await Promise.all([expected, sha256(token)]);
+    let matches = 0;
+    for (const digest of digests) matches |= sameBytes(digest, presented);
+    return matches === 1;
+  };
+}
+
+/**
+ * The token of a `Bearer` credential, or `undefined` when the header is
+ * missing, uses another scheme, or has no token. The token is returned as
+ * sent (it may still be malformed).
+ *
+ * @example
+ * ```ts
+ * readBearerToken('Bearer abc'); // 'abc'
+ * readBearerToken('Basic abc'); // undefined
+ * ```
+ */
+export function readBearerToken(authorization: string | null): string | undefined {
+  if (authorization === null || authorization.length < 8) return undefined;
+  if (authorization.slice(0, 6).toLowerCase() !== 'bearer') return undefined;
+  const separator = authorization.charCodeAt(6);
+  if (separator !== 0x20 && separator !== 0x09) return undefined;
+  const token = authorization.slice(7).trim();
+  return token === '' ? undefined : token;
+}
+
+async function sha256(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
+}
+
+/** 1 when equal, 0 otherwise; looks at every byte whatever it finds. */
+function sameBytes(a: Uint8Array, b: Uint8Array): number {
+  let difference = a.length ^ b.length;
+  for (let index = 0; index < a.length; index++) difference |= (a[index] ?? 0) ^ (b[index] ?? 0);
+  return difference === 0 ? 1 : 0;
+}
