@@ -1,0 +1,73 @@
+import type { JsonObject } from '../types.js';
+
+/** Data of the events about one pass (`pass.*`) and its wallet registrations (`registration.*`). */
+export interface PassEventData {
+  readonly serialNumber: string;
+  readonly passTypeIdentifier: string;
+}
+
+/** Data of `webhook.verify`: the token the receiver answers with. */
+export interface VerifyEventData {
+  readonly token: string;
+}
+
+/**
+ * The event types passmint knows, with their `data`.
+ *
+ * `webhook.verify` and `pass.created` are the spec's; `pass.updated`,
+ * `pass.downloaded`, `registration.created` (a device added the pass to a
+ * wallet) and `registration.deleted` (removed) complete the set.
+ */
+export interface WebhookEventDataMap {
+  readonly 'webhook.verify': VerifyEventData;
+  readonly 'pass.created': PassEventData;
+  readonly 'pass.updated': PassEventData;
+  readonly 'pass.downloaded': PassEventData;
+  readonly 'registration.created': PassEventData;
+  readonly 'registration.deleted': PassEventData;
+}
+
+/** `'webhook.verify' | 'pass.created' | …` */
+export type KnownEventType = keyof WebhookEventDataMap;
+
+/**
+ * An event object as delivered: `id` is UUID-shaped, `created` is
+ * `YYYY-MM-DDTHH:MM:SSZ` (UTC, whole seconds).
+ *
+ * @example
+ * ```ts
+ * const event: WebhookEventOf<'pass.created'> = {
+ *   id: '9f1c7d5e-3b0a-4c7e-9a51-2d7f8e6b4c10',
+ *   type: 'pass.created',
+ *   created: '2025-03-01T12:00:00Z',
+ *   data: { serialNumber: 'E5982H-I2', passTypeIdentifier: 'pass.com.example.ticket' },
+ * };
+ * ```
+ */
+export interface WebhookEventOf<TType extends KnownEventType> {
+  readonly id: string;
+  readonly type: TType;
+  readonly created: string;
+  readonly data: WebhookEventDataMap[TType];
+}
+
+/** One of the known events, discriminated by `type`. */
+export type KnownWebhookEvent = { [TType in KnownEventType]: WebhookEventOf<TType> }[KnownEventType];
+
+/** An event whose type this version does not know: accepted, with `data` left `unknown`. */
+export interface UnknownWebhookEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly created: string;
+  readonly data: unknown;
+}
+
+/**
+ * What a receiver gets: a known event or an unknown one. Narrow with
+ * `isEventType(event, 'pass.created')` — comparing `event.type` alone cannot
+ * narrow, since an unknown event's `type` is any string.
+ */
+export type WebhookEvent = KnownWebhookEvent | UnknownWebhookEvent;
+
+/** `data` accepted by `createEvent` for a type passmint does not know. */
+export type CustomEventData = JsonObject;

@@ -1,0 +1,82 @@
+import { WebhookError } from './webhook-error.js';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * Waits after attempt 1, 2, 3 …, in milliseconds, before jitter: 5 s, 1 min,
+ * 5 min, 30 min, 2 h, 6 h, 12 h, then 24 h for every later attempt.
+ */
+export const RETRY_SCHEDULE_MS: readonly number[] = Object.freeze([
+  5 * SECOND,
+  1 * MINUTE,
+  5 * MINUTE,
+  30 * MINUTE,
+  2 * HOUR,
+  6 * HOUR,
+  12 * HOUR,
+  24 * HOUR,
+]);
+
+/** Longest wait a `Retry-After` can ask for. */
+export const MAX_RETRY_AFTER_MS: number = DAY;
+
+/** Options of `nextRetryDelay`. All are optional; without any it retries forever. */
+export interface RetryDelayOptions {
+  /** `retryAfterMs` of the last `deliver` result: honoured when longer than the schedule, up to 24 h. */
+  readonly retryAfterMs?: number | undefined;
+  /** Give up once this many attempts (the first one included) have been made. */
+  readonly maxAttempts?: number | undefined;
+  /** Give up when the next attempt would start more than this long after the first attempt; needs `firstAttemptAt`. */
+  readonly maxAgeMs?: number | undefined;
+  /** When the first attempt was made (ms since the epoch, or a Date); used with `maxAgeMs`. */
+  readonly firstAttemptAt?: number | Date | undefined;
+  /** Clock, ms since the epoch; default `Date.now`. */
+  readonly now?: () => number;
+  /** Source of jitter in [0, 1); default `Math.random`. */
+  readonly random?: () => number;
+  /** Spread around each scheduled wait: 0.1 (default) draws from ±10 %. */
+  readonly jitter?: number;
+}
+
+/**
+ * How long to wait before the next attempt, after `attempt` attempts have
+ * failed (1 after the first); `undefined` means give up.
+ *
+ * The wait is `RETRY_SCHEDULE_MS[attempt - 1]` (24 h from the 8th on) ± 10 %
+ * jitter. A `retryAfterMs` longer than that wins, capped at 24 h. It gives up
+ * when `attempt >= maxAttempts`, or when `now + wait` would be later than
+ * `firstAttemptAt + maxAgeMs`. It keeps no state and sets no timer: store the
+ * attempt count with the job and schedule it in your own queue.
+ *
+ * @example
+ * ```ts
+ * nextRetryDelay(1); // ≈ 5000 (4500–5500)
+ * nextRetryDelay(3, { maxAttempts: 3 }); // undefined: three attempts were made, give up
+ * nextRetryDelay(2, { retryAfterMs: 600_000 }); // 600000: the receiver asked for 10 min
+ * ```
+ */
+export function nextRetryDelay(attempt: number, options: RetryDelayOptions = {}): number | undefined {
+  const { retryAfterMs, maxAttempts, maxAgeMs, firstAttemptAt, now = Date.now, random = Math.random, jitter = 0.1 } =
+    options;
+  if (!Number.isInteger(attempt) || attempt < 1) {
+    throw new WebhookError('invalid-argument', `attempt must be an integer ≥ 1 (attempts made so far), not ${attempt}`);
+  }
+  if (!(jitter >= 0 && jitter < 1)) throw new WebhookError('invalid-argument', 'jitter must be in [0, 1)');
+  if (maxAttempts !== undefined && attempt >= maxAttempts) return undefined;
+
+  const scheduled = RETRY_SCHEDULE_MS[Math.min(attempt, RETRY_SCHEDULE_MS.length) - 1] ?? DAY;
+  let delay = Math.round(scheduled * (1 + jitter * (2 * random() - 1)));
+  if (retryAfterMs !== undefined && retryAfterMs > delay) delay = Math.max(delay, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
+
+  if (maxAgeMs !== undefined) {
+    if (firstAttemptAt === undefined) {
+      throw new WebhookError('invalid-argument', 'maxAgeMs needs firstAttemptAt (when the first attempt was made)');
+    }
+    const elapsed = now() - (typeof firstAttemptAt === 'number' ? firstAttemptAt : firstAttemptAt.getTime());
+    if (elapsed + delay > maxAgeMs) return undefined;
+  }
+  return delay;
+}
