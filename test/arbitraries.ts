@@ -107,3 +107,20 @@ export function templateOf(body: unknown, placeholder: readonly string[]): Recor
     placeholder: [...placeholder],
   };
 }
+
+/**
+ * Text a URL path segment can carry once encoded: any well-formed Unicode,
+ * rich in `/`, `%`, `.`, spaces and URL delimiters; never `''`, `'.'` or `'..'`
+ * (no URL can hold those as a segment).
+ */
+export const pathSegmentText: fc.Arbitrary<string> = fc
+  .string({
+    minLength: 1,
+    maxLength: 24,
+    unit: fc.oneof(
+      fc.constantFrom('/', '%', '.', ' ', '?', '#', '&', '+', '=', ';', '\\', '%2F', '%25', '%2E', '~', "'"),
+      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+    ),
+  })
+  .filter((text) => text !== '.' && text !== '..');
