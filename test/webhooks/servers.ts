@@ -1,0 +1,43 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A node:http server on 127.0.0.1 with a random port. */
+export interface TestServer {
+  readonly url: string;
+  /** Requests received so far. */
+  readonly hits: () => number;
+  readonly close: () => Promise<void>;
+}
+
+/** Starts a receiver; `close` also drops kept-alive and hanging connections. */
+export async function startServer(
+  handler: (request: IncomingMessage, response: ServerResponse) => void | Promise<void>,
+): Promise<TestServer> {
+  let hits = 0;
+  const server = createServer((request, response) => {
+    hits++;
+    Promise.resolve(handler(request, response)).catch((error: unknown) => {
+      response.statusCode = 599;
+      response.end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    hits: () => hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Reads a node:http request body to a Buffer (for receivers that do it by hand). */
+export async function rawBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
