@@ -1,0 +1,58 @@
+import type { PassStyle } from '../../types.js';
+import { type Context, describe, isDict, isDynamic, quote, report } from './context.js';
+import { checkFieldList, type FieldArrayKind, type SeenKeys } from './field.js';
+import { reportUnknownKey } from './unknown-key.js';
+
+/** The five style keys; a pass holds exactly one. */
+export const STYLES: readonly PassStyle[] = ['boardingPass', 'coupon', 'eventTicket', 'generic', 'storeCard'];
+
+const FIELD_ARRAYS: ReadonlyMap<string, FieldArrayKind> = new Map([
+  ['headerFields', 'other'],
+  ['primaryFields', 'primary'],
+  ['secondaryFields', 'other'],
+  ['auxiliaryFields', 'other'],
+  ['backFields', 'back'],
+  // iOS 18 event tickets; its keys share the pass's key space too.
+  ['additionalInfoFields', 'other'],
+]);
+const STRUCTURE_KEYS = [...FIELD_ARRAYS.keys(), 'transitType'];
+const TRANSIT_TYPES = new Set(['PKTransitTypeAir', 'PKTransitTypeBoat', 'PKTransitTypeBus', 'PKTransitTypeGeneric', 'PKTransitTypeTrain']);
+
+/**
+ * Checks one style body: its field arrays (keys unique across all of them),
+ * and `transitType`, required in `boardingPass` and not allowed elsewhere.
+ */
+export function checkStructure(context: Context, value: unknown, path: string, style: PassStyle): void {
+  if (isDynamic(context, value)) return;
+  if (!isDict(value)) {
+    report(context, 'error', 'invalid-type', path, `${quote(style)} must be an object (a style body with field arrays), not ${describe(value)}`);
+    return;
+  }
+  const seen: SeenKeys = new Map();
+  let hasTransitType = false;
+  for (const member of Object.keys(value)) {
+    const child = value[member];
+    if (child === undefined) continue;
+    const kind = FIELD_ARRAYS.get(member);
+    if (kind !== undefined) {
+      checkFieldList(context, child, `${path}/${member}`, member, kind, seen);
+    } else if (member === 'transitType') {
+      hasTransitType = true;
+      checkTransitType(context, child, `${path}/transitType`, style);
+    } else {
+      reportUnknownKey(context, member, path, STRUCTURE_KEYS, `a style body (${style})`);
+    }
+  }
+  if (style === 'boardingPass' && !hasTransitType) {
+    report(context, 'error', 'missing-transit-type', `${path}/transitType`, `A boarding pass needs a \`transitType\` (${[...TRANSIT_TYPES].join(', ')})`);
+  }
+}
+
+function checkTransitType(context: Context, value: unknown, path: string, style: PassStyle): void {
+  if (style !== 'boardingPass') {
+    report(context, 'error', 'unexpected-transit-type', path, `\`transitType\` is allowed only in \`boardingPass\`, not in ${quote(style)}`);
+    return;
+  }
+  if (isDynamic(context, value) || (typeof value === 'string' && TRANSIT_TYPES.has(value))) return;
+  report(context, 'error', 'invalid-transit-type', path, `\`transitType\` must be one of ${[...TRANSIT_TYPES].join(', ')}; not ${describe(value)}`);
+}

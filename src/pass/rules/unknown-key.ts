@@ -1,0 +1,52 @@
+import { joinPointer } from '../../issues.js';
+import { type Context, quote, report } from './context.js';
+
+/**
+ * Warns about a key Wallet does not know (Apple adds keys every year, so it is
+ * kept), suggesting the closest known key, since most are typos.
+ */
+export function reportUnknownKey(context: Context, key: string, parentPath: string, known: readonly string[], where: string): void {
+  const suggestion = closest(key, known);
+  const hint = suggestion === undefined ? '' : ` — did you mean ${quote(suggestion)}?`;
+  report(
+    context,
+    'warning',
+    'unknown-key',
+    joinPointer(parentPath, key),
+    `${quote(key)} is not a key Wallet knows in ${where}; it is kept but ignored${hint}`,
+  );
+}
+
+function closest(key: string, known: readonly string[]): string | undefined {
+  const lower = key.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Math.min(3, Math.floor(key.length / 3) + 1);
+  for (const candidate of known) {
+    if (candidate.toLowerCase() === lower) return candidate;
+    const distance = editDistance(lower, candidate.toLowerCase(), bestDistance);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+// Levenshtein distance, giving up (returning `limit`) once it cannot be below `limit`.
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) >= limit) return limit;
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+      current.push(value);
+      if (value < rowMin) rowMin = value;
+    }
+    if (rowMin >= limit) return limit;
+    previous = current;
+  }
+  return Math.min(previous[b.length] ?? limit, limit);
+}

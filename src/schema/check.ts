@@ -1,0 +1,315 @@
+import type { Issue, IssueCode } from '../issues.js';
+import { joinPointer } from '../issues.js';
+import {
+  type SchemaError,
+  type SchemaValidator,
+  validateEventSchema,
+  validatePassSchema,
+  validateTemplateSchema,
+} from './validators.js';
+
+// Member name → code for a value the schema refuses (enum, const, pattern …).
+const VALUE_CODES: ReadonlyMap<string, IssueCode> = new Map<string, IssueCode>([
+  ['foregroundColor', 'invalid-color'],
+  ['backgroundColor', 'invalid-color'],
+  ['labelColor', 'invalid-color'],
+  ['footerBackgroundColor', 'invalid-color'],
+  ['relevantDate', 'invalid-date'],
+  ['expirationDate', 'invalid-date'],
+  ['date', 'invalid-date'],
+  ['startDate', 'invalid-date'],
+  ['endDate', 'invalid-date'],
+  ['textAlignment', 'invalid-text-alignment'],
+  ['dateStyle', 'invalid-date-style'],
+  ['timeStyle', 'invalid-date-style'],
+  ['numberStyle', 'invalid-number-style'],
+  ['currencyCode', 'invalid-currency-code'],
+  ['transitType', 'invalid-transit-type'],
+  ['dataDetectorTypes', 'invalid-data-detector'],
+  ['format', 'invalid-barcode-format'],
+  ['formatVersion', 'invalid-format-version'],
+  ['passTypeIdentifier', 'invalid-pass-type-identifier'],
+  ['changeMessage', 'invalid-change-message'],
+  ['serialNumber', 'empty-serial-number'],
+  ['authenticationToken', 'short-authentication-token'],
+  ['message', 'nfc-message-too-long'],
+]);
+
+// What a value of the code's kind must look like, for messages.
+const FORMS: { readonly [code: string]: string } = {
+  'invalid-color': 'a color: rgb(r, g, b) with integers 0–255, #rrggbb or #rgb',
+  'invalid-date': 'a W3C date with a time zone, e.g. 2026-05-07T10:30-05:00 or 2026-05-07T10:30:00Z',
+  'invalid-currency-code': 'an ISO 4217 code of three upper-case letters (e.g. EUR)',
+  'invalid-change-message': 'a text containing %@ (where Wallet puts the new value)',
+  'invalid-pass-type-identifier': '"pass." followed by a reverse-DNS name (e.g. pass.com.example.membership-card)',
+  'empty-serial-number': 'a non-empty string',
+  'short-authentication-token': 'at least 16 characters long',
+  'nfc-message-too-long': 'at most 64 bytes of UTF-8',
+};
+
+const STYLE_KEYS: readonly string[] = ['boardingPass', 'coupon', 'eventTicket', 'generic', 'storeCard'];
+
+// When several checks fail on one member, the most specific one is reported.
+const PRIORITY: { readonly [code: string]: number } = {
+  'text-alignment-not-allowed': 5,
+  'unexpected-transit-type': 5,
+  'invalid-type': 3,
+  'date-style-needs-date': 2,
+  'number-style-needs-number': 2,
+  'currency-code-needs-number': 2,
+  'invalid-pass': 1,
+};
+
+interface Mapped {
+  readonly code: IssueCode;
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * Checks a value against `pass.schema.json` (ahead-of-time compiled, no eval)
+ * and turns the failures into issues with passmint's codes: `missing-key` for a
+ * required member (its path is the missing member's), `invalid-type`, the
+ * specific code of a refused enum or pattern (`invalid-barcode-format`,
+ * `invalid-color` …), `out-of-range`, else `invalid-pass`. One issue per
+ * member. Never throws.
+ *
+ * @example
+ * ```ts
+ * checkPassShape({ generic: {} })[0];
+ * // { severity: 'error', code: 'missing-key', path: '/description', message: '`description` is required' }
+ * ```
+ */
+export function checkPassShape(value: unknown): Issue[] {
+  try {
+    return passShapeIssues(value);
+  } catch {
+    return [unreadable('invalid-pass', 'The pass')];
+  }
+}
+
+function passShapeIssues(value: unknown): Issue[] {
+  const errors = run(validatePassSchema, value);
+  if (errors === undefined) return [unreadable('invalid-pass', 'The pass')];
+  if (errors.length === 0) return [];
+  const best = new Map<string, { readonly issue: Issue; readonly priority: number }>();
+  for (const error of errors) {
+    for (const mapped of mapPassError(error, value)) {
+      const priority = PRIORITY[mapped.code] ?? 4;
+      const current = best.get(mapped.path);
+      if (current === undefined || priority > current.priority) {
+        best.set(mapped.path, { issue: { severity: 'error', ...mapped }, priority });
+      }
+    }
+  }
+  return [...best.values()].map((entry) => entry.issue);
+}
+
+/**
+ * Checks a value against `pass-template.schema.json`: `id` an integer, `name`
+ * a string, `formatVersion` 1, `passType` a string starting `pass.`,
+ * `description` an object, `placeholder` an array of strings, all six
+ * required. Every issue is `invalid-template`, at the path of the bad member.
+ * Never throws.
+ *
+ * @example
+ * ```ts
+ * checkTemplateShape({ id: 1, name: 'x', formatVersion: 1, passType: 'com.x', description: {}, placeholder: [] });
+ * // [{ severity: 'error', code: 'invalid-template', path: '/passType', message: '`passType` must start with "pass."' }]
+ * ```
+ */
+export function checkTemplateShape(value: unknown): Issue[] {
+  return checkSimple(validateTemplateSchema, value, 'A template', (error, name) => {
+    if (error.keyword === 'const') return { code: 'invalid-template', message: `${name} must be 1` };
+    if (error.keyword === 'pattern') return { code: 'invalid-template', message: `${name} must start with "pass."` };
+    return { code: 'invalid-template', message: genericMessage(error, name) };
+  });
+}
+
+/**
+ * Checks a value against `event.schema.json`: `id` UUID-shaped, `type` a
+ * string, `created` `YYYY-MM-DDTHH:MM:SSZ`, `data` an object, all four
+ * required. Codes: `missing-key`, `invalid-type`, `invalid-date` (for
+ * `created`), `invalid-value` (an `id` that is not UUID-shaped). Never throws.
+ *
+ * @example
+ * ```ts
+ * checkEventShape({ id: 'x', type: 'pass.created', created: '2026-05-07T10:30:00Z', data: {} })[0]?.path; // '/id'
+ * ```
+ */
+export function checkEventShape(value: unknown): Issue[] {
+  return checkSimple(validateEventSchema, value, 'An event', (error, name) => {
+    if (error.keyword === 'required') return { code: 'missing-key', message: genericMessage(error, name) };
+    if (error.keyword === 'type') return { code: 'invalid-type', message: genericMessage(error, name) };
+    if (error.instancePath === '/created') {
+      return { code: 'invalid-date', message: '`created` must be a UTC time written YYYY-MM-DDTHH:MM:SSZ' };
+    }
+    return { code: 'invalid-value', message: `${name} must be a UUID-shaped string` };
+  });
+}
+
+function run(validator: SchemaValidator, value: unknown): readonly SchemaError[] | undefined {
+  try {
+    return validator(value) ? [] : (validator.errors ?? []);
+  } catch {
+    // A getter or proxy trap threw while the validator read the value.
+    return undefined;
+  }
+}
+
+function unreadable(code: IssueCode, what: string): Issue {
+  return { severity: 'error', code, path: '', message: `${what} could not be read (a property access threw)` };
+}
+
+function checkSimple(
+  validator: SchemaValidator,
+  value: unknown,
+  what: string,
+  map: (error: SchemaError, name: string) => { code: IssueCode; message: string },
+): Issue[] {
+  const errors = run(validator, value);
+  if (errors === undefined) return [unreadable(what === 'A template' ? 'invalid-template' : 'invalid-value', what)];
+  const issues: Issue[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    const path = error.keyword === 'required' ? joinPointer(error.instancePath, String(error.params['missingProperty'])) : error.instancePath;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const name = path === '' ? what : `\`${displayName(path)}\``;
+    const { code, message } = map(error, name);
+    issues.push({ severity: 'error', code, path, message: path === '' && error.keyword === 'type' ? `${what} must be an object` : message });
+  }
+  return issues;
+}
+
+function mapPassError(error: SchemaError, root: unknown): readonly Mapped[] {
+  const { keyword, schemaPath, instancePath, params } = error;
+  const name = lastName(instancePath);
+  const quoted = `\`${displayName(instancePath)}\``;
+  switch (keyword) {
+    case 'required': {
+      const missing = String(params['missingProperty']);
+      const path = joinPointer(instancePath, missing);
+      // The branches of the style choice and of groupingIdentifier's condition are reported as one issue below.
+      if (schemaPath.startsWith('#/oneOf/') || schemaPath.includes('/dependentSchemas/groupingIdentifier/')) return [];
+      if (schemaPath.includes('/dependentSchemas/appLaunchURL/')) {
+        return [{ code: 'missing-store-identifiers', path, message: '`appLaunchURL` needs `associatedStoreIdentifiers`' }];
+      }
+      return [{ code: 'missing-key', path, message: `\`${missing}\` is required` }];
+    }
+    case 'dependentRequired': {
+      const missing = String(params['missingProperty']);
+      const present = String(params['property']);
+      return [{ code: 'unpaired-web-service', path: joinPointer(instancePath, missing), message: `\`${present}\` is set, so \`${missing}\` is required too` }];
+    }
+    case 'oneOf':
+      return styleIssues(instancePath, params['passingSchemas'], root);
+    case 'anyOf':
+      return [{ code: 'unexpected-grouping-identifier', path: `${instancePath}/groupingIdentifier`, message: '`groupingIdentifier` is allowed only on event tickets and boarding passes' }];
+    case 'not':
+      if (schemaPath.includes('/dependentSchemas/numberStyle/')) {
+        return [{ code: 'number-style-with-currency', path: `${instancePath}/currencyCode`, message: 'A field has either `numberStyle` or `currencyCode`, not both' }];
+      }
+      return [{ code: 'code128-in-barcode', path: instancePath, message: 'PKBarcodeFormatCode128 is allowed only inside `barcodes`' }];
+    case 'false schema':
+      return name === 'textAlignment'
+        ? [{ code: 'text-alignment-not-allowed', path: instancePath, message: '`textAlignment` is not allowed on primary and back fields' }]
+        : [{ code: 'unexpected-transit-type', path: instancePath, message: '`transitType` is allowed only in `boardingPass`' }];
+    case 'type': {
+      const needs = neededBy(schemaPath, name);
+      if (needs !== undefined) return [{ code: needs, path: instancePath, message: `${quoted} must be ${needs === 'date-style-needs-date' ? 'a W3C date' : 'a number'} for the field's style` }];
+      return [{ code: 'invalid-type', path: instancePath, message: instancePath === '' ? 'A pass must be an object' : genericMessage(error, quoted) }];
+    }
+    case 'minimum':
+    case 'maximum':
+      return [{ code: 'out-of-range', path: instancePath, message: genericMessage(error, quoted) }];
+    case 'minItems':
+      return [{ code: 'missing-store-identifiers', path: instancePath, message: '`appLaunchURL` needs at least one entry in `associatedStoreIdentifiers`' }];
+    default: {
+      if (neededBy(schemaPath, name) === 'date-style-needs-date') {
+        return [{ code: 'date-style-needs-date', path: instancePath, message: `${quoted} must be a W3C date for the field's style` }];
+      }
+      const code = VALUE_CODES.get(name) ?? 'invalid-pass';
+      const form = FORMS[code];
+      return [{ code, path: instancePath, message: form === undefined ? genericMessage(error, quoted) : `${quoted} must be ${form}` }];
+    }
+  }
+}
+
+function neededBy(schemaPath: string, name: string): IssueCode | undefined {
+  // A field's value meets the date definition only through dateStyle/timeStyle.
+  if (name === 'value' && schemaPath.startsWith('#/$defs/date/')) return 'date-style-needs-date';
+  if (!schemaPath.includes('/dependentSchemas/')) return undefined;
+  if (schemaPath.includes('/dependentSchemas/numberStyle/')) return 'number-style-needs-number';
+  if (schemaPath.includes('/dependentSchemas/currencyCode/')) return 'currency-code-needs-number';
+  if (schemaPath.includes('/dependentSchemas/dateStyle/') || schemaPath.includes('/dependentSchemas/timeStyle/')) return 'date-style-needs-date';
+  return undefined;
+}
+
+function styleIssues(path: string, passing: unknown, root: unknown): Mapped[] {
+  if (!Array.isArray(passing)) {
+    return [{ code: 'missing-style', path, message: `A pass needs one style key: ${STYLE_KEYS.join(', ')}` }];
+  }
+  const present = typeof root === 'object' && root !== null ? Object.keys(root).filter((key) => STYLE_KEYS.includes(key)) : [];
+  const [first, ...extra] = present;
+  return extra.map((key) => ({
+    code: 'multiple-styles' as const,
+    path: joinPointer(path, key),
+    message: `A pass has exactly one style; \`${key}\` comes after \`${first ?? ''}\``,
+  }));
+}
+
+const TYPE_TEXT: { readonly [type: string]: string } = {
+  string: 'a string',
+  number: 'a number',
+  integer: 'an integer',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+};
+
+function genericMessage(error: SchemaError, quoted: string): string {
+  const { params } = error;
+  switch (error.keyword) {
+    case 'required':
+      return `\`${String(params['missingProperty'])}\` is required`;
+    case 'type': {
+      const types = Array.isArray(params['type']) ? (params['type'] as unknown[]) : [params['type']];
+      return `${quoted} must be ${types.map((type) => TYPE_TEXT[String(type)] ?? String(type)).join(' or ')}`;
+    }
+    case 'enum':
+      return `${quoted} must be one of ${(params['allowedValues'] as unknown[]).join(', ')}`;
+    case 'const':
+      return `${quoted} must be ${JSON.stringify(params['allowedValue'])}`;
+    case 'minimum':
+    case 'maximum':
+      return `${quoted} must be ${String(params['comparison'])} ${String(params['limit'])}`;
+    case 'minLength':
+      return `${quoted} must be at least ${String(params['limit'])} characters long`;
+    case 'maxLength':
+      return `${quoted} must be at most ${String(params['limit'])} characters long`;
+    case 'pattern':
+      return `${quoted} does not have the required form (${String(params['pattern'])})`;
+    default:
+      return `${quoted} is not valid (${error.keyword})`;
+  }
+}
+
+// The member named in messages: the last token, with its parent for an array index.
+function displayName(pointer: string): string {
+  const tokens = pointer.split('/');
+  const last = unescape(tokens[tokens.length - 1] ?? '');
+  if (/^\d+$/.test(last) && tokens.length > 2) return `${unescape(tokens[tokens.length - 2] ?? '')}/${last}`;
+  return last;
+}
+
+// The member a value belongs to: for an array element, the array's name.
+function lastName(pointer: string): string {
+  const tokens = pointer.split('/');
+  const last = unescape(tokens[tokens.length - 1] ?? '');
+  return /^\d+$/.test(last) && tokens.length > 2 ? unescape(tokens[tokens.length - 2] ?? '') : last;
+}
+
+function unescape(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
