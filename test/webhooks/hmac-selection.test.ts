@@ -1,0 +1,52 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { describe, expect, test } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const read = (path: string): unknown => JSON.parse(readFileSync(root + path, 'utf8'));
+type Conditions = { readonly [condition: string]: string };
+
+describe('#hmac selection', () => {
+  // The published package resolves #hmac from the root package.json (dist/);
+  // tsc, Vitest and Vite-on-src resolve it from src/webhooks/package.json.
+  // Both maps must name the same modules.
+  const published = (read('package.json') as { imports: { '#hmac': Conditions } }).imports['#hmac'];
+  const source = (read('src/webhooks/package.json') as { imports: { '#hmac': Conditions } }).imports['#hmac'];
+
+  test('the published map and the source map name the same modules, and those exist', () => {
+    expect(Object.keys(published)).toEqual(['types', 'node', 'default']);
+    expect(Object.keys(source)).toEqual(['node', 'default']);
+    for (const condition of ['node', 'default']) {
+      const fromDist = published[condition]?.replace(/^\.\/dist\//, './src/').replace(/\.js$/, '.ts');
+      const fromSource = source[condition]?.replace(/^\.\//, './src/webhooks/').replace(/\.js$/, '.ts');
+      expect(fromDist).toBe(fromSource);
+      expect(existsSync(root + String(fromSource))).toBe(true);
+    }
+    expect(published['types']).toBe(published['default']?.replace(/\.js$/, '.d.ts'));
+  });
+
+  test('only the node implementation imports a node: module', () => {
+    const files = readdirSync(`${root}src/webhooks`, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+    const withNode = files.filter((file) => /from 'node:/.test(readFileSync(`${root}src/webhooks/${file}`, 'utf8')));
+    expect(withNode).toEqual(['hmac/node.ts']);
+  });
+
+  test('a browser bundle built by Vite from the sources uses Web Crypto and no node:crypto', async () => {
+    const output = await build({
+      root,
+      configFile: false,
+      logLevel: 'silent',
+      build: {
+        write: false,
+        minify: false,
+        lib: { entry: `${root}src/webhooks/index.ts`, formats: ['es'], fileName: 'webhooks' },
+      },
+    });
+    const chunks = (Array.isArray(output) ? output : [output]).flatMap((result) => ('output' in result ? result.output : []));
+    const code = chunks.map((chunk) => ('code' in chunk ? chunk.code : '')).join('\n');
+    expect(code).toContain('crypto.subtle.sign');
+    expect(code).not.toContain('node:crypto');
+    expect(code).not.toContain('createHmac');
+  });
+});
