@@ -1,0 +1,43 @@
+import { computed } from '@preact/signals';
+import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import { build } from '../state.js';
+
+const passText = computed(() => {
+  const { pass } = build.value;
+  return pass === undefined ? undefined : `${JSON.stringify(pass, null, 2)}\n`;
+});
+
+/** The rendered pass.json, to copy or download. */
+export function PassJson(): JSX.Element {
+  const [note, setNote] = useState('');
+  const content = passText.value;
+  if (content === undefined) return <p class="empty">No pass.json while there are template or render errors.</p>;
+
+  const copy = (): void => {
+    navigator.clipboard.writeText(content).then(
+      () => setNote('Copied.'),
+      () => setNote('The browser refused the clipboard; select the text instead.'),
+    );
+  };
+  const download = (): void => {
+    const url = URL.createObjectURL(new Blob([content], { type: 'application/json' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = 'pass.json';
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+  return (
+    <>
+      <div class="toolbar">
+        <button type="button" onClick={copy}>Copy pass.json</button>
+        <button type="button" onClick={download}>Download pass.json</button>
+        <span role="status">{note}</span>
+      </div>
+      <pre class="pass-json" data-testid="pass-json" tabIndex={0} aria-label="Rendered pass.json">
+        {content}
+      </pre>
+    </>
+  );
+}

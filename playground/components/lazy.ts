@@ -1,0 +1,17 @@
+import { lazyComponent, type LazyComponent } from '../lib/lazy.js';
+import { PlainEditor } from './PlainEditor.js';
+
+// CodeMirror is most of the playground's JavaScript: it comes in its own chunk, fetched
+// as soon as the page starts, so the preview and the form appear without waiting for it.
+export const Editor: LazyComponent<Record<string, never>> = lazyComponent(
+  () => import('./Editor.js').then((module) => module.Editor),
+  PlainEditor,
+);
+
+const Loading = (): null => null;
+
+// The webhook tool sits in a closed <details>: its code loads when it is opened.
+export const WebhookTool: LazyComponent<Record<string, never>> = lazyComponent(
+  () => import('./WebhookTool.js').then((module) => module.WebhookTool),
+  Loading,
+);

@@ -1,0 +1,88 @@
+import type { FormValue } from '../examples/index.js';
+
+/** Everything a shared link carries: the template text exactly as typed, the values and the issuer. */
+export interface SharedState {
+  readonly template: string;
+  readonly values: Readonly<Record<string, FormValue>>;
+  readonly issuer: Readonly<Record<string, string | boolean>>;
+}
+
+// Format of the URL hash: `#z=` + base64url(deflate-raw(JSON)), or `#j=` + base64url(JSON)
+// where CompressionStream is missing. Deflate keeps a typical template's link around 1 KB.
+const COMPRESSED = 'z=';
+const PLAIN = 'j=';
+
+function toBase64Url(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text: string): Uint8Array {
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+}
+
+async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
+  const body = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(stream);
+  return new Uint8Array(await new Response(body).arrayBuffer());
+}
+
+/**
+ * Encodes the state as a URL hash (without the `#`).
+ *
+ * @example
+ * ```ts
+ * location.hash = await encodeState({ template: '{}', values: {}, issuer: {} });
+ * ```
+ */
+export async function encodeState(state: SharedState): Promise<string> {
+  const json = new TextEncoder().encode(JSON.stringify(state));
+  if (typeof CompressionStream === 'undefined') return PLAIN + toBase64Url(json);
+  return COMPRESSED + toBase64Url(await pipe(json, new CompressionStream('deflate-raw')));
+}
+
+/**
+ * Decodes a URL hash made by {@link encodeState}; `undefined` for anything else (never throws).
+ *
+ * @example
+ * ```ts
+ * const state = await decodeState(location.hash);
+ * ```
+ */
+export async function decodeState(hash: string): Promise<SharedState | undefined> {
+  const text = hash.replace(/^#/, '');
+  try {
+    let bytes: Uint8Array;
+    if (text.startsWith(COMPRESSED)) {
+      bytes = await pipe(fromBase64Url(text.slice(COMPRESSED.length)), new DecompressionStream('deflate-raw'));
+    } else if (text.startsWith(PLAIN)) {
+      bytes = fromBase64Url(text.slice(PLAIN.length));
+    } else {
+      return undefined;
+    }
+    return asSharedState(JSON.parse(new TextDecoder().decode(bytes)));
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function asSharedState(value: unknown): SharedState | undefined {
+  if (!isRecord(value) || typeof value['template'] !== 'string') return undefined;
+  // Object.fromEntries, not assignment: a name like `__proto__` must stay an ordinary key.
+  const values = Object.fromEntries(
+    Object.entries(isRecord(value['values']) ? value['values'] : {}).flatMap(([name, entry]) =>
+      isRecord(entry) && typeof entry['text'] === 'string' ? [[name, { text: entry['text'], json: entry['json'] === true }]] : [],
+    ),
+  );
+  const issuer = Object.fromEntries(
+    Object.entries(isRecord(value['issuer']) ? value['issuer'] : {}).filter(
+      (entry): entry is [string, string | boolean] => typeof entry[1] === 'string' || typeof entry[1] === 'boolean',
+    ),
+  );
+  return { template: value['template'], values, issuer };
+}

@@ -1,0 +1,276 @@
+import { batch, computed, signal } from '@preact/signals';
+import type { ReadonlySignal } from '@preact/signals';
+import { buildPass, PassmintError, validatePass, validateTemplate } from '../src/index.js';
+import type { Issue, Pass, PassIssuer, Report } from '../src/index.js';
+import { type Example, examples, type FormValue } from './examples/index.js';
+import { type JsonSyntaxError, parseJson } from './lib/json-locate.js';
+import type { SharedState } from './lib/share.js';
+
+// The playground's whole state: signals hold what a person typed, computeds derive
+// everything else, components only read, and the actions below are the only writers.
+
+/** Who issues the pass, as the issuer form holds it. */
+export interface IssuerState {
+  readonly teamIdentifier: string;
+  readonly organizationName: string;
+  readonly webServiceURL: string;
+  readonly serialNumber: string;
+  readonly authenticationToken: string;
+  /** Accept `http://` web service URLs (Wallet allows them on development devices). */
+  readonly allowHttp: boolean;
+}
+
+/** Where an issue comes from; decides how its `path` is read. */
+export type IssueSource = 'json' | 'template' | 'render' | 'pass' | 'value';
+
+/** One row of the issues list. */
+export interface IssueEntry {
+  readonly id: string;
+  readonly source: IssueSource;
+  readonly severity: 'error' | 'warning';
+  readonly code: string;
+  readonly message: string;
+  /** JSON Pointer into the template (`json`, `template`, `render`) or the pass (`pass`); a value name for `value`. */
+  readonly path: string;
+  readonly placeholder?: string;
+  readonly offset?: number;
+  /** For JSON syntax errors: where, 1-based. */
+  readonly line?: number;
+  readonly column?: number;
+}
+
+const first: Example = examples[0] as Example;
+
+const templateText = (template: unknown): string => `${JSON.stringify(template, null, 2)}\n`;
+
+export const text = signal<string>(templateText(first.template));
+export const values = signal<Readonly<Record<string, FormValue>>>(first.values);
+export const issuer = signal<IssuerState>({
+  teamIdentifier: 'A93A5CM278',
+  organizationName: 'Example Inc.',
+  webServiceURL: 'https://passes.example.com/',
+  serialNumber: crypto.randomUUID(),
+  authenticationToken: crypto.randomUUID(),
+  allowHttp: false,
+});
+export const exampleId = signal<string>(first.id);
+export type Theme = 'light' | 'dark';
+export const theme = signal<Theme>('light');
+
+/** The editor text, parsed. */
+export const parsed: ReadonlySignal<{ ok: true; value: unknown } | { ok: false; error: JsonSyntaxError }> = computed(() =>
+  parseJson(text.value),
+);
+
+const sameList = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((item, index) => item === b[index]);
+
+let lastNames: readonly string[] = [];
+/** Declared placeholder names, in order, without repeats; the same array while they do not change, so the form does not re-render on every keystroke. */
+export const placeholderNames: ReadonlySignal<readonly string[]> = computed(() => {
+  const result = parsed.value;
+  const declared = result.ok && typeof result.value === 'object' && result.value !== null ? (result.value as { placeholder?: unknown }).placeholder : undefined;
+  const names = Array.isArray(declared) ? [...new Set(declared.filter((name): name is string => typeof name === 'string'))] : lastNames;
+  if (!sameList(names, lastNames)) lastNames = names;
+  return lastNames;
+});
+
+/** The template's own report, when the text is JSON. */
+export const templateReport: ReadonlySignal<Report | undefined> = computed(() => {
+  const result = parsed.value;
+  return result.ok ? validateTemplate(result.value) : undefined;
+});
+
+/** The issuer as `buildPass` takes it. */
+export const passIssuer: ReadonlySignal<PassIssuer> = computed(() => {
+  const { teamIdentifier, organizationName, webServiceURL, serialNumber, authenticationToken } = issuer.value;
+  return {
+    teamIdentifier,
+    organizationName,
+    serialNumber,
+    authenticationToken,
+    ...(webServiceURL.trim() === '' ? {} : { webServiceURL: webServiceURL.trim() }),
+  };
+});
+
+interface ValueSet {
+  /** What is passed to the library: only names with a usable value. */
+  readonly real: Record<string, unknown>;
+  /** For the preview: every name, a missing or broken value shown as its `${name}`. */
+  readonly preview: Record<string, unknown>;
+  readonly problems: readonly IssueEntry[];
+}
+
+const valueSet: ReadonlySignal<ValueSet> = computed(() => {
+  const real: Record<string, unknown> = {};
+  const preview: Record<string, unknown> = {};
+  const problems: IssueEntry[] = [];
+  for (const name of placeholderNames.value) {
+    const entry = Object.hasOwn(values.value, name) ? values.value[name] : undefined;
+    // Values are inserted as text and never re-read, so `${name}` shows literally.
+    const shown = `\${${name}}`;
+    if (entry === undefined) {
+      Object.defineProperty(preview, name, { value: shown, enumerable: true });
+      continue;
+    }
+    let value: unknown = entry.text;
+    if (entry.json) {
+      try {
+        value = JSON.parse(entry.text);
+      } catch (error) {
+        problems.push({
+          id: `value:${name}`,
+          source: 'value',
+          severity: 'error',
+          code: 'invalid-json-value',
+          message: `The value of "${name}" is marked JSON but does not parse: ${error instanceof Error ? error.message : String(error)}`,
+          path: name,
+          placeholder: name,
+        });
+        Object.defineProperty(preview, name, { value: shown, enumerable: true });
+        continue;
+      }
+    }
+    // defineProperty, not assignment: `__proto__` is an ordinary placeholder name.
+    Object.defineProperty(real, name, { value, enumerable: true });
+    Object.defineProperty(preview, name, { value, enumerable: true });
+  }
+  return { real, preview, problems };
+});
+
+/** What building the pass gave: the pass (if any), the issues of rendering and of the pass. */
+export interface BuildResult {
+  /** The pass built from the values as they are; `undefined` when it could not be built. */
+  readonly pass: Pass | undefined;
+  /** A pass for the preview even when values are missing (they show as `${name}`). */
+  readonly previewPass: Pass | undefined;
+  readonly renderIssues: readonly Issue[];
+  readonly passReport: Report | undefined;
+}
+
+function tryBuild(template: unknown, values: Record<string, unknown>, issuer: PassIssuer): { pass: Pass } | { issues: readonly Issue[] } {
+  try {
+    return { pass: buildPass(template as never, values, issuer, { validate: false }) };
+  } catch (error) {
+    if (error instanceof PassmintError) return { issues: error.issues };
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return { issues: [{ severity: 'error', code: 'invalid-template', message, path: '' }] };
+  }
+}
+
+export const build: ReadonlySignal<BuildResult> = computed(() => {
+  const result = parsed.value;
+  const report = templateReport.value;
+  if (!result.ok || report === undefined || !report.ok) {
+    return { pass: undefined, previewPass: undefined, renderIssues: [], passReport: undefined };
+  }
+  const { real, preview } = valueSet.value;
+  const built = tryBuild(result.value, real, passIssuer.value);
+  const options = { allowHttp: issuer.value.allowHttp };
+  if ('pass' in built) return { pass: built.pass, previewPass: built.pass, renderIssues: [], passReport: validatePass(built.pass, options) };
+  const fallback = tryBuild(result.value, preview, passIssuer.value);
+  return {
+    pass: undefined,
+    previewPass: 'pass' in fallback ? fallback.pass : undefined,
+    renderIssues: built.issues,
+    passReport: 'pass' in fallback ? validatePass(fallback.pass, options) : undefined,
+  };
+});
+
+let lastShown: Pass | undefined;
+/** The pass the preview shows; while the template cannot be rendered, the last one that could (`stale`). */
+export const shownPass: ReadonlySignal<{ pass: Pass | undefined; stale: boolean }> = computed(() => {
+  const pass = build.value.previewPass;
+  if (pass !== undefined) lastShown = pass;
+  return { pass: lastShown, stale: pass === undefined };
+});
+
+const fromIssue = (source: IssueSource, issue: Issue, index: number): IssueEntry => ({
+  ...issue,
+  id: `${source}:${index}:${issue.code}:${issue.path}`,
+  source,
+});
+
+/** Every issue, in the order a person fixes them: JSON, template, values, rendering, pass. */
+export const issues: ReadonlySignal<readonly IssueEntry[]> = computed(() => {
+  const result = parsed.value;
+  if (!result.ok) {
+    const { message, line, column, offset } = result.error;
+    return [{ id: 'json', source: 'json', severity: 'error', code: 'invalid-json', message, path: '', offset, line, column }];
+  }
+  const { renderIssues, passReport } = build.value;
+  return [
+    ...(templateReport.value?.issues ?? []).map((issue, index) => fromIssue('template', issue, index)),
+    ...valueSet.value.problems,
+    ...renderIssues.map((issue, index) => fromIssue('render', issue, index)),
+    ...(passReport?.issues ?? []).map((issue, index) => fromIssue('pass', issue, index)),
+  ];
+});
+
+// ---- actions -------------------------------------------------------------
+
+/** The editor reports a change of its text. */
+export function setText(next: string): void {
+  text.value = next;
+}
+
+/** A value typed into the form. */
+export function setValue(name: string, next: Partial<FormValue>): void {
+  const current = Object.hasOwn(values.value, name) ? values.value[name] : undefined;
+  values.value = { ...values.value, [name]: { text: next.text ?? current?.text ?? '', json: next.json ?? current?.json ?? false } };
+}
+
+/** A change in the issuer form. */
+export function setIssuer(next: Partial<IssuerState>): void {
+  issuer.value = { ...issuer.value, ...next };
+}
+
+/** New random serial number and authentication token, as `buildPass` would make them. */
+export function regenerateIdentifiers(): void {
+  setIssuer({ serialNumber: crypto.randomUUID(), authenticationToken: crypto.randomUUID() });
+}
+
+/** Loads an example: its template replaces the text, its values are laid over what was typed. */
+export function loadExample(id: string): void {
+  const example = examples.find((candidate) => candidate.id === id);
+  if (example === undefined) return;
+  batch(() => {
+    exampleId.value = id;
+    text.value = templateText(example.template);
+    values.value = { ...values.value, ...example.values };
+  });
+}
+
+/** Everything a shared link carries. */
+export const sharedState: ReadonlySignal<SharedState> = computed(() => ({
+  template: text.value,
+  values: values.value,
+  issuer: { ...issuer.value },
+}));
+
+/** Applies a shared link's state. */
+export function applySharedState(state: SharedState): void {
+  const known = issuer.value;
+  const pick = <K extends keyof IssuerState>(key: K): IssuerState[K] => {
+    const given = state.issuer[key];
+    return (typeof given === typeof known[key] ? given : known[key]) as IssuerState[K];
+  };
+  batch(() => {
+    text.value = state.template;
+    values.value = state.values;
+    issuer.value = {
+      teamIdentifier: pick('teamIdentifier'),
+      organizationName: pick('organizationName'),
+      webServiceURL: pick('webServiceURL'),
+      serialNumber: pick('serialNumber'),
+      authenticationToken: pick('authenticationToken'),
+      allowHttp: pick('allowHttp'),
+    };
+    exampleId.value = examples.find((example) => templateText(example.template) === state.template)?.id ?? '';
+  });
+}
+
+/** Light or dark. */
+export function setTheme(next: Theme): void {
+  theme.value = next;
+}

@@ -1,0 +1,86 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { build, preview, type PreviewServer } from 'vite';
+
+/** Debian's Chromium; CI installs it (see .ci/run). */
+export const CHROMIUM = process.env['PASSMINT_CHROMIUM'] ?? '/usr/bin/chromium';
+export const chromiumAvailable: boolean = existsSync(CHROMIUM);
+/** Where the e2e run writes screenshots of the main states, for people to look at. */
+export const SCREENSHOTS: string = resolve('test-results/screenshots');
+const OUT_DIR = resolve('test-results/playground-e2e-build');
+
+/** A production build of the playground served by `vite preview`, and Chromium. */
+export interface Harness {
+  readonly url: string;
+  readonly browser: Browser;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the playground (as `npm run build:playground` does, into a scratch
+ * folder), serves it on 127.0.0.1 with an OS-chosen port and launches Chromium.
+ */
+export async function startHarness(): Promise<Harness> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const configFile = resolve('vite.config.ts');
+  await build({ configFile, logLevel: 'silent', build: { outDir: OUT_DIR, emptyOutDir: true } });
+  const server: PreviewServer = await preview({
+    configFile,
+    logLevel: 'silent',
+    build: { outDir: OUT_DIR },
+    preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false },
+  });
+  const { port } = server.httpServer.address() as AddressInfo;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+  });
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    browser,
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/** A page on the playground that records page errors (a test fails on any). */
+export interface PlaygroundPage {
+  readonly page: Page;
+  readonly errors: string[];
+}
+
+/** Opens the playground (optionally at a given URL) and waits for the preview. */
+export async function openPlayground(
+  harness: Harness,
+  options: { url?: string; viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {},
+): Promise<PlaygroundPage> {
+  const context = await harness.browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 900 },
+    colorScheme: options.colorScheme ?? 'light',
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.goto(options.url ?? harness.url);
+  await page.locator('[data-testid=pass-preview]').waitFor();
+  return { page, errors };
+}
+
+/** Replaces the whole editor text the way a person pasting would. */
+export async function replaceEditorText(page: Page, text: string): Promise<void> {
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.insertText(text);
+}
+
+/** Saves a screenshot under test-results/screenshots/. */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
+  await page.screenshot({ path: resolve(SCREENSHOTS, `${name}.png`), fullPage });
+}

@@ -1,0 +1,19 @@
+import preact from '@preact/preset-vite';
+import { defineConfig } from 'vite';
+import { sizeReport } from './playground/build/size-report.js';
+
+// The playground lives in playground/ and imports the library straight from src/,
+// so a change to the library shows in the browser without a build step.
+export default defineConfig({
+  root: 'playground',
+  base: './',
+  plugins: [preact(), sizeReport({ initialBudgetKb: 150, lazyOnly: ['bwip-js'] })],
+  build: {
+    outDir: '../playground-dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    reportCompressedSize: false,
+  },
+  server: { host: '127.0.0.1' },
+  preview: { host: '127.0.0.1' },
+});
