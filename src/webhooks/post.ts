@@ -63,7 +63,7 @@ export async function post<TValue>(
   try {
     const response = await fetchFn(href, {
       method: 'POST',
-      headers: delivery.headers as unknown as Record<string, string>,
+      headers: { ...delivery.headers },
       body: delivery.body,
       redirect: 'manual',
       signal: controller.signal,
