@@ -27,9 +27,15 @@ export class ApiError extends PassmintError {
   readonly code: string;
 
   constructor(status: number, problem: Problem) {
-    super(`${status} ${problem.title}: ${problem.detail}`, problem.issues ?? []);
+    super(describe(status, problem), problem.issues ?? []);
     this.status = status;
     this.problem = problem;
     this.code = problem.code;
   }
+}
+
+function describe(status: number, problem: Problem): string {
+  // No final period: PassmintError may append ": <first issue> at <path>".
+  const detail = problem.detail.endsWith('.') ? problem.detail.slice(0, -1) : problem.detail;
+  return detail === '' ? `${status} ${problem.title}` : `${status} ${problem.title}: ${detail}`;
 }

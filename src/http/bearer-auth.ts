@@ -1,3 +1,4 @@
+import { sha256 } from './sha256.js';
 import { isVisibleAscii } from './visible-ascii.js';
 
 /**
@@ -28,28 +29,26 @@ const encoder = new TextEncoder();
  * @example
  * ```ts
  * const handler = createPassHandler({
- *   authenticate: bearerAuth([process.env.API_KEY, process.env.PREVIOUS_API_KEY]),
+ *   authenticate: bearerAuth([process.env.API_KEY!, process.env.PREVIOUS_API_KEY!]),
  *   findPass, findTemplate,
  * });
  * ```
  */
-export function bearerAuth(keys: string | readonly string[]): (request: Request) => Promise<boolean> {
+export function bearerAuth(keys: string | readonly string[]): (request: Request) => boolean {
   const list: readonly unknown[] = typeof keys === 'string' ? [keys] : Array.isArray(keys) ? [...keys] : [];
   if (list.length === 0) throw new TypeError('bearerAuth needs at least one API key');
-  for (const key of list) {
+  const expected = list.map((key) => {
     if (typeof key !== 'string' || !isVisibleAscii(key)) {
       throw new TypeError('bearerAuth: every API key must be a non-empty string of visible ASCII characters');
     }
-  }
-  // Hashed on first use, not here, so that creating a handler stays synchronous.
-  let expected: Promise<readonly Uint8Array[]> | undefined;
-  return async (request) => {
+    return sha256(encoder.encode(key));
+  });
+  return (request) => {
     const token = readBearerToken(request.headers.get('authorization'));
     if (token === undefined) return false;
-    expected ??= Promise.all(list.map((key) => sha256(key as string)));
-    const [digests, presented] = await Promise.all([expected, sha256(token)]);
+    const presented = sha256(encoder.encode(token));
     let matches = 0;
-    for (const digest of digests) matches |= sameBytes(digest, presented);
+    for (const digest of expected) matches |= sameBytes(digest, presented);
     return matches === 1;
   };
 }
@@ -72,10 +71,6 @@ export function readBearerToken(authorization: string | null): string | undefine
   if (separator !== 0x20 && separator !== 0x09) return undefined;
   const token = authorization.slice(7).trim();
   return token === '' ? undefined : token;
-}
-
-async function sha256(text: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
 }
 
 /** 1 when equal, 0 otherwise; looks at every byte whatever it finds. */

@@ -1,3 +1,5 @@
+import { sha256 } from './sha256.js';
+
 const plus = /\+/g;
 const slash = /\//g;
 const padding = /=+$/;
@@ -7,12 +9,11 @@ const padding = /=+$/;
  *
  * @example
  * ```ts
- * await entityTag(new TextEncoder().encode('{}')); // '"RBNvo1WzZ4oRRq0W9-hknpT7T8If536DEMBg9hyq_4o"'
+ * entityTag(new TextEncoder().encode('{}')); // '"RBNvo1WzZ4oRRq0W9-hknpT7T8If536DEMBg9hyq_4o"'
  * ```
  */
-export async function entityTag(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  return `"${toBase64url(digest)}"`;
+export function entityTag(bytes: Uint8Array): string {
+  return `"${toBase64url(sha256(bytes))}"`;
 }
 
 /**

@@ -1,0 +1,219 @@
+import type { Report } from '../issues.js';
+import { validatePass } from '../pass/validate.js';
+import { validateTemplate } from '../template/validate.js';
+import type { Pass, PassTemplate } from '../types.js';
+import { ApiError } from './api-error.js';
+import { createProblem, type Problem } from './problem.js';
+import { isVisibleAscii } from './visible-ascii.js';
+
+/** The part of `fetch` the client uses; `globalThis.fetch` and most wrappers fit. */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/**
+ * What `createPassClient` needs.
+ *
+ * @example
+ * ```ts
+ * const options: PassClientOptions = {
+ *   baseUrl: 'https://passes.example.com/api',
+ *   apiKey: process.env.PASS_API_KEY!,
+ *   headers: { 'user-agent': 'example-backend/1.0' },
+ * };
+ * ```
+ */
+export interface PassClientOptions {
+  /** `http:` or `https:` URL the `/v1/…` paths are appended to; no query or fragment. */
+  readonly baseUrl: string | URL;
+  /** Sent as `Authorization: Bearer <apiKey>`; visible ASCII characters. */
+  readonly apiKey: string;
+  /** Defaults to the global `fetch`, looked up at each call. */
+  readonly fetch?: FetchLike | undefined;
+  /** Sent with every request; `Authorization` and `Accept` are always the client's own. */
+  readonly headers?: HeadersInit | undefined;
+}
+
+/**
+ * Options of one call.
+ *
+ * @example
+ * ```ts
+ * const options: PassRequestOptions = { signal: AbortSignal.timeout(5000) };
+ * ```
+ */
+export interface PassRequestOptions {
+  /** Aborting it rejects the call with the signal's reason (an `AbortError` by default). */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * A client for the two GET endpoints of a pass service.
+ *
+ * @example
+ * ```ts
+ * const pass: Pass = await client.getPassJson('pass.com.example.member', 'a/b c');
+ * ```
+ */
+export interface PassClient {
+  /**
+   * `GET /v1/passes/{passTypeIdentifier}/{serialNumber}/passjson`, checked with
+   * `validatePass`. Rejects with `TypeError`/`RangeError` for an argument that
+   * cannot be sent (not a string, `''`, `'.'`, `'..'`, a lone surrogate), with
+   * {@link ApiError} when the server refuses or sends something invalid.
+   */
+  getPassJson(passTypeIdentifier: string, serialNumber: string, options?: PassRequestOptions): Promise<Pass>;
+  /**
+   * `GET /v1/templates/{id}`, checked with `validateTemplate`. Rejects with
+   * `TypeError`/`RangeError` when `id` is not a positive safe integer, with
+   * {@link ApiError} when the server refuses or sends something invalid.
+   */
+  getTemplate(id: number, options?: PassRequestOptions): Promise<PassTemplate>;
+}
+
+/**
+ * Makes a client for `GET /v1/passes/…/passjson` and `GET /v1/templates/{id}`.
+ *
+ * Every path segment is encoded with `encodeURIComponent`, so spaces, `/`,
+ * `%` and any Unicode text reach the server's lookup exactly as given. A
+ * non-2xx answer becomes an {@link ApiError} carrying the RFC 9457 problem; a
+ * 2xx answer is parsed and validated with the core's validators and must be
+ * the pass or template that was asked for.
+ *
+ * @throws {TypeError} when `baseUrl` is not an absolute http(s) URL without
+ * query or fragment, or `apiKey` is not a non-empty string of visible ASCII.
+ *
+ * @example
+ * ```ts
+ * const client = createPassClient({ baseUrl: 'https://passes.example.com', apiKey: process.env.PASS_API_KEY! });
+ * const template = await client.getTemplate(7, { signal: AbortSignal.timeout(5000) });
+ * ```
+ */
+export function createPassClient(options: PassClientOptions): PassClient {
+  const prefix = basePrefix(options.baseUrl);
+  const { apiKey } = options;
+  if (typeof apiKey !== 'string' || !isVisibleAscii(apiKey)) {
+    throw new TypeError('createPassClient: `apiKey` must be a non-empty string of visible ASCII characters');
+  }
+  const custom = options.fetch;
+  if (custom !== undefined && typeof custom !== 'function') {
+    throw new TypeError('createPassClient: `fetch` must be a function');
+  }
+  const send: FetchLike = custom ?? ((input, init) => globalThis.fetch(input, init));
+  const common = new Headers(options.headers);
+  common.set('accept', 'application/json');
+  common.set('authorization', `Bearer ${apiKey}`);
+
+  async function get(path: string, requestOptions: PassRequestOptions | undefined): Promise<[unknown, Response]> {
+    const init: RequestInit = { method: 'GET', headers: new Headers(common) };
+    const signal = requestOptions?.signal;
+    if (signal !== undefined) init.signal = signal;
+    const response = await send(prefix + path, init);
+    const text = await response.text();
+    if (!response.ok) throw new ApiError(response.status, readProblem(response, text));
+    try {
+      return [JSON.parse(text), response];
+    } catch {
+      throw invalidResponse(response, 'The body of the response is not JSON.');
+    }
+  }
+
+  return {
+    async getPassJson(passTypeIdentifier, serialNumber, requestOptions) {
+      const path = `/v1/passes/${encodeSegment('passTypeIdentifier', passTypeIdentifier)}/${encodeSegment('serialNumber', serialNumber)}/passjson`;
+      const [value, response] = await get(path, requestOptions);
+      checkReport(response, validatePass(value), 'pass');
+      const pass = value as Pass;
+      if (pass.passTypeIdentifier !== passTypeIdentifier || pass.serialNumber !== serialNumber) {
+        throw invalidResponse(
+          response,
+          `The server sent pass ${JSON.stringify(pass.serialNumber)} of type ${JSON.stringify(pass.passTypeIdentifier)}, not the one asked for.`,
+        );
+      }
+      return pass;
+    },
+
+    async getTemplate(id, requestOptions) {
+      if (typeof id !== 'number') throw new TypeError('getTemplate: `id` must be a number');
+      if (!Number.isSafeInteger(id) || id < 1) throw new RangeError(`getTemplate: \`id\` must be a positive safe integer, not ${id}`);
+      const [value, response] = await get(`/v1/templates/${id}`, requestOptions);
+      checkReport(response, validateTemplate(value), 'template');
+      const template = value as PassTemplate;
+      if (template.id !== id) {
+        throw invalidResponse(response, `The server sent template ${template.id}, not ${id}.`);
+      }
+      return template;
+    },
+  };
+}
+
+function basePrefix(baseUrl: string | URL): string {
+  let url: URL;
+  try {
+    url = new URL(String(baseUrl));
+  } catch {
+    throw new TypeError('createPassClient: `baseUrl` must be an absolute URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError('createPassClient: `baseUrl` must be an http: or https: URL');
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new TypeError('createPassClient: `baseUrl` must not have a query or fragment');
+  }
+  let end = url.href.length;
+  while (end > 0 && url.href.charCodeAt(end - 1) === 0x2f) end--;
+  return url.href.slice(0, end);
+}
+
+function encodeSegment(name: string, value: unknown): string {
+  if (typeof value !== 'string') throw new TypeError(`getPassJson: \`${name}\` must be a string`);
+  if (value === '') throw new RangeError(`getPassJson: \`${name}\` must not be empty`);
+  // URL parsers resolve "." and ".." (and "%2E%2E") as dot-segments, so no URL can carry them.
+  if (value === '.' || value === '..') {
+    throw new RangeError(`getPassJson: \`${name}\` cannot be "${value}": no URL path can carry it`);
+  }
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    throw new RangeError(`getPassJson: \`${name}\` contains a lone surrogate, which no URL can carry`);
+  }
+}
+
+function checkReport(response: Response, report: Report, what: 'pass' | 'template'): void {
+  if (report.ok) return;
+  // ApiError (a PassmintError) appends the first error issue and its path to the message.
+  const detail = `The server sent a ${what} that ${what === 'pass' ? 'validatePass' : 'validateTemplate'} rejects.`;
+  throw new ApiError(response.status, { ...createProblem('invalid-response', response.status, detail), issues: report.issues });
+}
+
+function invalidResponse(response: Response, detail: string): ApiError {
+  return new ApiError(response.status, createProblem('invalid-response', response.status, detail));
+}
+
+/** The RFC 9457 body of a refusal, or one made up from the status when the body is something else. */
+function readProblem(response: Response, text: string): Problem {
+  const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
+  if (contentType.includes('json')) {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+      const members = body as { readonly [member: string]: unknown };
+      return {
+        ...members,
+        type: stringOr(members['type'], 'about:blank'),
+        title: stringOr(members['title'], response.statusText || 'HTTP error'),
+        status: typeof members['status'] === 'number' ? members['status'] : response.status,
+        detail: stringOr(members['detail'], ''),
+        code: stringOr(members['code'], 'http-error'),
+      };
+    }
+  }
+  const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  return createProblem('http-error', response.status, `The server answered ${status} without a problem body.`);
+}
+
+function stringOr(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? value : fallback;
+}
