@@ -37,7 +37,11 @@ export function createEvent<TType extends KnownEventType>(
   data: WebhookEventDataMap[TType],
   options?: CreateEventOptions,
 ): WebhookEventOf<TType>;
-export function createEvent(type: string, data: CustomEventData, options?: CreateEventOptions): UnknownWebhookEvent;
+export function createEvent<TType extends string>(
+  type: TType extends KnownEventType ? never : TType,
+  data: CustomEventData,
+  options?: CreateEventOptions,
+): UnknownWebhookEvent;
 export function createEvent(type: string, data: unknown, options: CreateEventOptions = {}): WebhookEvent {
   let copy: unknown;
   try {

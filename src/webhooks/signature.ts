@@ -27,7 +27,8 @@ export async function signPayload(body: WebhookBody, secret: string): Promise<st
 /**
  * Checks an `X-Service-Signature` header against the body, in constant time.
  *
- * Hex may be upper or lower case. Give a list of secrets while rotating: the
+ * Pass the header as it arrives (Node's `req.headers[…]` and Fetch's
+ * `headers.get(…)` both fit). Hex may be upper or lower case. Give a list of secrets while rotating: the
  * header is accepted when any of them produced it. Any header that is not
  * exactly `sha1=` and 40 hex digits (missing, empty, another algorithm,
  * whitespace, two signatures …) gives `false`, never an exception.
@@ -39,7 +40,7 @@ export async function signPayload(body: WebhookBody, secret: string): Promise<st
  */
 export async function verifySignature(
   body: WebhookBody,
-  header: string | null | undefined,
+  header: string | readonly string[] | null | undefined,
   secretOrSecrets: string | readonly string[],
 ): Promise<boolean> {
   checkBody(body);

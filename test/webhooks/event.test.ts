@@ -7,7 +7,7 @@ import {
   isEventType,
   parseEventTime,
 } from '../../src/webhooks/index.js';
-import type { PassEventData, WebhookEvent, WebhookEventOf } from '../../src/webhooks/index.js';
+import type { PassEventData, UnknownWebhookEvent, WebhookEvent, WebhookEventOf } from '../../src/webhooks/index.js';
 
 const pass = { serialNumber: 'E5982H-I2', passTypeIdentifier: 'pass.com.example.ticket' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -59,6 +59,16 @@ describe('createEvent', () => {
     ['year 10000', () => createEvent('pass.created', pass, { created: new Date('+010000-01-01T00:00:00Z') }), /0000–9999/],
   ])('throws invalid-event for %s', (_, make, message) => {
     expect(make).toThrow(expect.objectContaining({ name: 'WebhookError', code: 'invalid-event', message: expect.stringMatching(message) }));
+  });
+});
+
+describe('createEvent types', () => {
+  test('a known type only takes its own data; an unknown type takes any JSON object', () => {
+    // @ts-expect-error pass.created needs passTypeIdentifier
+    expect(() => createEvent('pass.created', { serialNumber: 'x' })).toThrow(expect.objectContaining({ code: 'invalid-event' }));
+    // @ts-expect-error webhook.verify data is { token }
+    expect(() => createEvent('webhook.verify', { secret: 'x' })).toThrow(expect.objectContaining({ code: 'invalid-event' }));
+    expectTypeOf(createEvent('x.custom', { any: [1] })).toEqualTypeOf<UnknownWebhookEvent>();
   });
 });
 

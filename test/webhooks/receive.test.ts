@@ -157,6 +157,20 @@ describe('receiveWebhook in a node:http server', () => {
     expect(received).toEqual([event]);
   });
 
+  test('Express with express.raw: the request stream is consumed but req.body holds the bytes', async () => {
+    const received: unknown[] = [];
+    server = await startServer(async (req, res) => {
+      // What express.raw({ type: 'application/json' }) does before the route runs.
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      Object.assign(req, { body: Buffer.concat(chunks) });
+      received.push(await receiveWebhook(req, secret));
+      res.writeHead(200).end();
+    });
+    await fetch(server.url, { method: 'POST', headers: { 'X-Service-Signature': signature }, body });
+    expect(received).toEqual([event]);
+  });
+
   test('a stream already consumed by a body parser is body-already-parsed', async () => {
     const codes: string[] = [];
     server = await startServer(async (req, res) => {
