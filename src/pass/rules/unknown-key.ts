@@ -32,20 +32,24 @@ function closest(key: string, known: readonly string[]): string | undefined {
   return best;
 }
 
-// Levenshtein distance, giving up (returning `limit`) once it cannot be below `limit`.
+// Edit distance counting a swap of neighbours as one edit (the commonest typo),
+// giving up (returning `limit`) once it cannot be below `limit`.
 function editDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) >= limit) return limit;
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+      let value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, (before[j - 2] ?? 0) + 1);
       current.push(value);
       if (value < rowMin) rowMin = value;
     }
     if (rowMin >= limit) return limit;
+    before = previous;
     previous = current;
   }
   return Math.min(previous[b.length] ?? limit, limit);
