@@ -69,8 +69,9 @@ export function specToTemplate(spec: Spec, write: (name: string) => string = (na
 export function specExpected(spec: Spec, values: Readonly<Record<string, unknown>>): unknown {
   switch (spec.kind) {
     case 'string': {
-      const [only] = spec.parts;
-      if (spec.parts.length === 1 && only !== undefined && 'name' in only) return values[only.name];
+      const parts = spec.parts.filter((part) => !('text' in part) || part.text !== '');
+      const [only] = parts;
+      if (parts.length === 1 && only !== undefined && 'name' in only) return values[only.name];
       return spec.parts.map((part) => ('name' in part ? String(values[part.name]) : part.text)).join('');
     }
     case 'leaf':
@@ -96,14 +97,14 @@ export function specNames(spec: Spec, into: Set<string> = new Set()): Set<string
 /** Literal text that cannot form a placeholder: no `$`. */
 export const literalText: fc.Arbitrary<string> = fc.string({ maxLength: 6, unit: 'grapheme' }).map((s) => s.replaceAll('$', '¤'));
 
-/** A template wrapping a generated body in `userInfo`, so Apple's rules have nothing to say about it. */
+/** A template holding a generated body in `userInfo.body`, where Apple's rules have nothing to say about it. */
 export function templateOf(body: unknown, placeholder: readonly string[]): Record<string, unknown> {
   return {
     id: 1,
     name: 'Generated',
     formatVersion: 1,
     passType: 'pass.com.example.generated',
-    description: { generic: { primaryFields: [{ key: 'k', value: 'v' }] }, userInfo: body },
+    description: { generic: { primaryFields: [{ key: 'k', value: 'v' }] }, userInfo: { body } },
     placeholder: [...placeholder],
   };
 }
@@ -124,3 +125,19 @@ export const pathSegmentText: fc.Arbitrary<string> = fc
     ),
   })
   .filter((text) => text !== '.' && text !== '..');
+
+/**
+ * Describes a JSON-like value exactly — own keys in order, prototypes, `-0` —
+ * so two outputs can be compared where `toStrictEqual` is fooled by own keys
+ * such as `constructor`.
+ */
+export function exactShape(value: unknown): string {
+  const describe = (node: unknown): unknown => {
+    if (typeof node === 'number') return Object.is(node, -0) ? '<-0>' : node;
+    if (typeof node !== 'object' || node === null) return node;
+    const proto = Object.getPrototypeOf(node) === (Array.isArray(node) ? Array.prototype : Object.prototype) ? '' : '<odd prototype>';
+    if (Array.isArray(node)) return [proto, ...node.map(describe)];
+    return [proto, ...Object.keys(node).map((key) => [key, describe((node as Record<string, unknown>)[key])])];
+  };
+  return JSON.stringify(describe(value));
+}
