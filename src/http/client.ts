@@ -6,7 +6,18 @@ import { ApiError } from './api-error.js';
 import { createProblem, type Problem } from './problem.js';
 import { isVisibleAscii } from './visible-ascii.js';
 
-/** The part of `fetch` the client uses; `globalThis.fetch` and most wrappers fit. */
+/**
+ * The part of `fetch` the client uses; `globalThis.fetch` and most wrappers fit.
+ *
+ * @example
+ * ```ts
+ * const logged: FetchLike = async (input, init) => {
+ *   const response = await fetch(input, init);
+ *   console.info(init.method, input, response.status);
+ *   return response;
+ * };
+ * ```
+ */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /**

@@ -5,7 +5,15 @@ import { entityTag, ifNoneMatchMatches } from './etag.js';
 import { createProblem, type ProblemCode } from './problem.js';
 import { decodeSegment, matchRoute, normalizeBasePath, parseTemplateId, pathOf } from './route.js';
 
-/** What a lookup may give back: the object, or `null`/`undefined` for "no such thing" (404). */
+/**
+ * What a lookup may give back, now or as a promise: the object, or
+ * `null`/`undefined` for "no such thing" (404).
+ *
+ * @example
+ * ```ts
+ * const findTemplate = (id: number): Found<PassTemplate> => templates.get(id);
+ * ```
+ */
 export type Found<T> = T | null | undefined | PromiseLike<T | null | undefined>;
 
 /**
@@ -42,7 +50,15 @@ export interface PassHandlerOptions {
   readonly onError?: ((error: unknown, request: Request) => void) | undefined;
 }
 
-/** A Fetch-API handler: `Request` in, `Response` out; it never rejects. */
+/**
+ * A Fetch-API handler: `Request` in, `Response` out; it never rejects.
+ *
+ * @example
+ * ```ts
+ * const handler: PassHandler = createPassHandler({ authenticate, findPass, findTemplate });
+ * export default { fetch: handler }; // Bun, Cloudflare Workers
+ * ```
+ */
 export type PassHandler = (request: Request) => Promise<Response>;
 
 /** Paths longer than this are answered 414 before anything else is looked at. */

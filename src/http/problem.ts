@@ -6,6 +6,11 @@ import type { Issue } from '../issues.js';
  * The handler sends the first eleven; the client makes up the last two when
  * the server sent something unusable. A code never changes meaning once
  * released; new codes may be added.
+ *
+ * @example
+ * ```ts
+ * const retryable = (code: ProblemCode): boolean => code === 'internal-error' || code === 'http-error';
+ * ```
  */
 export type ProblemCode =
   // 400

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { bearerAuth } from '../../src/http/bearer-auth.js';
 import { createPassHandler } from '../../src/http/handler.js';
@@ -85,6 +86,19 @@ function rawGet(path: string): Promise<{ status: number; body: string }> {
     );
     request.on('error', reject);
     request.end();
+  });
+}
+
+/** Writes a request line byte for byte (as Latin-1) and returns the status line and problem code. */
+function rawRequestLine(target: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(served.port, '127.0.0.1', () => {
+      socket.end(Buffer.from(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${apiKey}\r\nConnection: close\r\n\r\n`, 'latin1'));
+    });
+    let data = '';
+    socket.on('data', (chunk: Buffer) => (data += chunk.toString('latin1')));
+    socket.on('close', () => resolve(`${data.split('\r\n')[0]} ${/"code":"([^"]+)"/.exec(data)?.[1] ?? '-'}`));
+    socket.on('error', reject);
   });
 }
 
@@ -508,6 +522,25 @@ describe('robustness', () => {
       const response = await handler(new Request(`http://localhost${path}`, { headers: auth }));
       expect([path, response.status]).toEqual([path, status]);
     }
+  });
+
+  test('request lines that are not valid HTTP are refused before or by the handler, never crash it', async () => {
+    const cases: [string, string][] = [
+      // Node's parser: raw non-ASCII, spaces and control characters are not HTTP.
+      [`/v1/passes/${passType}/caf\xc3\xa9/passjson`, 'HTTP/1.1 400 Bad Request -'],
+      [`/v1/passes/${passType}/a b/passjson`, 'HTTP/1.1 400 Bad Request -'],
+      [`/v1/passes/${passType}/a\x00b/passjson`, 'HTTP/1.1 400 Bad Request -'],
+      // The adapter refuses a backslash in the path.
+      [`/v1/passes/${passType}/a\\b/passjson`, 'HTTP/1.1 400 Bad Request -'],
+      // Everything else reaches the handler.
+      [`/v1/passes/${passType}/%zz/passjson`, 'HTTP/1.1 400 Bad Request invalid-path'],
+      ['//v1/templates/1', 'HTTP/1.1 404 Not Found not-found'],
+      [`http://127.0.0.1/v1/passes/${passType}/a%20b/passjson`, 'HTTP/1.1 200 OK -'],
+    ];
+    for (const [target, expected] of cases) {
+      expect([target, await rawRequestLine(target)]).toEqual([target, expected]);
+    }
+    expect(passCalls).toEqual([[passType, 'a b']]);
   });
 
   test('constructing a handler with missing functions is a TypeError', () => {
