@@ -1,7 +1,7 @@
 import { batch, computed, signal } from '@preact/signals';
 import type { ReadonlySignal } from '@preact/signals';
-import { buildPass, PassmintError, validatePass, validateTemplate } from '../src/index.js';
-import type { Issue, Pass, PassIssuer, Report } from '../src/index.js';
+import { buildPass, compileTemplate, PassmintError, validatePass, validateTemplate } from '../src/index.js';
+import type { CompiledTemplate, Issue, Pass, PassIssuer, PassTemplate, Report } from '../src/index.js';
 import { type Example, examples, type FormValue } from './examples/index.js';
 import { type JsonSyntaxError, parseJson } from './lib/json-locate.js';
 import type { SharedState } from './lib/share.js';
@@ -148,9 +148,21 @@ export interface BuildResult {
   readonly passReport: Report | undefined;
 }
 
-function tryBuild(template: unknown, values: Record<string, unknown>, issuer: PassIssuer): { pass: Pass } | { issues: readonly Issue[] } {
+/**
+ * The template compiled once per text, so a keystroke in the values form only renders.
+ * The interpreter (`codegen: false`): while typing, a template is rendered about once
+ * per compile, and generating code would cost more than it saves.
+ */
+const compiled: ReadonlySignal<{ compiled: CompiledTemplate } | { issues: readonly Issue[] } | undefined> = computed(() => {
+  const result = parsed.value;
+  const report = templateReport.value;
+  if (!result.ok || report === undefined || !report.ok) return undefined;
+  return attempt(() => ({ compiled: compileTemplate(result.value as PassTemplate, { codegen: false }) }));
+});
+
+function attempt<T extends object>(run: () => T): T | { issues: readonly Issue[] } {
   try {
-    return { pass: buildPass(template as never, values, issuer, { validate: false }) };
+    return run();
   } catch (error) {
     if (error instanceof PassmintError) return { issues: error.issues };
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -158,17 +170,19 @@ function tryBuild(template: unknown, values: Record<string, unknown>, issuer: Pa
   }
 }
 
+const NOTHING: BuildResult = { pass: undefined, previewPass: undefined, renderIssues: [], passReport: undefined };
+
 export const build: ReadonlySignal<BuildResult> = computed(() => {
-  const result = parsed.value;
-  const report = templateReport.value;
-  if (!result.ok || report === undefined || !report.ok) {
-    return { pass: undefined, previewPass: undefined, renderIssues: [], passReport: undefined };
-  }
+  const template = compiled.value;
+  if (template === undefined) return NOTHING;
+  if (!('compiled' in template)) return { ...NOTHING, renderIssues: template.issues };
   const { real, preview } = valueSet.value;
-  const built = tryBuild(result.value, real, passIssuer.value);
+  const issuerValue = passIssuer.value;
   const options = { allowHttp: issuer.value.allowHttp };
+  const make = (values: Record<string, unknown>) => attempt(() => ({ pass: buildPass(template.compiled, values, issuerValue, { validate: false }) }));
+  const built = make(real);
   if ('pass' in built) return { pass: built.pass, previewPass: built.pass, renderIssues: [], passReport: validatePass(built.pass, options) };
-  const fallback = tryBuild(result.value, preview, passIssuer.value);
+  const fallback = make(preview);
   return {
     pass: undefined,
     previewPass: 'pass' in fallback ? fallback.pass : undefined,

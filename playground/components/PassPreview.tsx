@@ -1,4 +1,5 @@
 import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
 import type { Field, Pass, PassStructure, PassStyle } from '../../src/index.js';
 import { shownColor, type ShownColor } from '../lib/colors.js';
 import { cssTextAlign, formatFieldValue } from '../lib/field-format.js';
@@ -62,6 +63,27 @@ function ColorLegend({ colors }: { colors: Readonly<Record<string, ShownColor | 
   );
 }
 
+// The back is drawn only while open: a long back costs nothing while typing.
+function BackFields({ fields }: { fields: readonly Field[] }): JSX.Element | null {
+  const [open, setOpen] = useState(false);
+  if (fields.length === 0) return null;
+  return (
+    <details class="pass-back" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary>Back of the pass ({fields.length} fields)</summary>
+      {open ? (
+        <dl>
+          {fields.map((field, index) => (
+            <div key={`${field.key}:${index}`}>
+              <dt>{field.label ?? field.key}</dt>
+              <dd>{formatFieldValue(field)}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+    </details>
+  );
+}
+
 function Card({ pass, style }: { pass: Pass; style: PassStyle }): JSX.Element {
   const structure = (pass[style] ?? {}) as PassStructure;
   const background = shownColor(pass.backgroundColor);
@@ -111,19 +133,7 @@ function Card({ pass, style }: { pass: Pass; style: PassStyle }): JSX.Element {
         {barcode === undefined ? null : <BarcodeView barcode={barcode} />}
       </article>
       <ColorLegend colors={{ background, foreground, label }} />
-      {back.length === 0 ? null : (
-        <details class="pass-back">
-          <summary>Back of the pass ({back.length} fields)</summary>
-          <dl>
-            {back.map((field, index) => (
-              <div key={`${field.key}:${index}`}>
-                <dt>{field.label ?? field.key}</dt>
-                <dd>{formatFieldValue(field)}</dd>
-              </div>
-            ))}
-          </dl>
-        </details>
-      )}
+      <BackFields fields={back} />
     </>
   );
 }

@@ -1,9 +1,11 @@
+import { useComputed } from '@preact/signals';
 import type { JSX } from 'preact';
 import { valueInputId } from '../lib/issue-target.js';
 import { placeholderNames, setValue, values } from '../state.js';
 
 function ValueInput({ name }: { name: string }): JSX.Element {
-  const entry = Object.hasOwn(values.value, name) ? values.value[name] : undefined;
+  // Subscribes to this name's entry only: typing in one input re-renders one row, not all of them.
+  const entry = useComputed(() => (Object.hasOwn(values.value, name) ? values.value[name] : undefined)).value;
   const id = valueInputId(name);
   return (
     <div class="value-row">

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { examples } from '../../playground/examples/index.js';
 import {
   CHROMIUM,
@@ -41,6 +41,11 @@ describe.skipIf(!chromiumAvailable)(`playground in Chromium (screenshots in ${SC
 
   afterAll(async () => {
     await harness?.close();
+  });
+
+  beforeEach(async () => {
+    await Promise.all(opened.map((playground) => playground.page.context().close()));
+    opened.length = 0;
   });
 
   async function open(options: Parameters<typeof openPlayground>[1] = {}): Promise<Page> {
@@ -129,11 +134,15 @@ describe.skipIf(!chromiumAvailable)(`playground in Chromium (screenshots in ${SC
     await page.getByLabel('lastName', { exact: true }).fill('Johnson');
     await page.getByLabel('Organization name').fill('Shared Org');
     await page.locator('[data-testid=share]').click();
-    await expect.poll(() => new URL(page.url()).hash.startsWith('#z=')).toBe(true);
+    // The hash follows every change (debounced); wait until it holds this one.
+    const sharedOf = (url: string): { template: string; values: Record<string, unknown> } | undefined => {
+      const hash = new URL(url).hash;
+      return hash.startsWith('#z=') ? JSON.parse(inflateRawSync(Buffer.from(hash.slice(3), 'base64url')).toString('utf8')) : undefined;
+    };
+    await expect.poll(() => sharedOf(page.url())?.template).toBe(text);
     const url = page.url();
-    const shared = JSON.parse(inflateRawSync(Buffer.from(new URL(url).hash.slice(3), 'base64url')).toString('utf8'));
-    expect(shared.template).toBe(text);
-    expect(shared.values.lastName).toEqual({ text: 'Johnson', json: false });
+    const shared = sharedOf(url);
+    expect(shared?.values['lastName']).toEqual({ text: 'Johnson', json: false });
 
     const other = await open({ url });
     await expect.poll(() => preview(other).locator('[data-testid=logo-text]').textContent()).toBe('Shared Climbing');
