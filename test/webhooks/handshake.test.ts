@@ -1,11 +1,16 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import {
+  createDelivery,
   createEvent,
+  deliver,
+  isEventType,
   receiveWebhook,
   respondToVerification,
   transitionRegistration,
   verifyEndpoint,
+  WebhookError,
 } from '../../src/webhooks/index.js';
+import type { FetchLike, PassEventData } from '../../src/webhooks/index.js';
 import type { RegistrationState } from '../../src/webhooks/index.js';
 import { startServer } from './servers.js';
 import type { TestServer } from './servers.js';
@@ -145,5 +150,39 @@ describe('verifyEndpoint (against real receivers)', () => {
   test('misuse throws: invalid-url, invalid-secret', async () => {
     await expect(verifyEndpoint('mailto:me@example.com', secret)).rejects.toMatchObject({ code: 'invalid-url' });
     await expect(verifyEndpoint('https://example.com', '')).rejects.toMatchObject({ code: 'invalid-secret' });
+  });
+});
+
+describe('a Fetch handler (the README example), driven in-process', () => {
+  const env = { WEBHOOK_SECRET: secret };
+  const created: PassEventData[] = [];
+  const handler = async (request: Request): Promise<Response> => {
+    try {
+      const event = await receiveWebhook(request, env.WEBHOOK_SECRET, { toleranceSeconds: 300 });
+      const answer = respondToVerification(event);
+      if (answer) return answer;
+      if (isEventType(event, 'pass.created')) created.push(event.data);
+      return new Response(null, { status: 204 });
+    } catch (error) {
+      if (!(error instanceof WebhookError)) throw error;
+      const unauthorized = error.code === 'missing-signature' || error.code === 'invalid-signature';
+      return new Response(error.code, { status: unauthorized ? 401 : 400 });
+    }
+  };
+  const fetch: FetchLike = async (url, init) => handler(new Request(url, init));
+
+  test('answers the handshake, takes events, refuses a wrong secret', async () => {
+    expect(await verifyEndpoint('https://receiver.example/hooks', secret, { fetch })).toMatchObject({ verified: true, status: 200 });
+    const data = { serialNumber: 'E5982H-I2', passTypeIdentifier: 'pass.com.example.ticket' };
+    const event = createEvent('pass.created', data);
+    expect(await deliver('https://receiver.example/hooks', await createDelivery(event, secret), { fetch })).toMatchObject({
+      outcome: 'received',
+      status: 204,
+    });
+    expect(created).toEqual([data]);
+    expect(await deliver('https://receiver.example/hooks', await createDelivery(event, 'whsec_wrong'), { fetch })).toMatchObject({
+      outcome: 'retry',
+      status: 401,
+    });
   });
 });
