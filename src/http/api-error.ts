@@ -24,7 +24,7 @@ export class ApiError extends PassmintError {
   /** The problem body; `problem.code` is the stable code to branch on. */
   readonly problem: Problem;
   /** The same as `problem.code`. */
-  readonly code: string;
+  readonly code: Problem['code'];
 
   constructor(status: number, problem: Problem) {
     super(describe(status, problem), problem.issues ?? []);
