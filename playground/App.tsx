@@ -75,11 +75,11 @@ export function App(): JSX.Element {
             <p class="hint">JSON; <code>{'${name}'}</code> marks a placeholder. In the editor, press Escape then Tab to move on.</p>
             <Editor />
           </section>
-          <section aria-labelledby="values-heading" class="panel">
+          <section aria-labelledby="values-heading" class="panel lazy-paint">
             <h2 id="values-heading">Values</h2>
             <ValuesForm />
           </section>
-          <section aria-labelledby="issuer-heading" class="panel">
+          <section aria-labelledby="issuer-heading" class="panel lazy-paint">
             <h2 id="issuer-heading">Issuer</h2>
             <IssuerForm />
           </section>
@@ -95,11 +95,11 @@ export function App(): JSX.Element {
             <h2 id="issues-heading">Issues</h2>
             <IssuesList />
           </section>
-          <section aria-labelledby="json-heading" class="panel">
+          <section aria-labelledby="json-heading" class="panel lazy-paint">
             <h2 id="json-heading">pass.json</h2>
             <PassJson />
           </section>
-          <section aria-labelledby="webhook-heading" class="panel">
+          <section aria-labelledby="webhook-heading" class="panel lazy-paint">
             <details onToggle={(event) => event.currentTarget.open && void WebhookTool.preload()}>
               <summary>
                 <h2 id="webhook-heading">Webhook signature</h2>

@@ -122,10 +122,17 @@ export function Editor(): JSX.Element {
 
     // Underlines follow the issues, after the preview has been drawn (never inside an editor update).
     let pending = 0;
+    let shown = 0;
     const stopLint = effect(() => {
-      issues.value;
+      const count = issues.value.length;
       clearTimeout(pending);
-      pending = window.setTimeout(() => view.dispatch(setDiagnostics(view.state, diagnostics(view))), 30);
+      // Nothing to add and nothing to clear: leave the editor alone (the common case while typing).
+      if (count === 0 && shown === 0) return;
+      pending = window.setTimeout(() => {
+        const found = diagnostics(view);
+        shown = found.length;
+        view.dispatch(setDiagnostics(view.state, found));
+      }, 30);
     });
 
     return () => {

@@ -56,7 +56,18 @@ function ColorLegend({ colors }: { colors: Readonly<Record<string, ShownColor | 
             <span class="swatch" style={color === undefined ? undefined : { backgroundColor: color.rgb }} aria-hidden="true" />
             {name}
           </dt>
-          <dd>{color === undefined ? 'default' : <><code>{color.hex}</code> <code>{color.rgb}</code></>}</dd>
+          {color === undefined ? (
+            <dd class="wide">default</dd>
+          ) : (
+            <>
+              <dd>
+                <code>{color.hex}</code>
+              </dd>
+              <dd>
+                <code>{color.rgb}</code>
+              </dd>
+            </>
+          )}
         </div>
       ))}
     </dl>
@@ -69,7 +80,9 @@ function BackFields({ fields }: { fields: readonly Field[] }): JSX.Element | nul
   if (fields.length === 0) return null;
   return (
     <details class="pass-back" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
-      <summary>Back of the pass ({fields.length} fields)</summary>
+      <summary>
+        Back of the pass ({fields.length} field{fields.length === 1 ? '' : 's'})
+      </summary>
       {open ? (
         <dl>
           {fields.map((field, index) => (

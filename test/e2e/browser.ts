@@ -82,5 +82,7 @@ export async function replaceEditorText(page: Page, text: string): Promise<void>
 
 /** Saves a screenshot under test-results/screenshots/. */
 export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
+  // Panels below the fold skip painting (content-visibility: auto); draw them for the picture.
+  if (fullPage) await page.addStyleTag({ content: '.lazy-paint { content-visibility: visible !important; }' });
   await page.screenshot({ path: resolve(SCREENSHOTS, `${name}.png`), fullPage });
 }

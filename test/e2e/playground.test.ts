@@ -290,6 +290,26 @@ describe.skipIf(!chromiumAvailable)(`playground in Chromium (screenshots in ${SC
     expect(pageErrors()).toEqual([]);
   });
 
+  test('works from the keyboard: Tab indents, Escape then Tab leaves the editor, issues open with Enter', async () => {
+    const page = await open();
+    await replaceEditorText(page, templateText(first.template).replace('"${level}"', '"${levle}"'));
+    const inEditor = () => page.evaluate(() => document.activeElement?.closest('.cm-editor') !== null);
+    expect(await inEditor()).toBe(true);
+    await page.keyboard.press('Tab');
+    expect(await inEditor()).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    expect(await inEditor()).toBe(false);
+
+    const issue = page.locator('[data-testid=issues] button[data-code=undeclared-placeholder]');
+    expect(await issue.textContent()).toContain('levle');
+    await issue.focus();
+    await page.keyboard.press('Enter');
+    expect(await inEditor()).toBe(true);
+    expect(await page.evaluate(() => document.getSelection()?.toString())).toBe('${levle}');
+    expect(pageErrors()).toEqual([]);
+  });
+
   test('phone-sized, dark theme, every control labelled', async () => {
     const page = await open({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
     expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');

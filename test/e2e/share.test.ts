@@ -1,0 +1,40 @@
+import { inflateRawSync } from 'node:zlib';
+import { describe, expect, test } from 'vitest';
+import { decodeState, encodeState, type SharedState } from '../../playground/lib/share.js';
+
+// The playground's shareable-URL format: `#z=` + base64url(deflate-raw(JSON)).
+describe('shared state in the URL hash', () => {
+  const state: SharedState = {
+    template: '{\n  "name": "Ünïcode ✓ ${x}"\n}\n',
+    values: { x: { text: 'a/b+c', json: false }, n: { text: '12.5', json: true } },
+    issuer: { teamIdentifier: 'A93A5CM278', allowHttp: true },
+  };
+
+  test('round-trips, and is deflate-raw + base64url', async () => {
+    const hash = await encodeState(state);
+    expect(hash).toMatch(/^z=[A-Za-z0-9_-]+$/);
+    expect(JSON.parse(inflateRawSync(Buffer.from(hash.slice(2), 'base64url')).toString('utf8'))).toEqual(state);
+    expect(await decodeState(`#${hash}`)).toEqual(state);
+  });
+
+  test('reads the uncompressed form', async () => {
+    const hash = `#j=${Buffer.from(JSON.stringify(state)).toString('base64url')}`;
+    expect(await decodeState(hash)).toEqual(state);
+  });
+
+  test('a __proto__ value name stays an ordinary key', async () => {
+    const hash = `#j=${Buffer.from('{"template":"{}","values":{"__proto__":{"text":"x","json":false}},"issuer":{}}').toString('base64url')}`;
+    const decoded = await decodeState(hash);
+    expect(Object.getPrototypeOf(decoded?.values)).toBe(Object.prototype);
+    expect(Object.hasOwn(decoded?.values ?? {}, '__proto__')).toBe(true);
+  });
+
+  test.each(['', '#', '#z=', '#z=!!!', '#j=bm90IGpzb24', '#j=WzFd', '#other=1'])('ignores %j', async (hash) => {
+    expect(await decodeState(hash)).toBeUndefined();
+  });
+
+  test('drops members of the wrong type', async () => {
+    const hash = `#j=${Buffer.from('{"template":"t","values":{"a":{"text":1},"b":{"text":"ok","json":"yes"}},"issuer":{"x":{},"y":"z"}}').toString('base64url')}`;
+    expect(await decodeState(hash)).toEqual({ template: 't', values: { b: { text: 'ok', json: false } }, issuer: { y: 'z' } });
+  });
+});
