@@ -24,7 +24,10 @@ export interface WebhookRequestLike {
 export interface ReceiveWebhookOptions {
   /**
    * Refuse events whose `created` is more than this many seconds away from now,
-   * either way (`stale-event`); a replay guard. Off unless given.
+   * either way (`stale-event`); a replay guard. Off unless given. A retry
+   * carries the event's original `created`, so a tolerance shorter than the
+   * sender's retry window refuses late retries: deduplicate on `event.id`
+   * instead when every delivery must get through.
    */
   readonly toleranceSeconds?: number;
   /** Clock for `toleranceSeconds`, in milliseconds since the epoch; default `Date.now`. */

@@ -158,7 +158,7 @@ describe('a Fetch handler (the README example), driven in-process', () => {
   const created: PassEventData[] = [];
   const handler = async (request: Request): Promise<Response> => {
     try {
-      const event = await receiveWebhook(request, env.WEBHOOK_SECRET, { toleranceSeconds: 300 });
+      const event = await receiveWebhook(request, env.WEBHOOK_SECRET);
       const answer = respondToVerification(event);
       if (answer) return answer;
       if (isEventType(event, 'pass.created')) created.push(event.data);
