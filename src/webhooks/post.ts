@@ -19,7 +19,14 @@ export type PostOutcome<TValue> =
   | { readonly kind: 'response'; readonly value: TValue }
   | { readonly kind: 'failed'; readonly reason: 'timeout' | 'aborted' | 'network-error'; readonly error: string };
 
-/** Default time limit of one delivery attempt. */
+/**
+ * Default time limit of one delivery attempt: 15 s.
+ *
+ * @example
+ * ```ts
+ * await deliver(url, delivery, { timeoutMs: DEFAULT_TIMEOUT_MS / 3 });
+ * ```
+ */
 export const DEFAULT_TIMEOUT_MS = 15_000;
 
 /** The URL as text when it is an absolute http(s) URL; throws `invalid-url` otherwise. */

@@ -8,6 +8,11 @@ const DAY = 24 * HOUR;
 /**
  * Waits after attempt 1, 2, 3 …, in milliseconds, before jitter: 5 s, 1 min,
  * 5 min, 30 min, 2 h, 6 h, 12 h, then 24 h for every later attempt.
+ *
+ * @example
+ * ```ts
+ * RETRY_SCHEDULE_MS[0]; // 5000: the wait after the first attempt
+ * ```
  */
 export const RETRY_SCHEDULE_MS: readonly number[] = Object.freeze([
   5 * SECOND,
@@ -20,7 +25,14 @@ export const RETRY_SCHEDULE_MS: readonly number[] = Object.freeze([
   24 * HOUR,
 ]);
 
-/** Longest wait a `Retry-After` can ask for. */
+/**
+ * Longest wait a `Retry-After` can ask for: 24 h.
+ *
+ * @example
+ * ```ts
+ * nextRetryDelay(1, { retryAfterMs: 7 * 86_400_000 }) === MAX_RETRY_AFTER_MS; // true
+ * ```
+ */
 export const MAX_RETRY_AFTER_MS: number = DAY;
 
 /** Options of `nextRetryDelay`. All are optional; without any it retries forever. */
