@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
 
@@ -9,7 +10,6 @@ export const CHROMIUM = process.env['PASSMINT_CHROMIUM'] ?? '/usr/bin/chromium';
 export const chromiumAvailable: boolean = existsSync(CHROMIUM);
 /** Where the e2e run writes screenshots of the main states, for people to look at. */
 export const SCREENSHOTS: string = resolve('test-results/screenshots');
-const OUT_DIR = resolve('test-results/playground-e2e-build');
 
 /** A production build of the playground served by `vite preview`, and Chromium. */
 export interface Harness {
@@ -20,16 +20,18 @@ export interface Harness {
 
 /**
  * Builds the playground (as `npm run build:playground` does, into a scratch
- * folder), serves it on 127.0.0.1 with an OS-chosen port and launches Chromium.
+ * folder under the OS temp dir), serves it on 127.0.0.1 with an OS-chosen port and launches Chromium.
  */
 export async function startHarness(): Promise<Harness> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const configFile = resolve('vite.config.ts');
-  await build({ configFile, logLevel: 'silent', build: { outDir: OUT_DIR, emptyOutDir: true } });
+  // A fresh folder per run: two test runs at once (say, a watcher and CI) must not empty each other's build.
+  const outDir = mkdtempSync(join(tmpdir(), 'passmint-playground-e2e-'));
+  await build({ configFile, logLevel: 'silent', build: { outDir, emptyOutDir: true } });
   const server: PreviewServer = await preview({
     configFile,
     logLevel: 'silent',
-    build: { outDir: OUT_DIR },
+    build: { outDir },
     preview: { host: '127.0.0.1', port: 0, strictPort: true, open: false },
   });
   const { port } = server.httpServer.address() as AddressInfo;
@@ -43,6 +45,7 @@ export async function startHarness(): Promise<Harness> {
     async close() {
       await browser.close();
       await server.close();
+      rmSync(outDir, { recursive: true, force: true });
     },
   };
 }

@@ -135,13 +135,14 @@ describe.skipIf(!chromiumAvailable)(`playground in Chromium (screenshots in ${SC
     await page.getByLabel('Organization name').fill('Shared Org');
     await page.locator('[data-testid=share]').click();
     // The hash follows every change (debounced); wait until it holds this one.
-    const sharedOf = (url: string): { template: string; values: Record<string, unknown> } | undefined => {
+    const sharedOf = (url: string): { template: string; values: Record<string, unknown>; issuer: Record<string, unknown> } | undefined => {
       const hash = new URL(url).hash;
       return hash.startsWith('#z=') ? JSON.parse(inflateRawSync(Buffer.from(hash.slice(3), 'base64url')).toString('utf8')) : undefined;
     };
-    await expect.poll(() => sharedOf(page.url())?.template).toBe(text);
+    await expect.poll(() => sharedOf(page.url())?.issuer['organizationName']).toBe('Shared Org');
     const url = page.url();
     const shared = sharedOf(url);
+    expect(shared?.template).toBe(text);
     expect(shared?.values['lastName']).toEqual({ text: 'Johnson', json: false });
 
     const other = await open({ url });
@@ -234,7 +235,8 @@ describe.skipIf(!chromiumAvailable)(`playground in Chromium (screenshots in ${SC
     async function measure(kind: 'template' | 'value', setup: () => Promise<void>, expected: (i: number) => string, selector: string): Promise<Sample[]> {
       await setup();
       const samples: Sample[] = [];
-      for (let i = 1; i <= 15; i++) {
+      // The first 3 keystrokes warm up the JIT and are not counted.
+      for (let i = 1; i <= 18; i++) {
         await page.evaluate(
           ({ text, css }) => {
             const timing = (window as unknown as { timing: { expected: string; read: () => string; samples: unknown[] } }).timing;
@@ -246,7 +248,8 @@ describe.skipIf(!chromiumAvailable)(`playground in Chromium (screenshots in ${SC
         );
         await page.keyboard.press(String(i % 10));
         await page.waitForFunction(() => (window as unknown as { timing: { samples: unknown[] } }).timing.samples.length > 0);
-        samples.push(await page.evaluate(() => (window as unknown as { timing: { samples: Sample[] } }).timing.samples[0] ?? { dom: Number.NaN, frame: Number.NaN }));
+        const sample = await page.evaluate(() => (window as unknown as { timing: { samples: Sample[] } }).timing.samples[0] ?? { dom: Number.NaN, frame: Number.NaN });
+        if (i > 3) samples.push(sample);
       }
       process.stdout.write(
         `[e2e] ${kind} keystroke → preview, 200 fields: DOM updated ${describeSamples(samples.map((s) => s.dom))}; painted (next frame) ${describeSamples(samples.map((s) => s.frame))}\n`,
