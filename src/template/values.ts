@@ -4,6 +4,20 @@ import { jsonProblems } from './json.js';
 import type { PlanName } from './plan.js';
 
 /**
+ * Reads the slots of a template in one go when every value is a string, a
+ * finite number or a boolean, found as an own property; `undefined` otherwise,
+ * and {@link resolveValues} takes its checking path, which explains why.
+ */
+export type FastResolver = (values: object) => unknown[] | undefined;
+
+const fastResolvers = new WeakMap<readonly PlanName[], FastResolver>();
+
+/** Lets {@link resolveValues} use `resolver` (generated for these names) for the common case. */
+export function registerFastResolver(names: readonly PlanName[], resolver: FastResolver): void {
+  fastResolvers.set(names, resolver);
+}
+
+/**
  * Reads each used name's value once (own properties only: the prototype chain
  * is never consulted) and checks it against how the template uses it. Throws
  * one {@link RenderError} listing every problem: all missing values at once.
@@ -19,6 +33,11 @@ export function resolveValues(
     throw new RenderError('Cannot render', [
       { severity: 'error', code: 'invalid-value', message: `Values must be an object, got ${got}`, path: '' },
     ]);
+  }
+  const fast = fastResolvers.get(names);
+  if (fast !== undefined) {
+    const slots = fast(values);
+    if (slots !== undefined && (!strict || !hasUnknownKey(values, declared))) return slots;
   }
   const slots: unknown[] = new Array(names.length);
   let issues: Issue[] | undefined;
@@ -48,6 +67,11 @@ export function resolveValues(
   }
   if (issues !== undefined) throw new RenderError('Cannot render', issues);
   return slots;
+}
+
+function hasUnknownKey(values: object, declared: ReadonlySet<string>): boolean {
+  for (const key of Object.keys(values)) if (!declared.has(key)) return true;
+  return false;
 }
 
 function valueProblem(value: unknown, use: PlanName): string | undefined {

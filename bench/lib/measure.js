@@ -1,0 +1,110 @@
+// Timing: interleaved batches, medians, paired ratios.
+//
+// Each case gets its own loop function (made with `new Function`, so V8 keeps
+// separate type feedback per case and no case slows another by sharing a
+// megamorphic call site). Cases run one batch each in turn, round after round,
+// so machine noise on a shared 2-core box hits all of them alike; a ratio is
+// the median over rounds of ratios taken inside the same round.
+
+import { performance } from 'node:perf_hooks';
+
+/** @typedef {{ name: string, fn: () => unknown }} Case */
+/** @typedef {{ name: string, median: number, samples: number[] }} Timing */
+
+// Results are stored here so the engine cannot skip building them. One slot:
+// keeping more alive would make a large result's garbage collection cost grow
+// with the number kept, not with its size.
+const sink = [undefined];
+
+/** @param {() => unknown} fn */
+function makeLoop(fn) {
+  // A fresh function per case: its own feedback vector, its own inlining decisions.
+  const loop = new Function(
+    'fn',
+    'sink',
+    'n',
+    'for (let i = 0; i < n; i++) sink[0] = fn(); return sink[0];',
+  );
+  return (n) => loop(fn, sink, n);
+}
+
+/** @param {number[]} values */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/**
+ * Measures cases side by side; returns nanoseconds per call (median) and the
+ * per-round samples, keyed by name.
+ *
+ * @param {Case[]} cases
+ * @param {{ rounds?: number, batchMs?: number, warmupMs?: number }} [options]
+ * @returns {Map<string, Timing>}
+ */
+export function measure(cases, options = {}) {
+  const { rounds = 15, batchMs = 8, warmupMs = 200 } = options;
+  const loops = cases.map((entry) => ({ ...entry, loop: makeLoop(entry.fn), n: 1, samples: [] }));
+
+  // Warm up (lets the optimizing compiler settle) and calibrate a batch size.
+  for (const entry of loops) {
+    const until = performance.now() + warmupMs;
+    let n = 1;
+    let elapsed = 0;
+    while (performance.now() < until) {
+      const start = performance.now();
+      entry.loop(n);
+      elapsed = performance.now() - start;
+      if (elapsed < batchMs / 4) n *= 2;
+    }
+    entry.n = Math.max(1, Math.round((n * batchMs) / Math.max(elapsed, 1e-3)));
+  }
+
+  for (let round = 0; round < rounds; round++) {
+    // Rotate the order so no case always runs right after the garbage of another.
+    for (let offset = 0; offset < loops.length; offset++) {
+      const entry = loops[(round + offset) % loops.length];
+      const start = performance.now();
+      entry.loop(entry.n);
+      const elapsed = performance.now() - start;
+      entry.samples.push((elapsed * 1e6) / entry.n);
+    }
+  }
+
+  return new Map(loops.map((entry) => [entry.name, { name: entry.name, median: median(entry.samples), samples: entry.samples }]));
+}
+
+/**
+ * Median over rounds of `a / b`, both measured in the same round.
+ *
+ * @param {Timing} a
+ * @param {Timing} b
+ */
+export function pairedRatio(a, b) {
+  return median(a.samples.map((value, index) => value / b.samples[index]));
+}
+
+/**
+ * Times a slow operation (milliseconds per call): a few repetitions, median.
+ *
+ * @param {() => unknown} fn
+ * @param {{ repeat?: number, minMs?: number }} [options]
+ */
+export function timeSlow(fn, options = {}) {
+  const { repeat = 5, minMs = 20 } = options;
+  fn(); // warm-up
+  const samples = [];
+  for (let index = 0; index < repeat; index++) {
+    let calls = 0;
+    const start = performance.now();
+    let elapsed = 0;
+    do {
+      sink[0] = fn();
+      calls++;
+      elapsed = performance.now() - start;
+    } while (elapsed < minMs);
+    samples.push((elapsed * 1e6) / calls);
+  }
+  return { median: median(samples), samples };
+}

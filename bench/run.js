@@ -1,0 +1,252 @@
+// `npm run bench`: issue 6's measurements, each against a baseline measured in
+// the same run, printed as one table and written to bench/results.json.
+// See bench/README.md for what each row means.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { handlebarsRenderer, limit, naiveRender } from './baselines.js';
+import { bundleCore, coreBreakdown, librarySizes } from './lib/bundle.js';
+import { measure, pairedRatio, timeSlow } from './lib/measure.js';
+
+const started = performance.now();
+// `node bench/run.js scan sizes` runs only those sections (render, scaling, scan, webhooks, sizes).
+const only = process.argv.slice(2);
+const want = (section) => only.length === 0 || only.includes(section);
+// The reference workload of the project's shared bench notes, copied here so a clone has it.
+const fixture = (name) => JSON.parse(readFileSync(fileURLToPath(new URL(`./${name}`, import.meta.url)), 'utf8'));
+const template = fixture('reference-template.json');
+const values = fixture('reference-values.json');
+const issuer = {
+  teamIdentifier: 'A93A5CM278',
+  organizationName: 'Example Events',
+  webServiceURL: 'https://passes.example.com/',
+};
+
+const lib = await import(await bundleCore());
+const { compileTemplate, buildPass, scanPlaceholders } = lib;
+
+/** @type {{ name: string, ours: string, baseline: string, ratio: number, ratioText: string, target: string, pass: boolean | null, unit?: string, oursValue: number, baselineValue: number }[]} */
+const rows = [];
+
+const time = (ns) =>
+  ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(0)} ns`;
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** ours / baseline must be at most `max`. */
+function atMost(name, ours, baseline, ratio, max, format = time) {
+  rows.push({
+    name,
+    ours: format(ours),
+    baseline: format(baseline),
+    oursValue: ours,
+    baselineValue: baseline,
+    ratio,
+    ratioText: `${ratio.toFixed(2)}×`,
+    target: max === undefined ? '—' : `≤ ${max}×`,
+    pass: max === undefined ? null : ratio <= max,
+  });
+}
+
+/** baseline / ours (how many times faster) must be at least `min`. */
+function fasterBy(name, ours, baseline, speedup, min) {
+  rows.push({
+    name,
+    ours: time(ours),
+    baseline: time(baseline),
+    oursValue: ours,
+    baselineValue: baseline,
+    ratio: speedup,
+    ratioText: `${speedup.toFixed(1)}× faster`,
+    target: min === undefined ? '—' : `≥ ${min}× faster`,
+    pass: min === undefined ? null : speedup >= min,
+  });
+}
+
+// --- The reference workload --------------------------------------------------
+const generated = compileTemplate(template);
+const noEval = compileTemplate(template, { codegen: false });
+const handlebars = handlebarsRenderer(template.description);
+const body = template.description;
+
+// The baselines and both paths must agree before their speed means anything.
+const expected = JSON.stringify(limit(values));
+for (const [name, render] of [
+  ['generated', () => generated.render(values)],
+  ['no-eval', () => noEval.render(values)],
+  ['handlebars', () => handlebars(values)],
+  ['naive', () => naiveRender(body, values)],
+]) {
+  if (JSON.stringify(render()) !== expected) throw new Error(`${name} renders something else than the hand-written literal`);
+}
+
+if (want('render')) {
+const render = measure(
+  [
+    { name: 'limit', fn: () => limit(values) },
+    { name: 'generated', fn: () => generated.render(values) },
+    { name: 'no-eval', fn: () => noEval.render(values) },
+    { name: 'handlebars', fn: () => handlebars(values) },
+    { name: 'naive', fn: () => naiveRender(body, values) },
+    { name: 'buildPass', fn: () => buildPass(generated, values, issuer) },
+  ],
+  { rounds: 31, batchMs: 10, warmupMs: 300 },
+);
+const t = (name) => render.get(name);
+atMost('render, generated code vs limit (hand-written literal)', t('generated').median, t('limit').median, pairedRatio(t('generated'), t('limit')), 1.5);
+atMost('render, no-eval interpreter vs limit', t('no-eval').median, t('limit').median, pairedRatio(t('no-eval'), t('limit')), 12);
+fasterBy('render, generated code vs Handlebars + JSON.parse', t('generated').median, t('handlebars').median, pairedRatio(t('handlebars'), t('generated')), 8);
+fasterBy('render, no-eval interpreter vs Handlebars + JSON.parse', t('no-eval').median, t('handlebars').median, pairedRatio(t('handlebars'), t('no-eval')), 8);
+fasterBy('buildPass + validatePass vs Handlebars render alone', t('buildPass').median, t('handlebars').median, pairedRatio(t('handlebars'), t('buildPass')), 3);
+fasterBy('render, generated code vs naive regex walk (info)', t('generated').median, t('naive').median, pairedRatio(t('naive'), t('generated')), undefined);
+}
+
+// --- Scaling: 10× the fields costs at most 12× the time ----------------------
+/** A generic pass with `count` back fields, each with its own placeholder. */
+function wideTemplate(count) {
+  const backFields = [];
+  const placeholder = [];
+  for (let index = 0; index < count; index++) {
+    backFields.push({ key: `f${index}`, label: `Label ${index}`, value: `Value \${p${index}}` });
+    placeholder.push(`p${index}`);
+  }
+  return {
+    id: count,
+    name: `${count} fields`,
+    formatVersion: 1,
+    passType: 'pass.com.example.wide',
+    description: { generic: { primaryFields: [{ key: 'title', value: 'Wide' }], backFields } },
+    placeholder,
+  };
+}
+if (want('scaling')) {
+const sizes = [100, 1000, 10000];
+const wide = sizes.map((count) => {
+  const source = wideTemplate(count);
+  const input = Object.fromEntries(source.placeholder.map((name, index) => [name, `v${index}`]));
+  return { count, source, input, generated: compileTemplate(source), noEval: compileTemplate(source, { codegen: false }) };
+});
+for (const entry of wide) {
+  if (JSON.stringify(entry.generated.render(entry.input)) !== JSON.stringify(entry.noEval.render(entry.input))) {
+    throw new Error(`the two paths disagree on ${entry.count} fields`);
+  }
+}
+// Compile includes the first render: a generated function is compiled by the engine on its first call.
+const compileTimes = wide.map((entry) =>
+  timeSlow(() => compileTemplate(entry.source).render(entry.input), { repeat: 5, minMs: entry.count >= 10000 ? 200 : 40 }),
+);
+const renderTimes = measure(
+  wide.flatMap((entry) => [
+    { name: `generated ${entry.count}`, fn: () => entry.generated.render(entry.input) },
+    { name: `no-eval ${entry.count}`, fn: () => entry.noEval.render(entry.input) },
+  ]),
+  { rounds: 9, batchMs: 20, warmupMs: 200 },
+);
+for (let step = 1; step < sizes.length; step++) {
+  const [small, large] = [sizes[step - 1], sizes[step]];
+  const label = `${small.toLocaleString('en')} → ${large.toLocaleString('en')} fields`;
+  const [a, b] = [compileTimes[step - 1], compileTimes[step]];
+  atMost(`scaling: compile + first render, ${label}`, b.median, a.median, b.median / a.median, 12);
+  for (const path of ['generated', 'no-eval']) {
+    const [x, y] = [renderTimes.get(`${path} ${small}`), renderTimes.get(`${path} ${large}`)];
+    atMost(`scaling: render ${path === 'generated' ? 'generated code' : 'no-eval'}, ${label}`, y.median, x.median, pairedRatio(y, x), 12);
+  }
+}
+
+}
+
+// --- Scanning adversarial text: linear ---------------------------------------
+if (want('scan')) {
+const KB = 1024;
+const adversarial = {
+  '"${" repeated': (length) => '${'.repeat(length / 2),
+  '"$" repeated': (length) => '$'.repeat(length),
+  '"}" repeated': (length) => '}'.repeat(length),
+  '"${a}" repeated': (length) => '${a}'.repeat(length / 4),
+  'mixed "${x${ } $${" ': (length) => '${x${ } $${'.repeat(length / 11),
+};
+for (const [name, make] of Object.entries(adversarial)) {
+  const small = make(100 * KB);
+  const large = make(1000 * KB);
+  const a = timeSlow(() => scanPlaceholders(small), { repeat: 5, minMs: 15 });
+  const b = timeSlow(() => scanPlaceholders(large), { repeat: 5, minMs: 60 });
+  atMost(`scan ${name}: 100 KB → 1 MB`, b.median, a.median, b.median / a.median, 12);
+}
+
+}
+
+// --- Webhooks ----------------------------------------------------------------
+if (want('webhooks')) try {
+  const { benchWebhooks } = await import('./webhooks.js');
+  for (const row of await benchWebhooks()) {
+    const isNode = row.name.includes('signPayload');
+    atMost(row.name + (isNode ? '' : ' (info)'), row.ours, row.baseline, row.ratio, isNode ? 1.5 : undefined);
+  }
+} catch (error) {
+  rows.push({ name: `webhooks: not measured (${error.message})`, ours: '—', baseline: '—', ratio: NaN, ratioText: '—', target: '≤ 1.5×', pass: false, oursValue: NaN, baselineValue: NaN });
+}
+
+// --- Sizes ---------------------------------------------------------------------
+let breakdown;
+if (want('sizes')) {
+const { core, whole, entries } = await librarySizes();
+atMost('size: core entry `passmint` without the generated validators, min+gzip', core, 8 * 1024, core / (8 * 1024), 1, kb);
+atMost(`size: whole library (${entries.join(' + ')}, validators included), min+gzip`, whole, 40 * 1024, whole / (40 * 1024), 1, kb);
+rows.at(-2).baseline = `${rows.at(-2).baseline} budget`;
+rows.at(-1).baseline = `${rows.at(-1).baseline} budget`;
+if (core > 8 * 1024) {
+  breakdown = await coreBreakdown({
+    'pass rules (src/pass/rules*)': /[\\/]pass[\\/]rules/,
+    'validatePass (src/pass/validate.ts)': /[\\/]pass[\\/]validate\.ts$/,
+    'schema issue mapping (src/schema/check.ts)': /[\\/]schema[\\/]check\.ts$/,
+    'template checks (src/template/validate.ts)': /[\\/]template[\\/]validate\.ts$/,
+    'code generator (src/template/codegen.ts)': /[\\/]template[\\/]codegen\.ts$/,
+    'interpreter (src/template/interpret.ts)': /[\\/]template[\\/]interpret\.ts$/,
+  });
+}
+}
+
+// --- Report ----------------------------------------------------------------------
+const seconds = (performance.now() - started) / 1000;
+const header = ['measurement', 'ours', 'baseline', 'ratio', 'target', 'result'];
+const cells = rows.map((row) => [row.name, row.ours, row.baseline, row.ratioText, row.target, row.pass === null ? 'info' : row.pass ? 'PASS' : 'FAIL']);
+const widths = header.map((title, column) => Math.max(title.length, ...cells.map((cell) => cell[column].length)));
+const line = (cell) => `| ${cell.map((text, column) => text.padEnd(widths[column])).join(' | ')} |`;
+const environment = `Node ${process.version}, V8 ${process.versions.v8}, ${process.platform}/${process.arch}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}`;
+console.log(`passmint bench — ${environment}`);
+console.log(`(ratios are medians of same-round ratios; times are medians; ${seconds.toFixed(0)} s)\n`);
+console.log(line(header));
+console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
+for (const cell of cells) console.log(line(cell));
+if (breakdown !== undefined) {
+  console.log('\nCore size by part (bytes gzipped the core loses without it):');
+  for (const [part, bytes] of Object.entries(breakdown)) console.log(`  ${part}: ${kb(bytes)}`);
+}
+const failed = rows.filter((row) => row.pass === false);
+console.log(`\n${rows.filter((row) => row.pass === true).length} PASS, ${failed.length} FAIL, ${rows.filter((row) => row.pass === null).length} info`);
+
+if (only.length === 0) writeFileSync(
+  fileURLToPath(new URL('./results.json', import.meta.url)),
+  `${JSON.stringify(
+    {
+      command: 'npm run bench',
+      date: new Date().toISOString(),
+      environment,
+      seconds: Number(seconds.toFixed(1)),
+      rows: rows.map(({ name, ours, baseline, oursValue, baselineValue, ratio, target, pass }) => ({
+        name,
+        ours,
+        baseline,
+        oursValue,
+        baselineValue,
+        ratio: Number(ratio.toFixed(3)),
+        target,
+        result: pass === null ? 'info' : pass ? 'PASS' : 'FAIL',
+      })),
+      ...(breakdown === undefined ? {} : { coreBreakdownBytes: breakdown }),
+    },
+    null,
+    2,
+  )}\n`,
+);

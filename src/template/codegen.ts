@@ -1,0 +1,252 @@
+import type { Builder } from './interpret.js';
+import { copyJson } from './json.js';
+import type { Plan, PlanName, PlanNode } from './plan.js';
+import { registerFastResolver, type FastResolver } from './values.js';
+
+/** Makes a function from parameter names and a body, as `new Function` does. */
+export type FunctionFactory = (...parameterAndBody: string[]) => (...args: unknown[]) => unknown;
+
+/** Knobs of {@link generatePlan}; the defaults suit every real template. */
+export interface GenerateOptions {
+  /** What turns source into a function (default: the global `Function` constructor). */
+  readonly factory?: FunctionFactory;
+  /** Largest generated source, in characters, before giving up for the interpreter. */
+  readonly maxSource?: number;
+  /** Deepest nesting of the plan before giving up for the interpreter. */
+  readonly maxDepth?: number;
+  /** Longest expression, in characters, kept in one generated function. */
+  readonly chunk?: number;
+}
+
+// Expressions longer than this move into a function of their own: a few
+// kilobytes keeps every generated function small enough for the optimizing
+// compilers, and a template of any width still compiles in linear time.
+const CHUNK = 4096;
+const MAX_SOURCE = 16 * 1024 * 1024;
+const MAX_DEPTH = 100;
+// Names read by one generated function.
+const RESOLVE_CHUNK = 64;
+
+// When the runtime forbids code generation (a Content-Security-Policy, an edge
+// worker), remember it: each refused attempt may send a CSP violation report.
+let refusedBy: unknown;
+
+/**
+ * Generates one JavaScript function that builds the whole body of a plan as
+ * nested object and array literals — the fastest way a JavaScript engine can
+ * build a fresh object tree. Returns `undefined` when the runtime forbids
+ * `new Function` or the plan is too large or deep, and the caller uses
+ * `interpretPlan`, which gives identical output.
+ *
+ * Nothing from the template or the values becomes code: keys and strings are
+ * written with `JSON.stringify` (and U+2028/U+2029 escaped), numbers as
+ * numeric literals, slots as indexes, and `__proto__` as a computed key, which
+ * defines an own property rather than changing the prototype.
+ */
+export function generatePlan(plan: Plan, options: GenerateOptions = {}): Builder | undefined {
+  const factory = options.factory ?? defaultFactory();
+  if (factory === undefined) return undefined;
+  const source = generateSource(plan, options);
+  if (source === undefined) return undefined;
+  let make: (...args: unknown[]) => unknown;
+  try {
+    make = factory('copy', 'proto', 'P', source);
+  } catch {
+    if (options.factory === undefined) refusedBy = Function;
+    return undefined;
+  }
+  const { build, resolve } = make(copyJson, Object.getPrototypeOf, Object.prototype) as { build: Builder; resolve: FastResolver };
+  registerFastResolver(plan.names, resolve);
+  return build;
+}
+
+function defaultFactory(): FunctionFactory | undefined {
+  const make = Function;
+  if (typeof make !== 'function' || refusedBy === make) return undefined;
+  return (...parameterAndBody) => new make(...parameterAndBody) as (...args: unknown[]) => unknown;
+}
+
+/**
+ * The body of the factory function, which takes `copy` (the deep-copy
+ * helper), `proto` (`Object.getPrototypeOf`) and `P` (`Object.prototype`) and
+ * returns `{ build, resolve }`: the builder `(s) => body` and a
+ * {@link FastResolver} for the plan's names; `undefined` when the plan is
+ * over the limits.
+ */
+export function generateSource(plan: Plan, options: GenerateOptions = {}): string | undefined {
+  const { maxSource = MAX_SOURCE, maxDepth = MAX_DEPTH, chunk = CHUNK } = options;
+  const functions: string[] = [];
+  let size = 0;
+  const hoist = (expression: string): string => {
+    const name = `f${functions.length}`;
+    functions.push(`function ${name}(s){return ${expression};}`);
+    size += expression.length;
+    return `${name}(s)`;
+  };
+  const names = plan.names;
+
+  // Returns undefined as soon as a limit is passed, before going deeper.
+  const generate = (node: PlanNode, depth: number): string | undefined => {
+    if (depth > maxDepth || size > maxSource) return undefined;
+    switch (node.kind) {
+      case 'constant':
+        return constant(node.value);
+      case 'value':
+        return valueSlot(node.slot, names);
+      case 'text':
+        return text(node.strings, node.slots);
+      case 'array': {
+        const items: string[] = [];
+        for (const item of node.items) {
+          const expression = generate(item, depth + 1);
+          if (expression === undefined) return undefined;
+          items.push(expression);
+        }
+        return container(items, chunk, '[', ']', (parts) => `${parts[0]}.concat(${parts.slice(1).join(',')})`, hoist);
+      }
+      case 'object': {
+        const members: string[] = [];
+        for (let index = 0; index < node.keys.length; index++) {
+          const expression = generate(node.values[index] as PlanNode, depth + 1);
+          if (expression === undefined) return undefined;
+          members.push(`${key(node.keys[index] as string)}:${expression}`);
+        }
+        // Spreading copies with CreateDataProperty, so `__proto__` stays an own key.
+        return container(members, chunk, '{', '}', (parts) => `{${parts.map((part) => `...${part}`).join(',')}}`, hoist);
+      }
+    }
+  };
+
+  const root = generate(plan.root, 0);
+  if (root === undefined) return undefined;
+  const source = `"use strict";${functions.join('')}${resolver(names)}return{build:function build(s){return ${root};},resolve:resolve};`;
+  return source.length > maxSource ? undefined : source;
+}
+
+/** Joins member expressions into a literal, split into hoisted chunks when long. */
+function container(
+  parts: readonly string[],
+  limit: number,
+  open: string,
+  close: string,
+  combine: (chunks: readonly string[]) => string,
+  hoist: (expression: string) => string,
+): string {
+  let total = 0;
+  for (const part of parts) total += part.length + 1;
+  if (total <= limit) return `${open}${parts.join(',')}${close}`;
+  const chunks: string[] = [];
+  let group: string[] = [];
+  let length = 0;
+  for (const part of parts) {
+    if (length + part.length > limit && group.length > 0) {
+      chunks.push(hoist(`${open}${group.join(',')}${close}`));
+      group = [];
+      length = 0;
+    }
+    // A single long member (a long constant text) is a chunk of its own.
+    group.push(part);
+    length += part.length + 1;
+  }
+  chunks.push(hoist(`${open}${group.join(',')}${close}`));
+  const expression = chunks.length === 1 ? (chunks[0] as string) : combine(chunks);
+  return expression.length > limit ? hoist(expression) : expression;
+}
+
+/** A JavaScript string literal: JSON's, with the two line terminators JSON allows escaped for older engines. */
+export function stringLiteral(text: string): string {
+  return JSON.stringify(text).replace(/[\u2028\u2029]/g, (char) => (char === '\u2028' ? '\\u2028' : '\\u2029'));
+}
+
+function key(name: string): string {
+  // A literal `"__proto__": x` sets the prototype; a computed key defines an own property.
+  return name === '__proto__' ? '["__proto__"]' : stringLiteral(name);
+}
+
+function constant(value: string | number | boolean | null): string {
+  switch (typeof value) {
+    case 'string':
+      return stringLiteral(value);
+    case 'number':
+      return numberLiteral(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    default:
+      return 'null';
+  }
+}
+
+/** A number as source: `-0` keeps its sign (`JSON.stringify(-0)` is `"0"`), parenthesized so it can stand anywhere. */
+export function numberLiteral(value: number): string {
+  if (Object.is(value, -0)) return '(-0)';
+  if (Number.isNaN(value)) return '(0/0)';
+  if (!Number.isFinite(value)) return value > 0 ? '(1/0)' : '(-1/0)';
+  // `String` of a number is only digits, `.`, `e`, `+` and `-`: never code.
+  return value < 0 ? `(${String(value)})` : String(value);
+}
+
+function valueSlot(slot: number, names: readonly PlanName[]): string {
+  const index = slotIndex(slot);
+  // A name also used inside text only accepts strings, numbers and booleans: nothing to copy.
+  const use = names[slot];
+  if (use !== undefined && use.inText) return `s[${index}]`;
+  return `(typeof s[${index}]==="object"?copy(s[${index}]):s[${index}])`;
+}
+
+/**
+ * `function resolve(v)`: reads each name with a constant key (a monomorphic
+ * property load, unlike `values[name]` in a loop) and returns the slots when
+ * every value is a string, a finite number or a boolean that is an own
+ * property; anything else returns `undefined` and the checking path decides.
+ *
+ * Own without `Object.hasOwn` (a call per name): when `v`'s prototype is
+ * `Object.prototype` and `Object.prototype` has no such property, a value
+ * found on `v` is `v`'s own. Names `Object.prototype` does have
+ * (`toString` …) take the checking path.
+ */
+function resolver(names: readonly PlanName[]): string {
+  const head = 'var p=proto(v);if(p!==P&&p!==null)return;';
+  const read = (use: PlanName, index: number): string => {
+    const name = stringLiteral(use.name);
+    // `x - x === 0` is true exactly for finite numbers (NaN and ±Infinity give NaN).
+    return (
+      `x=v[${name}];` +
+      `if(!(typeof x==="string"||typeof x==="boolean"||(typeof x==="number"&&x-x===0))||P[${name}]!==undefined)return ${index < 0 ? '' : 'false'};`
+    );
+  };
+  if (names.length <= RESOLVE_CHUNK) {
+    let body = `${head}var x;`;
+    names.forEach((use, index) => {
+      body += `${read(use, -1)}var x${index}=x;`;
+    });
+    return `function resolve(v){${body}return[${names.map((_, index) => `x${index}`).join(',')}];}`;
+  }
+  // Many names: chunks that fill one array, so each function stays small enough to optimize.
+  let chunks = '';
+  const calls: string[] = [];
+  for (let start = 0; start < names.length; start += RESOLVE_CHUNK) {
+    let body = 'var x;';
+    names.slice(start, start + RESOLVE_CHUNK).forEach((use, offset) => {
+      body += `${read(use, start + offset)}o[${start + offset}]=x;`;
+    });
+    chunks += `function r${calls.length}(v,o){${body}return true;}`;
+    calls.push(`!r${calls.length}(v,o)`);
+  }
+  return `${chunks}function resolve(v){${head}var o=[];${calls.map((call) => `if(${call})return;`).join('')}return o;}`;
+}
+
+function text(strings: readonly string[], slots: readonly number[]): string {
+  let out = stringLiteral(strings[0] ?? '');
+  for (let index = 0; index < slots.length; index++) {
+    out += `+String(s[${slotIndex(slots[index] as number)}])`;
+    const after = strings[index + 1] ?? '';
+    if (after !== '') out += `+${stringLiteral(after)}`;
+  }
+  return out;
+}
+
+function slotIndex(slot: number): number {
+  // Slots come from the plan, but a generator checks what it writes into code.
+  if (!Number.isSafeInteger(slot) || slot < 0) throw new RangeError(`Invalid slot ${String(slot)}`);
+  return slot;
+}
