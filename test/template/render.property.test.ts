@@ -98,7 +98,8 @@ describe('rendering properties', () => {
         const ours = compileTemplate(templateOf(specToTemplate(spec), pool) as unknown as PassTemplate).render(values);
         const source = JSON.stringify(templateOf(specToTemplate(spec, (name) => `{{${name}}}`), pool)['description']);
         const theirs: unknown = JSON.parse(Handlebars.compile(source, { noEscape: true })(values));
-        expect(exactShape(ours)).toBe(exactShape(theirs));
+        // Handlebars goes through JSON text, where -0 is written 0: compare ours after the same trip.
+        expect(exactShape(JSON.parse(JSON.stringify(ours)))).toBe(exactShape(theirs));
       }),
       { numRuns: RUNS },
     );
