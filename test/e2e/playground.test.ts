@@ -72,11 +72,27 @@ describe.skipIf(!chromiumAvailable)(`playground in Chromium (screenshots in ${SC
     expect(pageErrors()).toEqual([]);
   });
 
-  test('changing a value changes the preview text', async () => {
+  test('changing a value changes the preview text; the form follows the template and keeps what was typed', async () => {
     const page = await open();
     await page.getByLabel('firstName', { exact: true }).fill('Katherine');
     await expect.poll(() => preview(page).locator('[data-testid=primary-fields]').textContent()).toContain('Katherine Hopper');
     expect(await page.locator('[data-testid=pass-json]').textContent()).toContain('"value": "Katherine Hopper"');
+
+    // The form follows the template: a name taken out loses its input, put back it has the typed value again.
+    const original = templateText(first.template);
+    await replaceEditorText(page, original.replace('${firstName} ${lastName}', '${lastName}').replace('"firstName",', ''));
+    await expect.poll(() => page.getByLabel('firstName', { exact: true }).count()).toBe(0);
+    await replaceEditorText(page, original);
+    await expect.poll(() => page.getByLabel('firstName', { exact: true }).count()).toBe(1);
+    expect(await page.getByLabel('firstName', { exact: true }).inputValue()).toBe('Katherine');
+
+    // New serial number and token.
+    const serial = await page.getByLabel('Serial number').inputValue();
+    await page.locator('[data-testid=regenerate]').click();
+    const next = await page.getByLabel('Serial number').inputValue();
+    expect(next).not.toBe(serial);
+    expect(next).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    await expect.poll(() => page.locator('[data-testid=pass-json]').textContent()).toContain(`"serialNumber": "${next}"`);
     expect(pageErrors()).toEqual([]);
   });
 
