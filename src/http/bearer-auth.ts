@@ -1,4 +1,4 @@
-import { sha256 } from './sha256.js';
+import { sha256 } from './sha256/index.js';
 import { isVisibleAscii } from './visible-ascii.js';
 
 /**
@@ -34,7 +34,7 @@ const encoder = new TextEncoder();
  * });
  * ```
  */
-export function bearerAuth(keys: string | readonly string[]): (request: Request) => boolean {
+export function bearerAuth(keys: string | readonly string[]): (request: Request) => Promise<boolean> {
   const list: readonly unknown[] = typeof keys === 'string' ? [keys] : Array.isArray(keys) ? [...keys] : [];
   if (list.length === 0) throw new TypeError('bearerAuth needs at least one API key');
   const expected = list.map((key) => {
@@ -43,12 +43,12 @@ export function bearerAuth(keys: string | readonly string[]): (request: Request)
     }
     return sha256(encoder.encode(key));
   });
-  return (request) => {
+  return async (request) => {
     const token = readBearerToken(request.headers.get('authorization'));
     if (token === undefined) return false;
-    const presented = sha256(encoder.encode(token));
+    const presented = await sha256(encoder.encode(token));
     let matches = 0;
-    for (const digest of expected) matches |= sameBytes(digest, presented);
+    for (const digest of expected) matches |= sameBytes(await digest, presented);
     return matches === 1;
   };
 }

@@ -1,4 +1,4 @@
-import { sha256 } from './sha256.js';
+import { sha256 } from './sha256/index.js';
 
 const plus = /\+/g;
 const slash = /\//g;
@@ -9,11 +9,11 @@ const padding = /=+$/;
  *
  * @example
  * ```ts
- * entityTag(new TextEncoder().encode('{}')); // '"RBNvo1WzZ4oRRq0W9-hknpT7T8If536DEMBg9hyq_4o"'
+ * await entityTag(new TextEncoder().encode('{}')); // '"RBNvo1WzZ4oRRq0W9-hknpT7T8If536DEMBg9hyq_4o"'
  * ```
  */
-export function entityTag(bytes: Uint8Array): string {
-  return `"${toBase64url(sha256(bytes))}"`;
+export async function entityTag(bytes: Uint8Array): Promise<string> {
+  return `"${toBase64url(await sha256(bytes))}"`;
 }
 
 /**

@@ -187,7 +187,7 @@ export function createPassHandler(options: PassHandlerOptions): PassHandler {
     const json: unknown = JSON.stringify(found);
     if (typeof json !== 'string') throw new TypeError('The lookup returned a value that is not JSON');
     const body = encoder.encode(json);
-    const etag = entityTag(body);
+    const etag = await entityTag(body);
     const ifNoneMatch = request.headers.get('if-none-match');
     if (ifNoneMatch !== null && ifNoneMatchMatches(ifNoneMatch, etag)) {
       return new Response(null, {

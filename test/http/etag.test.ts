@@ -2,9 +2,9 @@ import { describe, expect, test } from 'vitest';
 import { entityTag, ifNoneMatchMatches } from '../../src/http/etag.js';
 
 describe('entityTag', () => {
-  test('is the quoted base64url SHA-256 of the bytes', () => {
-    expect(entityTag(new TextEncoder().encode('{}'))).toBe('"RBNvo1WzZ4oRRq0W9-hknpT7T8If536DEMBg9hyq_4o"');
-    expect(entityTag(new Uint8Array(0))).toBe('"47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU"');
+  test('is the quoted base64url SHA-256 of the bytes', async () => {
+    expect(await entityTag(new TextEncoder().encode('{}'))).toBe('"RBNvo1WzZ4oRRq0W9-hknpT7T8If536DEMBg9hyq_4o"');
+    expect(await entityTag(new Uint8Array(0))).toBe('"47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU"');
   });
 });
 

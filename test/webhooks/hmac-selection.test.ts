@@ -9,17 +9,17 @@ type Conditions = { readonly [condition: string]: string };
 
 describe('#hmac selection', () => {
   // The published package resolves #hmac from the root package.json (dist/);
-  // tsc, Vitest and Vite-on-src resolve it from src/webhooks/package.json.
+  // tsc, Vitest and Vite-on-src resolve it from src/package.json.
   // Both maps must name the same modules.
   const published = (read('package.json') as { imports: { '#hmac': Conditions } }).imports['#hmac'];
-  const source = (read('src/webhooks/package.json') as { imports: { '#hmac': Conditions } }).imports['#hmac'];
+  const source = (read('src/package.json') as { imports: { '#hmac': Conditions } }).imports['#hmac'];
 
   test('the published map and the source map name the same modules, and those exist', () => {
     expect(Object.keys(published)).toEqual(['types', 'node', 'default']);
     expect(Object.keys(source)).toEqual(['node', 'default']);
     for (const condition of ['node', 'default']) {
       const fromDist = published[condition]?.replace(/^\.\/dist\//, './src/').replace(/\.js$/, '.ts');
-      const fromSource = source[condition]?.replace(/^\.\//, './src/webhooks/').replace(/\.js$/, '.ts');
+      const fromSource = source[condition]?.replace(/^\.\//, './src/').replace(/\.js$/, '.ts');
       expect(fromDist).toBe(fromSource);
       expect(existsSync(root + String(fromSource))).toBe(true);
     }
