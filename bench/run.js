@@ -81,26 +81,27 @@ for (const [name, render] of [
   if (JSON.stringify(render()) !== expected) throw new Error(`${name} renders something else than the hand-written literal`);
 }
 
-if (want('render')) {
-const render = measure(
-  [
-    { name: 'limit', fn: () => limit(values) },
-    { name: 'generated', fn: () => generated.render(values) },
-    { name: 'no-eval', fn: () => noEval.render(values) },
-    { name: 'handlebars', fn: () => handlebars(values) },
-    { name: 'naive', fn: () => naiveRender(body, values) },
-    { name: 'buildPass', fn: () => buildPass(generated, values, issuer) },
-  ],
-  { rounds: 31, batchMs: 10, warmupMs: 300 },
-);
-const t = (name) => render.get(name);
-atMost('render, generated code vs limit (hand-written literal)', t('generated').median, t('limit').median, pairedRatio(t('generated'), t('limit')), 1.5);
-atMost('render, no-eval interpreter vs limit', t('no-eval').median, t('limit').median, pairedRatio(t('no-eval'), t('limit')), 12);
-fasterBy('render, generated code vs Handlebars + JSON.parse', t('generated').median, t('handlebars').median, pairedRatio(t('handlebars'), t('generated')), 8);
-fasterBy('render, no-eval interpreter vs Handlebars + JSON.parse', t('no-eval').median, t('handlebars').median, pairedRatio(t('handlebars'), t('no-eval')), 8);
-fasterBy('buildPass + validatePass vs Handlebars render alone', t('buildPass').median, t('handlebars').median, pairedRatio(t('handlebars'), t('buildPass')), 3);
-fasterBy('render, generated code vs naive regex walk (info)', t('generated').median, t('naive').median, pairedRatio(t('naive'), t('generated')), undefined);
+function renderRows() {
+  const render = measure(
+    [
+      { name: 'limit', fn: () => limit(values) },
+      { name: 'generated', fn: () => generated.render(values) },
+      { name: 'no-eval', fn: () => noEval.render(values) },
+      { name: 'handlebars', fn: () => handlebars(values) },
+      { name: 'naive', fn: () => naiveRender(body, values) },
+      { name: 'buildPass', fn: () => buildPass(generated, values, issuer) },
+    ],
+    { rounds: 31, batchMs: 10, warmupMs: 300 },
+  );
+  const t = (name) => render.get(name);
+  atMost('render, generated code vs limit (hand-written literal)', t('generated').median, t('limit').median, pairedRatio(t('generated'), t('limit')), 1.5);
+  atMost('render, no-eval interpreter vs limit', t('no-eval').median, t('limit').median, pairedRatio(t('no-eval'), t('limit')), 12);
+  fasterBy('render, generated code vs Handlebars + JSON.parse', t('generated').median, t('handlebars').median, pairedRatio(t('handlebars'), t('generated')), 8);
+  fasterBy('render, no-eval interpreter vs Handlebars + JSON.parse', t('no-eval').median, t('handlebars').median, pairedRatio(t('handlebars'), t('no-eval')), 8);
+  fasterBy('buildPass + validatePass vs Handlebars render alone', t('buildPass').median, t('handlebars').median, pairedRatio(t('handlebars'), t('buildPass')), 3);
+  fasterBy('render, generated code vs naive regex walk (info)', t('generated').median, t('naive').median, pairedRatio(t('naive'), t('generated')), undefined);
 }
+if (want('render')) renderRows();
 
 // --- Scaling: 10× the fields costs at most 12× the time ----------------------
 /** A generic pass with `count` back fields, each with its own placeholder. */
@@ -120,61 +121,61 @@ function wideTemplate(count) {
     placeholder,
   };
 }
-if (want('scaling')) {
-const sizes = [100, 1000, 10000];
-const wide = sizes.map((count) => {
-  const source = wideTemplate(count);
-  const input = Object.fromEntries(source.placeholder.map((name, index) => [name, `v${index}`]));
-  return { count, source, input, generated: compileTemplate(source), noEval: compileTemplate(source, { codegen: false }) };
-});
-for (const entry of wide) {
-  if (JSON.stringify(entry.generated.render(entry.input)) !== JSON.stringify(entry.noEval.render(entry.input))) {
-    throw new Error(`the two paths disagree on ${entry.count} fields`);
+function scalingRows() {
+  const sizes = [100, 1000, 10000];
+  const wide = sizes.map((count) => {
+    const source = wideTemplate(count);
+    const input = Object.fromEntries(source.placeholder.map((name, index) => [name, `v${index}`]));
+    return { count, source, input, generated: compileTemplate(source), noEval: compileTemplate(source, { codegen: false }) };
+  });
+  for (const entry of wide) {
+    if (JSON.stringify(entry.generated.render(entry.input)) !== JSON.stringify(entry.noEval.render(entry.input))) {
+      throw new Error(`the two paths disagree on ${entry.count} fields`);
+    }
+  }
+  // Compile includes the first render: a generated function is compiled by the engine on its first call.
+  const compileTimes = wide.map((entry) =>
+    timeSlow(() => compileTemplate(entry.source).render(entry.input), { repeat: 5, minMs: entry.count >= 10000 ? 200 : 40 }),
+  );
+  const renderTimes = measure(
+    wide.flatMap((entry) => [
+      { name: `generated ${entry.count}`, fn: () => entry.generated.render(entry.input) },
+      { name: `no-eval ${entry.count}`, fn: () => entry.noEval.render(entry.input) },
+    ]),
+    { rounds: 9, batchMs: 20, warmupMs: 200 },
+  );
+  for (let step = 1; step < sizes.length; step++) {
+    const [small, large] = [sizes[step - 1], sizes[step]];
+    const label = `${small.toLocaleString('en')} → ${large.toLocaleString('en')} fields`;
+    const [a, b] = [compileTimes[step - 1], compileTimes[step]];
+    atMost(`scaling: compile + first render, ${label}`, b.median, a.median, b.median / a.median, 12);
+    for (const path of ['generated', 'no-eval']) {
+      const [x, y] = [renderTimes.get(`${path} ${small}`), renderTimes.get(`${path} ${large}`)];
+      atMost(`scaling: render ${path === 'generated' ? 'generated code' : 'no-eval'}, ${label}`, y.median, x.median, pairedRatio(y, x), 12);
+    }
   }
 }
-// Compile includes the first render: a generated function is compiled by the engine on its first call.
-const compileTimes = wide.map((entry) =>
-  timeSlow(() => compileTemplate(entry.source).render(entry.input), { repeat: 5, minMs: entry.count >= 10000 ? 200 : 40 }),
-);
-const renderTimes = measure(
-  wide.flatMap((entry) => [
-    { name: `generated ${entry.count}`, fn: () => entry.generated.render(entry.input) },
-    { name: `no-eval ${entry.count}`, fn: () => entry.noEval.render(entry.input) },
-  ]),
-  { rounds: 9, batchMs: 20, warmupMs: 200 },
-);
-for (let step = 1; step < sizes.length; step++) {
-  const [small, large] = [sizes[step - 1], sizes[step]];
-  const label = `${small.toLocaleString('en')} → ${large.toLocaleString('en')} fields`;
-  const [a, b] = [compileTimes[step - 1], compileTimes[step]];
-  atMost(`scaling: compile + first render, ${label}`, b.median, a.median, b.median / a.median, 12);
-  for (const path of ['generated', 'no-eval']) {
-    const [x, y] = [renderTimes.get(`${path} ${small}`), renderTimes.get(`${path} ${large}`)];
-    atMost(`scaling: render ${path === 'generated' ? 'generated code' : 'no-eval'}, ${label}`, y.median, x.median, pairedRatio(y, x), 12);
-  }
-}
-
-}
+if (want('scaling')) scalingRows();
 
 // --- Scanning adversarial text: linear ---------------------------------------
-if (want('scan')) {
-const KB = 1024;
-const adversarial = {
-  '"${" repeated': (length) => '${'.repeat(length / 2),
-  '"$" repeated': (length) => '$'.repeat(length),
-  '"}" repeated': (length) => '}'.repeat(length),
-  '"${a}" repeated': (length) => '${a}'.repeat(length / 4),
-  'mixed "${x${ } $${" ': (length) => '${x${ } $${'.repeat(length / 11),
-};
-for (const [name, make] of Object.entries(adversarial)) {
-  const small = make(100 * KB);
-  const large = make(1000 * KB);
-  const a = timeSlow(() => scanPlaceholders(small), { repeat: 5, minMs: 15 });
-  const b = timeSlow(() => scanPlaceholders(large), { repeat: 5, minMs: 60 });
-  atMost(`scan ${name}: 100 KB → 1 MB`, b.median, a.median, b.median / a.median, 12);
+function scanRows() {
+  const KB = 1024;
+  const adversarial = {
+    '"${" repeated': (length) => '${'.repeat(length / 2),
+    '"$" repeated': (length) => '$'.repeat(length),
+    '"}" repeated': (length) => '}'.repeat(length),
+    '"${a}" repeated': (length) => '${a}'.repeat(length / 4),
+    'mixed "${x${ } $${" ': (length) => '${x${ } $${'.repeat(length / 11),
+  };
+  for (const [name, make] of Object.entries(adversarial)) {
+    const small = make(100 * KB);
+    const large = make(1000 * KB);
+    const a = timeSlow(() => scanPlaceholders(small), { repeat: 5, minMs: 15 });
+    const b = timeSlow(() => scanPlaceholders(large), { repeat: 5, minMs: 60 });
+    atMost(`scan ${name}: 100 KB → 1 MB`, b.median, a.median, b.median / a.median, 12);
+  }
 }
-
-}
+if (want('scan')) scanRows();
 
 // --- Webhooks ----------------------------------------------------------------
 if (want('webhooks')) try {
@@ -189,23 +190,24 @@ if (want('webhooks')) try {
 
 // --- Sizes ---------------------------------------------------------------------
 let breakdown;
-if (want('sizes')) {
-const { core, whole, entries } = await librarySizes();
-atMost('size: core entry `passmint` without the generated validators, min+gzip', core, 8 * 1024, core / (8 * 1024), 1, kb);
-atMost(`size: whole library (${entries.join(' + ')}, validators included), min+gzip`, whole, 40 * 1024, whole / (40 * 1024), 1, kb);
-rows.at(-2).baseline = `${rows.at(-2).baseline} budget`;
-rows.at(-1).baseline = `${rows.at(-1).baseline} budget`;
-if (core > 8 * 1024) {
-  breakdown = await coreBreakdown({
-    'pass rules (src/pass/rules*)': /[\\/]pass[\\/]rules/,
-    'validatePass (src/pass/validate.ts)': /[\\/]pass[\\/]validate\.ts$/,
-    'schema issue mapping (src/schema/check.ts)': /[\\/]schema[\\/]check\.ts$/,
-    'template checks (src/template/validate.ts)': /[\\/]template[\\/]validate\.ts$/,
-    'code generator (src/template/codegen.ts)': /[\\/]template[\\/]codegen\.ts$/,
-    'interpreter (src/template/interpret.ts)': /[\\/]template[\\/]interpret\.ts$/,
-  });
+async function sizeRows() {
+  const { core, whole, entries } = await librarySizes();
+  atMost('size: core entry `passmint` without the generated validators, min+gzip', core, 8 * 1024, core / (8 * 1024), 1, kb);
+  atMost(`size: whole library (${entries.join(' + ')}, validators included), min+gzip`, whole, 40 * 1024, whole / (40 * 1024), 1, kb);
+  rows.at(-2).baseline = `${rows.at(-2).baseline} budget`;
+  rows.at(-1).baseline = `${rows.at(-1).baseline} budget`;
+  if (core > 8 * 1024) {
+    breakdown = await coreBreakdown({
+      'pass rules (src/pass/rules*)': /[\\/]pass[\\/]rules/,
+      'validatePass (src/pass/validate.ts)': /[\\/]pass[\\/]validate\.ts$/,
+      'schema issue mapping (src/schema/check.ts)': /[\\/]schema[\\/]check\.ts$/,
+      'template checks (src/template/validate.ts)': /[\\/]template[\\/]validate\.ts$/,
+      'code generator (src/template/codegen.ts)': /[\\/]template[\\/]codegen\.ts$/,
+      'interpreter (src/template/interpret.ts)': /[\\/]template[\\/]interpret\.ts$/,
+    });
+  }
 }
-}
+if (want('sizes')) await sizeRows();
 
 // --- Report ----------------------------------------------------------------------
 const seconds = (performance.now() - started) / 1000;

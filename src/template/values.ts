@@ -11,6 +11,9 @@ import type { PlanName } from './plan.js';
 export type FastResolver = (values: object) => unknown[] | undefined;
 
 const fastResolvers = new WeakMap<readonly PlanName[], FastResolver>();
+// The last one looked up: a service rendering one template in a loop skips the WeakMap.
+let lastNames: readonly PlanName[] | undefined;
+let lastResolver: FastResolver | undefined;
 
 /** Lets {@link resolveValues} use `resolver` (generated for these names) for the common case. */
 export function registerFastResolver(names: readonly PlanName[], resolver: FastResolver): void {
@@ -34,7 +37,14 @@ export function resolveValues(
       { severity: 'error', code: 'invalid-value', message: `Values must be an object, got ${got}`, path: '' },
     ]);
   }
-  const fast = fastResolvers.get(names);
+  let fast = lastNames === names ? lastResolver : undefined;
+  if (fast === undefined) {
+    fast = fastResolvers.get(names);
+    if (fast !== undefined) {
+      lastNames = names;
+      lastResolver = fast;
+    }
+  }
   if (fast !== undefined) {
     const slots = fast(values);
     if (slots !== undefined && (!strict || !hasUnknownKey(values, declared))) return slots;
@@ -49,6 +59,7 @@ export function resolveValues(
     }
     const value: unknown = (values as Record<string, unknown>)[use.name];
     slots[index] = value;
+    if (typeof value === 'string') continue; // the common case, without a call
     const problem = valueProblem(value, use);
     if (problem !== undefined) (issues ??= []).push(located(use, 'invalid-value', `Value of "${use.name}": ${problem}`));
   }
