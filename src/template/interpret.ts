@@ -83,29 +83,38 @@ function objectBuilder(keys: readonly string[], values: readonly PlanNode[]): Bu
   // so every copy already has all its keys, in the template's order.
   const skeleton: Record<string, unknown> = {};
   const dynamicKeys: string[] = [];
-  const builders: Builder[] = [];
+  const builders: (Builder | undefined)[] = [];
+  // A member that is one whole value is read here directly, without a closure call.
+  const wholeSlots: number[] = [];
   keys.forEach((key, index) => {
     const value = values[index] as PlanNode;
     if (value.kind === 'constant') setOwn(skeleton, key, value.value);
     else {
       setOwn(skeleton, key, null);
       dynamicKeys.push(key);
-      builders.push(interpretPlan(value));
+      builders.push(value.kind === 'value' ? undefined : interpretPlan(value));
+      wholeSlots.push(value.kind === 'value' ? value.slot : -1);
     }
   });
   const clone = CLONES[shapeHash(keys) % CLONES.length] as Clone;
   const length = dynamicKeys.length;
+  const member = (slots: readonly unknown[], index: number): unknown => {
+    const builder = builders[index];
+    if (builder !== undefined) return builder(slots);
+    const value = slots[wholeSlots[index] as number];
+    return typeof value === 'object' && value !== null ? copyJson(value) : value;
+  };
   if (dynamicKeys.includes('__proto__')) {
     return (slots) => {
       const out = clone(skeleton);
-      for (let index = 0; index < length; index++) setOwn(out, dynamicKeys[index] as string, (builders[index] as Builder)(slots));
+      for (let index = 0; index < length; index++) setOwn(out, dynamicKeys[index] as string, member(slots, index));
       return out;
     };
   }
   return (slots) => {
     // Spreading copies with CreateDataProperty: an own `__proto__` key stays an own key.
     const out = clone(skeleton);
-    for (let index = 0; index < length; index++) out[dynamicKeys[index] as string] = (builders[index] as Builder)(slots);
+    for (let index = 0; index < length; index++) out[dynamicKeys[index] as string] = member(slots, index);
     return out;
   };
 }
