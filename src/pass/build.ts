@@ -55,8 +55,20 @@ const compiledFor = new WeakMap<object, CompiledTemplate>();
  * ```
  */
 export function buildPass<const TTemplate extends PassTemplate>(
-  template: TTemplate | CompiledTemplate<PlaceholderNames<TTemplate>>,
+  template: TTemplate,
   values: TemplateValues<PlaceholderNames<TTemplate>>,
+  issuer: PassIssuer,
+  options?: BuildPassOptions,
+): Pass;
+export function buildPass<TName extends string>(
+  compiled: CompiledTemplate<TName>,
+  values: TemplateValues<TName>,
+  issuer: PassIssuer,
+  options?: BuildPassOptions,
+): Pass;
+export function buildPass(
+  template: PassTemplate | CompiledTemplate,
+  values: TemplateValues,
   issuer: PassIssuer,
   options: BuildPassOptions = {},
 ): Pass {

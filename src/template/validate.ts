@@ -91,8 +91,10 @@ function analyze(template: unknown): TemplateAnalysis {
       offset: use.offset,
     });
   }
+  const reported = new Set<string>();
   declared.forEach((name, index) => {
-    if (!used.has(name) && declared.indexOf(name) === index) {
+    if (!used.has(name) && !reported.has(name)) {
+      reported.add(name);
       issues.push({
         severity: 'warning',
         code: 'unused-placeholder',
