@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { Issue, IssueCode } from '../../src/issues.js';
-import { checkPassBody, checkPassKeys } from '../../src/pass/rules.js';
+import { checkPassRules } from '../../src/pass/rules.js';
 import { validatePass } from '../../src/pass/validate.js';
 import { checkPassShape } from '../../src/schema/check.js';
 import { RUNS } from '../arbitraries.js';
@@ -287,9 +287,7 @@ describe('validatePass properties', () => {
   test('the rules see everything the schema sees: each schema issue has a rules error at its path', () => {
     fc.assert(
       fc.property(mutatedPass, (pass) => {
-        const rules: Issue[] = [];
-        checkPassKeys({ issues: rules, isDynamic: () => false, warnHexColors: true }, pass, false);
-        rules.push(...checkPassBody(pass, '', () => false));
+        const rules = checkPassRules(pass, false);
         const errorPaths = new Set(rules.filter((issue) => issue.severity === 'error').map((issue) => issue.path));
         for (const issue of checkPassShape(pass)) {
           expect(errorPaths.has(issue.path), `${issue.code} at ${issue.path}: ${issue.message}`).toBe(true);

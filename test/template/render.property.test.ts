@@ -90,7 +90,7 @@ describe('rendering properties', () => {
     const identifier = fc.stringMatching(/^[a-z][a-zA-Z0-9_]{0,7}$/);
     const plain = fc.stringMatching(/^[a-zA-Z0-9 .,:;!?@#%&*()+=\-éü€]{0,8}$/);
     const arbitrary = fc.uniqueArray(identifier, { minLength: 1, maxLength: 4 }).chain((pool) =>
-      fc.record({ pool: fc.constant(pool), spec: specArbitrary(pool, plain), values: fc.tuple(...pool.map(() => plain)) }),
+      fc.record({ pool: fc.constant(pool), spec: specArbitrary(pool, plain, plain), values: fc.tuple(...pool.map(() => plain)) }),
     );
     fc.assert(
       fc.property(arbitrary, ({ pool, spec, values: list }) => {
