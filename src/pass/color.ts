@@ -5,10 +5,6 @@ export interface Rgb {
   readonly b: number;
 }
 
-// The same language as the `color` definition in pass.schema.json.
-const RGB = /^rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)$/;
-const HEX = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
-
 /**
  * Reads a pass color: `rgb(r, g, b)` (Apple's documented form; spaces are
  * flexible, channels are integers 0–255), `#rgb` or `#rrggbb` (hex digits in
@@ -24,29 +20,32 @@ const HEX = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 export function parseColor(text: string): Rgb | undefined {
   if (typeof text !== 'string') return undefined;
   const rgb = RGB.exec(text);
-  if (rgb !== null) {
-    const r = Number(rgb[1]);
-    const g = Number(rgb[2]);
-    const b = Number(rgb[3]);
-    return r <= 255 && g <= 255 && b <= 255 ? { r, g, b } : undefined;
-  }
+  if (rgb !== null) return { r: Number(rgb[1]), g: Number(rgb[2]), b: Number(rgb[3]) };
   if (!HEX.test(text)) return undefined;
-  if (text.length === 4) {
-    const r = parseInt(text[1] as string, 16);
-    const g = parseInt(text[2] as string, 16);
-    const b = parseInt(text[3] as string, 16);
-    return { r: r * 17, g: g * 17, b: b * 17 };
-  }
-  return {
-    r: parseInt(text.slice(1, 3), 16),
-    g: parseInt(text.slice(3, 5), 16),
-    b: parseInt(text.slice(5, 7), 16),
-  };
+  const short = text.length === 4;
+  const channel = (index: number): number =>
+    short ? parseInt(text.charAt(index + 1), 16) * 17 : parseInt(text.slice(2 * index + 1, 2 * index + 3), 16);
+  return { r: channel(0), g: channel(1), b: channel(2) };
 }
 
 /**
- * Whether a color text is in one of the hex forms (`#rgb`, `#rrggbb`), which
- * current Wallet reads but Apple does not document.
+ * Which form a color text is in: `'rgb'`, `'hex'` (`#rgb`/`#rrggbb`, read by
+ * current Wallet but not documented by Apple), or `undefined` when it is not
+ * a color.
+ *
+ * @example
+ * ```ts
+ * colorForm('#ffffff');            // 'hex'
+ * colorForm('rgb(255, 255, 255)'); // 'rgb'
+ * colorForm('white');              // undefined
+ * ```
+ */
+export function colorForm(text: string): 'rgb' | 'hex' | undefined {
+  return RGB.test(text) ? 'rgb' : HEX.test(text) ? 'hex' : undefined;
+}
+
+/**
+ * Whether a color text is in one of the hex forms (`#rgb`, `#rrggbb`).
  *
  * @example
  * ```ts
@@ -57,6 +56,11 @@ export function parseColor(text: string): Rgb | undefined {
 export function isHexColor(text: string): boolean {
   return HEX.test(text);
 }
+
+// The language of the `color` definition in pass.schema.json: channels are
+// integers 0–255 of at most three digits.
+const RGB = /^rgb\(\s*(25[0-5]|2[0-4]\d|[01]?\d?\d)\s*,\s*(25[0-5]|2[0-4]\d|[01]?\d?\d)\s*,\s*(25[0-5]|2[0-4]\d|[01]?\d?\d)\s*\)$/;
+const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
 /**
  * Writes a color the way Apple documents it: `rgb(r, g, b)`.

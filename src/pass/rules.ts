@@ -1,14 +1,14 @@
-import { joinPointer, type Issue } from '../issues.js';
+import type { Issue } from '../issues.js';
 import type { PassStyle } from '../types.js';
 import { checkListedBarcode, checkSingleBarcode } from './rules/barcode.js';
-import { type Context, describe, isDict, isDynamic, report } from './rules/context.js';
-import { PASS_LEVEL_KEYS } from './rules/identity.js';
+import { type Context, createContext, describe, type Dict, isDict, isDynamic, report, mayInherit } from './rules/context.js';
+import { finishPassKeys, PASS_KEY_CHECKS } from './rules/identity.js';
 import { checkBeacon, checkLocation, checkMaxDistance, checkNfc, checkRelevantDate } from './rules/relevance.js';
 import { checkStructure, STYLES } from './rules/structure.js';
 import { reportUnknownKey } from './rules/unknown-key.js';
-import { arrayCheck, type Check, checkColor, checkDate, kindCheck } from './rules/values.js';
+import { arrayCheck, type Check, checkDate, colorCheck, kindCheck } from './rules/values.js';
 
-export { checkPassKeys, PASS_LEVEL_KEYS } from './rules/identity.js';
+export { PASS_LEVEL_KEYS } from './rules/identity.js';
 
 /** Options of {@link checkPassBody}. */
 export interface PassBodyOptions {
@@ -29,10 +29,10 @@ const BODY_CHECKS: ReadonlyMap<string, Check> = new Map<string, Check>([
   ['barcode', checkSingleBarcode],
   ['barcodes', arrayCheck(checkListedBarcode)],
   ['logoText', string],
-  ['foregroundColor', checkColor],
-  ['backgroundColor', checkColor],
-  ['labelColor', checkColor],
-  ['footerBackgroundColor', checkColor],
+  ['foregroundColor', colorCheck()],
+  ['backgroundColor', colorCheck()],
+  ['labelColor', colorCheck()],
+  ['footerBackgroundColor', colorCheck()],
   ['groupingIdentifier', string],
   ['relevantDate', checkDate],
   ['relevantDates', arrayCheck(checkRelevantDate)],
@@ -68,10 +68,11 @@ const BODY_CHECKS: ReadonlyMap<string, Check> = new Map<string, Check>([
   ['sellURL', string],
   ['transferURL', string],
   ['transitInformationURL', string],
+  // Checked only in a complete pass (see checkPassRules); a body may not hold them.
+  ...PASS_KEY_CHECKS,
 ]);
 const STYLE_SET: ReadonlySet<string> = new Set(STYLES);
-const PASS_LEVEL_SET: ReadonlySet<string> = new Set(PASS_LEVEL_KEYS);
-const KNOWN_KEYS: readonly string[] = [...BODY_CHECKS.keys(), ...STYLES, ...PASS_LEVEL_KEYS];
+const KNOWN_KEYS: readonly string[] = [...BODY_CHECKS.keys(), ...STYLES];
 
 /**
  * Apple's rules on the visual part of a pass (style body, fields, barcodes,
@@ -83,8 +84,9 @@ const KNOWN_KEYS: readonly string[] = [...BODY_CHECKS.keys(), ...STYLES, ...PASS
  * a template). A string for which `isDynamic` is `true` holds placeholders:
  * every check that depends on it (its type too — a whole-value placeholder may
  * become a number or an array) waits until it is rendered; everything static
- * around it is still checked. Hex colors are accepted silently unless
- * `options.warnHexColors`.
+ * around it is still checked. Two identical key texts collide even when they
+ * hold placeholders (they render identically). Hex colors are accepted
+ * silently unless `options.warnHexColors`.
  *
  * @example
  * ```ts
@@ -93,28 +95,51 @@ const KNOWN_KEYS: readonly string[] = [...BODY_CHECKS.keys(), ...STYLES, ...PASS
  * ```
  */
 export function checkPassBody(body: unknown, path: string, isDynamic: (text: string) => boolean, options?: PassBodyOptions): Issue[] {
-  const context: Context = { issues: [], isDynamic, warnHexColors: options?.warnHexColors === true };
-  checkBody(context, body, path);
+  const context = createContext(path, isDynamic, options?.warnHexColors === true);
+  checkBody(context, body);
   return context.issues;
 }
 
-function checkBody(context: Context, body: unknown, path: string): void {
+/**
+ * Every rule on a complete pass, in one walk: {@link checkPassBody} plus the
+ * pass-level keys (the six required ones, `formatVersion` 1, identifiers,
+ * serial number, token, https `webServiceURL` unless `allowHttp`, and that
+ * the last two come together). Hex colors are warned about.
+ *
+ * @example
+ * ```ts
+ * checkPassRules({ generic: {} }, false).map((issue) => issue.path);
+ * // ['/description', '/formatVersion', '/organizationName', …]
+ * ```
+ */
+export function checkPassRules(pass: unknown, allowHttp: boolean): Issue[] {
+  const context = createContext('', neverDynamic, true, { allowHttp, present: 0 });
+  checkBody(context, pass);
+  if (isDict(pass)) finishPassKeys(context);
+  return context.issues;
+}
+
+const neverDynamic = (): boolean => false;
+
+function checkBody(context: Context, body: unknown): void {
   if (isDynamic(context, body)) return;
   if (!isDict(body)) {
-    const what = path === '' ? 'A pass' : 'A pass body';
-    report(context, 'error', 'invalid-type', path, `${what} must be an object, not ${describe(body)}`);
+    const what = context.prefix === '' ? 'A pass' : 'A pass body';
+    report(context, 'error', 'invalid-type', undefined, `${what} must be an object, not ${describe(body)}`);
     return;
   }
   let firstStyle: PassStyle | undefined;
   let groupable = false;
   let grouping = false;
   let launchUrl = false;
-  for (const key of Object.keys(body)) {
+  const inherited = mayInherit(context, body);
+  for (const key in body) {
+    if (inherited && !Object.hasOwn(body, key)) continue;
     const value = body[key];
     if (value === undefined) continue;
     const check = BODY_CHECKS.get(key);
     if (check !== undefined) {
-      check(context, value, `${path}/${key}`, key);
+      check(context, value, key);
       if (key === 'groupingIdentifier') grouping = true;
       else if (key === 'appLaunchURL') launchUrl = true;
     } else if (STYLE_SET.has(key)) {
@@ -123,29 +148,29 @@ function checkBody(context: Context, body: unknown, path: string): void {
       if (firstStyle === undefined) {
         firstStyle = style;
       } else {
-        report(context, 'error', 'multiple-styles', `${path}/${key}`, `A pass has exactly one style; \`${key}\` comes after \`${firstStyle}\` (${path}/${firstStyle})`);
+        report(context, 'error', 'multiple-styles', key, `A pass has exactly one style; \`${key}\` comes after \`${firstStyle}\` (${context.prefix}/${firstStyle})`);
       }
-      checkStructure(context, value, `${path}/${key}`, style);
-    } else if (!PASS_LEVEL_SET.has(key)) {
-      reportUnknownKey(context, key, path, KNOWN_KEYS, 'a pass');
+      checkStructure(context, value, style);
+    } else {
+      reportUnknownKey(context, key, KNOWN_KEYS, 'a pass');
     }
   }
   if (firstStyle === undefined) {
-    report(context, 'error', 'missing-style', path, `A pass needs one style key: ${STYLES.join(', ')}`);
+    report(context, 'error', 'missing-style', undefined, `A pass needs one style key: ${STYLES.join(', ')}`);
   }
   if (grouping && !groupable) {
     const on = firstStyle === undefined ? 'a pass without a style' : `\`${firstStyle}\``;
-    report(context, 'error', 'unexpected-grouping-identifier', `${path}/groupingIdentifier`, `\`groupingIdentifier\` is allowed only on event tickets and boarding passes, not on ${on}`);
+    report(context, 'error', 'unexpected-grouping-identifier', 'groupingIdentifier', `\`groupingIdentifier\` is allowed only on event tickets and boarding passes, not on ${on}`);
   }
-  if (launchUrl) checkStoreIdentifiers(context, body, path);
+  if (launchUrl) checkStoreIdentifiers(context, body);
 }
 
-function checkStoreIdentifiers(context: Context, body: { readonly [key: string]: unknown }, path: string): void {
+function checkStoreIdentifiers(context: Context, body: Dict): void {
   const identifiers = Object.hasOwn(body, 'associatedStoreIdentifiers') ? body['associatedStoreIdentifiers'] : undefined;
   if (isDynamic(context, identifiers)) return;
   if (identifiers === undefined) {
-    report(context, 'error', 'missing-store-identifiers', joinPointer(path, 'associatedStoreIdentifiers'), '`appLaunchURL` needs `associatedStoreIdentifiers` (the App Store IDs of the app to launch)');
+    report(context, 'error', 'missing-store-identifiers', 'associatedStoreIdentifiers', '`appLaunchURL` needs `associatedStoreIdentifiers` (the App Store IDs of the app to launch)');
   } else if (Array.isArray(identifiers) && identifiers.length === 0) {
-    report(context, 'error', 'missing-store-identifiers', joinPointer(path, 'associatedStoreIdentifiers'), '`appLaunchURL` needs at least one entry in `associatedStoreIdentifiers`');
+    report(context, 'error', 'missing-store-identifiers', 'associatedStoreIdentifiers', '`appLaunchURL` needs at least one entry in `associatedStoreIdentifiers`');
   }
 }

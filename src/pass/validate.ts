@@ -1,7 +1,7 @@
 import { type Issue, type Report, toReport } from '../issues.js';
 import { checkPassShape } from '../schema/check.js';
 import { sortByDocumentOrder } from './document-order.js';
-import { checkPassBody, checkPassKeys } from './rules.js';
+import { checkPassRules } from './rules.js';
 
 /** Options of {@link validatePass}. */
 export interface ValidatePassOptions {
@@ -12,16 +12,13 @@ export interface ValidatePassOptions {
   readonly allowHttp?: boolean;
 }
 
-const notDynamic = (): boolean => false;
-const WARN_HEX = { warnHexColors: true } as const;
-
 /**
  * Checks a pass.json against Apple's rules: the JSON Schema shape
  * (`passmint/schemas/pass.json`) and every rule Wallet applies that a schema
  * cannot express — unique field keys across the style body, W3C dates,
  * colors, barcode formats, https web service, identifiers … Each issue has a
  * stable `code`, a message and a JSON Pointer `path`; warnings (`hex-color`,
- * `unknown-key` …) never make `ok` false.
+ * `unknown-key` …) never make `ok` false. Issues come in document order.
  *
  * Never throws, whatever it is given (cycles, throwing getters, proxies …).
  *
@@ -34,18 +31,15 @@ const WARN_HEX = { warnHexColors: true } as const;
  */
 export function validatePass(pass: unknown, options?: ValidatePassOptions): Report {
   try {
-    const allowHttp = options?.allowHttp === true;
-    const issues: Issue[] = [];
-    checkPassKeys({ issues, isDynamic: notDynamic, warnHexColors: true }, pass, allowHttp);
-    const body = checkPassBody(pass, '', notDynamic, WARN_HEX);
-    for (const issue of body) issues.push(issue);
-    // The rules check everything the schema does, more precisely; the schema
-    // is the safety net for a member the rules said nothing about.
-    const shape = checkPassShape(pass);
-    if (shape.length > 0) {
+    const issues = checkPassRules(pass, options?.allowHttp === true);
+    // The rules check everything the schema does, more precisely (a property
+    // test holds them to it both ways), so a pass they find no error in is
+    // valid by the schema too. Only then is the compiled schema skipped: it
+    // would double the time buildPass spends checking.
+    if (issues.some(isError)) {
       const located = new Set<string>();
       for (const issue of issues) located.add(issue.path);
-      for (const issue of shape) if (!located.has(issue.path)) issues.push(issue);
+      for (const issue of checkPassShape(pass)) if (!located.has(issue.path)) issues.push(issue);
     }
     return toReport(inDocumentOrder(issues, pass));
   } catch {
@@ -53,6 +47,10 @@ export function validatePass(pass: unknown, options?: ValidatePassOptions): Repo
       { severity: 'error', code: 'invalid-pass', path: '', message: 'The pass could not be read (a property access threw)' },
     ]);
   }
+}
+
+function isError(issue: Issue): boolean {
+  return issue.severity === 'error';
 }
 
 function inDocumentOrder(issues: Issue[], pass: unknown): Issue[] {

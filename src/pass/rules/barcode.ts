@@ -1,4 +1,4 @@
-import { type Context, describe, expectKind, isDict, isDynamic, quote, report } from './context.js';
+import { type Context, describe, expectKind, isDict, isDynamic, type Key, nameOf, report, mayInherit } from './context.js';
 import { reportUnknownKey } from './unknown-key.js';
 import type { Check } from './values.js';
 
@@ -7,60 +7,63 @@ const FORMATS = new Set(['PKBarcodeFormatQR', 'PKBarcodeFormatPDF417', 'PKBarcod
 const CODE128 = 'PKBarcodeFormatCode128';
 
 /** `barcode`: one barcode, where Code 128 is not allowed. */
-export const checkSingleBarcode: Check = (context, value, path, name) => {
-  checkBarcode(context, value, path, name, false);
+export const checkSingleBarcode: Check = (context, value, key) => {
+  checkBarcode(context, value, key, false);
 };
 
 /** An element of `barcodes`, where Code 128 is allowed. */
-export const checkListedBarcode: Check = (context, value, path, name) => {
-  checkBarcode(context, value, path, name, true);
+export const checkListedBarcode: Check = (context, value, key) => {
+  checkBarcode(context, value, key, true);
 };
 
-function checkBarcode(context: Context, value: unknown, path: string, name: string, listed: boolean): void {
+function checkBarcode(context: Context, value: unknown, key: Key, listed: boolean): void {
   if (isDynamic(context, value)) return;
   if (!isDict(value)) {
-    report(context, 'error', 'invalid-type', path, `${quote(name)} must be a barcode object, not ${describe(value)}`);
+    report(context, 'error', 'invalid-type', key, `${nameOf(context, key)} must be a barcode object, not ${describe(value)}`);
     return;
   }
+  context.stack.push(key);
   let message = false;
   let format = false;
   let encoding = false;
-  for (const member of Object.keys(value)) {
+  const inherited = mayInherit(context, value);
+  for (const member in value) {
+    if (inherited && !Object.hasOwn(value, member)) continue;
     const child = value[member];
     if (child === undefined) continue;
-    const at = `${path}/${member}`;
     switch (member) {
       case 'message':
         message = true;
-        expectKind(context, child, 'string', at, '`message`');
+        expectKind(context, child, 'string', member);
         break;
       case 'format':
         format = true;
-        checkFormat(context, child, at, listed);
+        checkFormat(context, child, listed);
         break;
       case 'messageEncoding':
         encoding = true;
-        expectKind(context, child, 'string', at, '`messageEncoding`');
+        expectKind(context, child, 'string', member);
         break;
       case 'altText':
-        expectKind(context, child, 'string', at, '`altText`');
+        expectKind(context, child, 'string', member);
         break;
       default:
-        reportUnknownKey(context, member, path, BARCODE_KEYS, 'a barcode');
+        reportUnknownKey(context, member, BARCODE_KEYS, 'a barcode');
     }
   }
-  if (!message) report(context, 'error', 'missing-key', `${path}/message`, 'A barcode needs a `message`');
-  if (!format) report(context, 'error', 'missing-key', `${path}/format`, 'A barcode needs a `format` (e.g. PKBarcodeFormatQR)');
-  if (!encoding) report(context, 'error', 'missing-key', `${path}/messageEncoding`, 'A barcode needs a `messageEncoding` (e.g. iso-8859-1)');
+  if (!message) report(context, 'error', 'missing-key', 'message', 'A barcode needs a `message`');
+  if (!format) report(context, 'error', 'missing-key', 'format', 'A barcode needs a `format` (e.g. PKBarcodeFormatQR)');
+  if (!encoding) report(context, 'error', 'missing-key', 'messageEncoding', 'A barcode needs a `messageEncoding` (e.g. iso-8859-1)');
+  context.stack.pop();
 }
 
-function checkFormat(context: Context, value: unknown, path: string, listed: boolean): void {
-  if (isDynamic(context, value)) return;
+function checkFormat(context: Context, value: unknown, listed: boolean): void {
   if (typeof value === 'string' && FORMATS.has(value)) {
     if (value === CODE128 && !listed) {
-      report(context, 'error', 'code128-in-barcode', path, 'PKBarcodeFormatCode128 is allowed only inside `barcodes`, not in the single `barcode`');
+      report(context, 'error', 'code128-in-barcode', 'format', 'PKBarcodeFormatCode128 is allowed only inside `barcodes`, not in the single `barcode`');
     }
     return;
   }
-  report(context, 'error', 'invalid-barcode-format', path, `\`format\` must be one of ${[...FORMATS].join(', ')}; not ${describe(value)}`);
+  if (isDynamic(context, value)) return;
+  report(context, 'error', 'invalid-barcode-format', 'format', `\`format\` must be one of ${[...FORMATS].join(', ')}; not ${describe(value)}`);
 }

@@ -1,13 +1,26 @@
-import { type Context, describe, type Dict, expectKind, isDict, isDynamic, quote, report } from './context.js';
+import { type Context, describe, type Dict, expectKind, isDict, isDynamic, type Key, pathOf, quote, report, mayInherit } from './context.js';
 import { reportUnknownKey } from './unknown-key.js';
-import { looksLikeDate } from './w3c-date.js';
 import { reportDateProblem } from './values.js';
+import { looksLikeDate } from './w3c-date.js';
 
 /** Which array a field is in: some keys are not allowed (or not meaningful) in some arrays. */
 export type FieldArrayKind = 'primary' | 'back' | 'other';
 
-/** Field keys already seen in one style body, with the pointer of the first occurrence. */
-export type SeenKeys = Map<string, string>;
+/**
+ * The field keys of one style body, with where each was first seen (the list
+ * and index, under the style body at stack depth `depth`). One per context,
+ * reset for each style body.
+ */
+export interface SeenKeys {
+  depth: number;
+  readonly keys: string[];
+  readonly lists: string[];
+  readonly indexes: number[];
+  index: Map<string, number> | undefined;
+}
+
+// A linear scan beats a Map for the few fields a pass has; many fields get one.
+const LINEAR_LIMIT = 24;
 
 const FIELD_KEYS = [
   'key',
@@ -41,161 +54,195 @@ const CURRENCY_CODE = /^[A-Z]{3}$/;
 const TAG = /<\/?\s*([A-Za-z][A-Za-z0-9-]*)([^>]*)/g;
 const HREF = /(?:^|\s)href\s*=/i;
 
-/** Checks one array of fields (`headerFields` …) of a style body. */
-export function checkFieldList(context: Context, value: unknown, path: string, name: string, kind: FieldArrayKind, seen: SeenKeys): void {
-  if (!expectKind(context, value, 'array', path, quote(name))) return;
-  const list = value as readonly unknown[];
-  for (let index = 0; index < list.length; index++) checkField(context, list[index], `${path}/${index}`, kind, seen);
+/** Empties `seen` for the style body at stack depth `depth`. */
+export function resetSeenKeys(seen: SeenKeys, depth: number): SeenKeys {
+  seen.depth = depth;
+  // Setting a length is a slow runtime call; most passes have one style body.
+  if (seen.keys.length > 0) {
+    seen.keys.length = 0;
+    seen.lists.length = 0;
+    seen.indexes.length = 0;
+    seen.index = undefined;
+  }
+  return seen;
 }
 
-function checkField(context: Context, field: unknown, path: string, kind: FieldArrayKind, seen: SeenKeys): void {
+/** Checks one array of fields (member `list` of the current style body). */
+export function checkFieldList(context: Context, value: unknown, list: string, kind: FieldArrayKind, seen: SeenKeys): void {
+  if (!expectKind(context, value, 'array', list)) return;
+  const fields = value as readonly unknown[];
+  context.stack.push(list);
+  for (let index = 0; index < fields.length; index++) checkField(context, fields[index], index, list, kind, seen);
+  context.stack.pop();
+}
+
+function checkField(context: Context, field: unknown, index: number, list: string, kind: FieldArrayKind, seen: SeenKeys): void {
   if (isDynamic(context, field)) return;
   if (!isDict(field)) {
-    report(context, 'error', 'invalid-type', path, `A field must be an object, not ${describe(field)}`);
+    report(context, 'error', 'invalid-type', index, `A field must be an object, not ${describe(field)}`);
     return;
   }
+  context.stack.push(index);
   let hasKey = false;
   let hasValue = false;
   let dateStyle = '';
   let numberStyle = false;
   let currencyCode = false;
-  for (const member of Object.keys(field)) {
+  const inherited = mayInherit(context, field);
+  for (const member in field) {
+    if (inherited && !Object.hasOwn(field, member)) continue;
     const value = field[member];
     if (value === undefined) continue;
-    const at = `${path}/${member}`;
     switch (member) {
       case 'key':
         hasKey = true;
-        if (typeof value === 'string') checkDuplicateKey(context, value, at, seen);
-        else expectKind(context, value, 'string', at, '`key`');
+        if (typeof value === 'string') checkDuplicateKey(context, value, list, index, seen);
+        else expectKind(context, value, 'string', member);
         break;
       case 'value':
         hasValue = true;
-        expectKind(context, value, 'text', at, '`value`');
+        expectKind(context, value, 'text', member);
         break;
       case 'label':
-        expectKind(context, value, 'string', at, '`label`');
+        expectKind(context, value, 'string', member);
         break;
       case 'attributedValue':
-        if (expectKind(context, value, 'text', at, '`attributedValue`') && typeof value === 'string') checkTags(context, value, at);
+        if (expectKind(context, value, 'text', member) && typeof value === 'string') checkTags(context, value);
         break;
       case 'changeMessage':
-        if (expectKind(context, value, 'string', at, '`changeMessage`') && !(value as string).includes('%@')) {
-          report(context, 'error', 'invalid-change-message', at, `\`changeMessage\` must contain %@ (where Wallet puts the new value): ${describe(value)}`);
+        if (expectKind(context, value, 'string', member) && !(value as string).includes('%@')) {
+          report(context, 'error', 'invalid-change-message', member, `\`changeMessage\` must contain %@ (where Wallet puts the new value): ${describe(value)}`);
         }
         break;
       case 'textAlignment':
         if (kind !== 'other') {
-          report(context, 'error', 'text-alignment-not-allowed', at, `\`textAlignment\` is not allowed on ${kind} fields`);
+          report(context, 'error', 'text-alignment-not-allowed', member, `\`textAlignment\` is not allowed on ${kind} fields`);
         } else {
-          checkEnum(context, value, at, 'textAlignment', TEXT_ALIGNMENTS, 'invalid-text-alignment');
+          checkEnum(context, value, member, TEXT_ALIGNMENTS, 'invalid-text-alignment');
         }
         break;
       case 'dateStyle':
       case 'timeStyle':
         dateStyle = dateStyle === '' ? member : 'both';
-        checkEnum(context, value, at, member, DATE_STYLES, 'invalid-date-style');
+        checkEnum(context, value, member, DATE_STYLES, 'invalid-date-style');
         break;
       case 'ignoresTimeZone':
       case 'isRelative':
-        expectKind(context, value, 'boolean', at, quote(member));
+        expectKind(context, value, 'boolean', member);
         break;
       case 'numberStyle':
         numberStyle = true;
-        checkEnum(context, value, at, 'numberStyle', NUMBER_STYLES, 'invalid-number-style');
+        checkEnum(context, value, member, NUMBER_STYLES, 'invalid-number-style');
         break;
       case 'currencyCode':
         currencyCode = true;
-        if (expectKind(context, value, 'string', at, '`currencyCode`') && !CURRENCY_CODE.test(value as string)) {
-          report(context, 'error', 'invalid-currency-code', at, `\`currencyCode\` must be an ISO 4217 code of three upper-case letters (e.g. EUR), not ${describe(value)}`);
+        if (expectKind(context, value, 'string', member) && !CURRENCY_CODE.test(value as string)) {
+          report(context, 'error', 'invalid-currency-code', member, `\`currencyCode\` must be an ISO 4217 code of three upper-case letters (e.g. EUR), not ${describe(value)}`);
         }
         break;
       case 'dataDetectorTypes':
-        checkDataDetectors(context, value, at, kind);
+        checkDataDetectors(context, value, kind);
         break;
       case 'semantics':
-        expectKind(context, value, 'object', at, '`semantics`');
+        expectKind(context, value, 'object', member);
         break;
       case 'row':
-        if (expectKind(context, value, 'integer', at, '`row`') && value !== 0 && value !== 1) {
-          report(context, 'error', 'out-of-range', at, `\`row\` must be 0 or 1, not ${describe(value)}`);
+        if (expectKind(context, value, 'integer', member) && value !== 0 && value !== 1) {
+          report(context, 'error', 'out-of-range', member, `\`row\` must be 0 or 1, not ${describe(value)}`);
         }
         break;
       default:
-        reportUnknownKey(context, member, path, FIELD_KEYS, 'a field');
+        reportUnknownKey(context, member, FIELD_KEYS, 'a field');
     }
   }
-  if (!hasKey) report(context, 'error', 'missing-key', `${path}/key`, 'A field needs a `key` (unique across the pass)');
-  if (!hasValue) report(context, 'error', 'missing-key', `${path}/value`, 'A field needs a `value`');
+  if (!hasKey) report(context, 'error', 'missing-key', 'key', 'A field needs a `key` (unique across the pass)');
+  if (!hasValue) report(context, 'error', 'missing-key', 'value', 'A field needs a `value`');
   if (dateStyle !== '' && dateStyle !== 'both') {
     const other = dateStyle === 'dateStyle' ? 'timeStyle' : 'dateStyle';
-    report(context, 'warning', 'incomplete-date-style', `${path}/${dateStyle}`, `Set \`${other}\` too: Apple asks for both \`dateStyle\` and \`timeStyle\` or neither`);
+    report(context, 'warning', 'incomplete-date-style', dateStyle, `Set \`${other}\` too: Apple asks for both \`dateStyle\` and \`timeStyle\` or neither`);
   }
   if (numberStyle && currencyCode) {
-    report(context, 'error', 'number-style-with-currency', `${path}/currencyCode`, 'A field has either `numberStyle` or `currencyCode`, not both');
+    report(context, 'error', 'number-style-with-currency', 'currencyCode', 'A field has either `numberStyle` or `currencyCode`, not both');
   }
-  if (hasValue) checkValueAgainstStyles(context, field, path, dateStyle !== '', numberStyle, currencyCode);
+  if (hasValue && (dateStyle !== '' || numberStyle || currencyCode)) checkValueAgainstStyles(context, field, dateStyle !== '', numberStyle, currencyCode);
+  context.stack.pop();
 }
 
-function checkDuplicateKey(context: Context, key: string, path: string, seen: SeenKeys): void {
+function checkDuplicateKey(context: Context, key: string, list: string, index: number, seen: SeenKeys): void {
   // Identical texts render identically, so even keys holding placeholders collide.
-  const first = seen.get(key);
-  if (first === undefined) {
-    seen.set(key, path);
+  const first = findKey(seen, key);
+  if (first < 0) {
+    addKey(seen, key, list, index);
     return;
   }
-  report(context, 'error', 'duplicate-field-key', path, `Field key ${describe(key)} is already used at ${first}; Wallet refuses a pass with two fields of one key`);
+  const firstPath = `${pathOf(context, undefined, seen.depth)}/${seen.lists[first] as string}/${seen.indexes[first] as number}/key`;
+  report(context, 'error', 'duplicate-field-key', 'key', `Field key ${describe(key)} is already used at ${firstPath}; Wallet refuses a pass with two fields of one key`);
 }
 
-function checkValueAgainstStyles(context: Context, field: Dict, path: string, dated: boolean, numberStyle: boolean, currencyCode: boolean): void {
+function findKey(seen: SeenKeys, key: string): number {
+  if (seen.index !== undefined) return seen.index.get(key) ?? -1;
+  return seen.keys.indexOf(key);
+}
+
+function addKey(seen: SeenKeys, key: string, list: string, index: number): void {
+  seen.keys.push(key);
+  seen.lists.push(list);
+  seen.indexes.push(index);
+  if (seen.index !== undefined) seen.index.set(key, seen.keys.length - 1);
+  else if (seen.keys.length > LINEAR_LIMIT) seen.index = new Map(seen.keys.map((each, position) => [each, position]));
+}
+
+function checkValueAgainstStyles(context: Context, field: Dict, dated: boolean, numberStyle: boolean, currencyCode: boolean): void {
   const value = field['value'];
   if (isDynamic(context, value) || !(typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))) return;
-  const at = `${path}/value`;
   if (dated) {
     if (typeof value === 'string' && looksLikeDate(value)) {
-      reportDateProblem(context, value, at, 'value');
+      reportDateProblem(context, value, 'value');
     } else {
-      report(context, 'error', 'date-style-needs-date', at, `A field with \`dateStyle\` or \`timeStyle\` needs a W3C date as its value (e.g. 2026-05-07T10:30-05:00), not ${describe(value)}`);
+      report(context, 'error', 'date-style-needs-date', 'value', `A field with \`dateStyle\` or \`timeStyle\` needs a W3C date as its value (e.g. 2026-05-07T10:30-05:00), not ${describe(value)}`);
     }
   }
   if (typeof value === 'number') return;
   if (numberStyle) {
-    report(context, 'error', 'number-style-needs-number', at, `A field with \`numberStyle\` needs a number as its value, not ${describe(value)}`);
+    report(context, 'error', 'number-style-needs-number', 'value', `A field with \`numberStyle\` needs a number as its value, not ${describe(value)}`);
   } else if (currencyCode) {
-    report(context, 'error', 'currency-code-needs-number', at, `A field with \`currencyCode\` needs a number as its value, not ${describe(value)}`);
+    report(context, 'error', 'currency-code-needs-number', 'value', `A field with \`currencyCode\` needs a number as its value, not ${describe(value)}`);
   }
 }
 
-function checkEnum(context: Context, value: unknown, path: string, name: string, allowed: ReadonlySet<string>, code: 'invalid-text-alignment' | 'invalid-date-style' | 'invalid-number-style' | 'invalid-data-detector'): void {
-  if (isDynamic(context, value)) return;
-  if (typeof value === 'string' && allowed.has(value)) return;
-  report(context, 'error', code, path, `${quote(name)} must be one of ${[...allowed].join(', ')}; not ${describe(value)}`);
+type EnumCode = 'invalid-text-alignment' | 'invalid-date-style' | 'invalid-number-style' | 'invalid-data-detector';
+
+function checkEnum(context: Context, value: unknown, key: Key, allowed: ReadonlySet<string>, code: EnumCode): void {
+  if (typeof value === 'string' && (allowed.has(value) || context.isDynamic(value))) return;
+  const name = typeof key === 'number' ? `dataDetectorTypes/${key}` : key;
+  report(context, 'error', code, key, `${quote(name)} must be one of ${[...allowed].join(', ')}; not ${describe(value)}`);
 }
 
-function checkDataDetectors(context: Context, value: unknown, path: string, kind: FieldArrayKind): void {
+function checkDataDetectors(context: Context, value: unknown, kind: FieldArrayKind): void {
   if (kind !== 'back') {
-    report(context, 'warning', 'data-detectors-outside-back', path, '`dataDetectorTypes` only has an effect on back fields');
+    report(context, 'warning', 'data-detectors-outside-back', 'dataDetectorTypes', '`dataDetectorTypes` only has an effect on back fields');
   }
-  if (!expectKind(context, value, 'array', path, '`dataDetectorTypes`')) return;
+  if (!expectKind(context, value, 'array', 'dataDetectorTypes')) return;
   const list = value as readonly unknown[];
-  for (let index = 0; index < list.length; index++) {
-    checkEnum(context, list[index], `${path}/${index}`, `dataDetectorTypes/${index}`, DATA_DETECTORS, 'invalid-data-detector');
-  }
+  context.stack.push('dataDetectorTypes');
+  for (let index = 0; index < list.length; index++) checkEnum(context, list[index], index, DATA_DETECTORS, 'invalid-data-detector');
+  context.stack.pop();
 }
 
-function checkTags(context: Context, html: string, path: string): void {
+function checkTags(context: Context, html: string): void {
   if (!html.includes('<')) return;
   TAG.lastIndex = 0;
   for (let match = TAG.exec(html); match !== null; match = TAG.exec(html)) {
     // Closing tags belong to an opening one, which is reported (or fine) already.
     if (match[0][1] === '/') continue;
     if ((match[1] as string).toLowerCase() === 'a' && HREF.test(match[2] as string)) continue;
-    context.issues.push({
-      severity: 'warning',
-      code: 'unsupported-attributed-value',
-      message: `\`attributedValue\` supports only <a href="…"> links; Wallet does not render ${describe(match[0].trim() + '>')}`,
-      path,
-      offset: match.index,
-    });
+    report(
+      context,
+      'warning',
+      'unsupported-attributed-value',
+      'attributedValue',
+      `\`attributedValue\` supports only <a href="…"> links; Wallet does not render ${describe(`${match[0].trim()}>`)}`,
+      match.index,
+    );
   }
 }

@@ -1,4 +1,4 @@
-import { type Context, describe, type Dict, expectKind, isDict, isDynamic, type Kind, quote, report } from './context.js';
+import { type Context, describe, type Dict, expectKind, isDict, isDynamic, type Key, type Kind, nameOf, quote, report, mayInherit } from './context.js';
 import { reportUnknownKey } from './unknown-key.js';
 import { type Check, checkDate } from './values.js';
 
@@ -11,89 +11,104 @@ interface Member {
   readonly max?: number;
 }
 
-const LOCATION: ReadonlyMap<string, Member> = new Map<string, Member>([
+interface Shape {
+  readonly what: string;
+  readonly members: ReadonlyMap<string, Member>;
+  readonly names: readonly string[];
+}
+
+function shape(what: string, members: readonly (readonly [string, Member])[]): Shape {
+  return { what, members: new Map(members), names: members.map(([name]) => name) };
+}
+
+const LOCATION = shape('a location', [
   ['latitude', { kind: 'number', required: true, min: -90, max: 90 }],
   ['longitude', { kind: 'number', required: true, min: -180, max: 180 }],
   ['altitude', { kind: 'number' }],
   ['relevantText', { kind: 'string' }],
 ]);
-const BEACON: ReadonlyMap<string, Member> = new Map<string, Member>([
+const BEACON = shape('a beacon', [
   ['proximityUUID', { kind: 'string', required: true }],
   ['major', { kind: 'integer', min: 0, max: 65535 }],
   ['minor', { kind: 'integer', min: 0, max: 65535 }],
   ['relevantText', { kind: 'string' }],
 ]);
-const NFC: ReadonlyMap<string, Member> = new Map<string, Member>([
+const NFC = shape('`nfc`', [
   ['message', { kind: 'string', required: true }],
   ['encryptionPublicKey', { kind: 'string' }],
   ['requiresAuthentication', { kind: 'boolean' }],
 ]);
-const RELEVANT_DATE: ReadonlyMap<string, Member> = new Map<string, Member>([
+const RELEVANT_DATE = shape('a relevant date', [
   ['date', { kind: 'date' }],
   ['startDate', { kind: 'date' }],
   ['endDate', { kind: 'date' }],
 ]);
 
 /** An element of `locations`. */
-export const checkLocation: Check = (context, value, path, name) => {
-  checkRecord(context, value, path, name, LOCATION, 'a location');
+export const checkLocation: Check = (context, value, key) => {
+  checkRecord(context, value, key, LOCATION);
 };
 
 /** An element of `beacons`. */
-export const checkBeacon: Check = (context, value, path, name) => {
-  checkRecord(context, value, path, name, BEACON, 'a beacon');
+export const checkBeacon: Check = (context, value, key) => {
+  checkRecord(context, value, key, BEACON);
 };
 
 /** An element of `relevantDates`. */
-export const checkRelevantDate: Check = (context, value, path, name) => {
-  checkRecord(context, value, path, name, RELEVANT_DATE, 'a relevant date');
+export const checkRelevantDate: Check = (context, value, key) => {
+  checkRecord(context, value, key, RELEVANT_DATE);
 };
 
 /** `nfc`: its message is at most 64 bytes of UTF-8. */
-export const checkNfc: Check = (context, value, path, name) => {
-  const record = checkRecord(context, value, path, name, NFC, '`nfc`');
+export const checkNfc: Check = (context, value, key) => {
+  const record = checkRecord(context, value, key, NFC);
   const message = record?.['message'];
   if (typeof message !== 'string' || isDynamic(context, message)) return;
   const bytes = utf8Length(message);
   if (bytes > NFC_MAX_BYTES) {
-    report(context, 'error', 'nfc-message-too-long', `${path}/message`, `The NFC \`message\` is ${bytes} bytes of UTF-8; Wallet allows at most ${NFC_MAX_BYTES}`);
+    context.stack.push(key);
+    report(context, 'error', 'nfc-message-too-long', 'message', `The NFC \`message\` is ${bytes} bytes of UTF-8; Wallet allows at most ${NFC_MAX_BYTES}`);
+    context.stack.pop();
   }
 };
 
 /** `maxDistance`: a distance in meters. */
-export const checkMaxDistance: Check = (context, value, path, name) => {
-  if (expectKind(context, value, 'number', path, quote(name)) && (value as number) < 0) {
-    report(context, 'error', 'out-of-range', path, `\`maxDistance\` is a distance in meters and cannot be negative: ${describe(value)}`);
+export const checkMaxDistance: Check = (context, value, key) => {
+  if (expectKind(context, value, 'number', key) && (value as number) < 0) {
+    report(context, 'error', 'out-of-range', key, `\`maxDistance\` is a distance in meters and cannot be negative: ${describe(value)}`);
   }
 };
 
-function checkRecord(context: Context, value: unknown, path: string, name: string, members: ReadonlyMap<string, Member>, what: string): Dict | undefined {
+function checkRecord(context: Context, value: unknown, key: Key, { what, members, names }: Shape): Dict | undefined {
   if (isDynamic(context, value)) return undefined;
   if (!isDict(value)) {
-    report(context, 'error', 'invalid-type', path, `${quote(name)} must be an object, not ${describe(value)}`);
+    report(context, 'error', 'invalid-type', key, `${nameOf(context, key)} must be an object, not ${describe(value)}`);
     return undefined;
   }
-  for (const key of Object.keys(value)) {
-    const child = value[key];
+  context.stack.push(key);
+  const inherited = mayInherit(context, value);
+  for (const name in value) {
+    if (inherited && !Object.hasOwn(value, name)) continue;
+    const child = value[name];
     if (child === undefined) continue;
-    const member = members.get(key);
-    const at = `${path}/${key}`;
+    const member = members.get(name);
     if (member === undefined) {
-      reportUnknownKey(context, key, path, [...members.keys()], what);
+      reportUnknownKey(context, name, names, what);
     } else if (member.kind === 'date') {
-      checkDate(context, child, at, key);
-    } else if (expectKind(context, child, member.kind, at, quote(key)) && member.min !== undefined && member.max !== undefined) {
+      checkDate(context, child, name);
+    } else if (expectKind(context, child, member.kind, name) && member.min !== undefined && member.max !== undefined) {
       const number = child as number;
       if (number < member.min || number > member.max) {
-        report(context, 'error', 'out-of-range', at, `${quote(key)} must be between ${member.min} and ${member.max}, not ${number}`);
+        report(context, 'error', 'out-of-range', name, `${quote(name)} must be between ${member.min} and ${member.max}, not ${number}`);
       }
     }
   }
-  for (const [key, member] of members) {
-    if (member.required === true && (!Object.hasOwn(value, key) || value[key] === undefined)) {
-      report(context, 'error', 'missing-key', `${path}/${key}`, `${what[0]?.toUpperCase()}${what.slice(1)} needs ${quote(key)}`);
+  for (const [name, member] of members) {
+    if (member.required === true && (!Object.hasOwn(value, name) || value[name] === undefined)) {
+      report(context, 'error', 'missing-key', name, `${what[0]?.toUpperCase()}${what.slice(1)} needs ${quote(name)}`);
     }
   }
+  context.stack.pop();
   return value;
 }
 

@@ -1,6 +1,6 @@
 import type { PassStyle } from '../../types.js';
-import { type Context, describe, isDict, isDynamic, quote, report } from './context.js';
-import { checkFieldList, type FieldArrayKind, type SeenKeys } from './field.js';
+import { type Context, describe, isDict, isDynamic, quote, report, mayInherit } from './context.js';
+import { checkFieldList, type FieldArrayKind, resetSeenKeys } from './field.js';
 import { reportUnknownKey } from './unknown-key.js';
 
 /** The five style keys; a pass holds exactly one. */
@@ -19,40 +19,45 @@ const STRUCTURE_KEYS = [...FIELD_ARRAYS.keys(), 'transitType'];
 const TRANSIT_TYPES = new Set(['PKTransitTypeAir', 'PKTransitTypeBoat', 'PKTransitTypeBus', 'PKTransitTypeGeneric', 'PKTransitTypeTrain']);
 
 /**
- * Checks one style body: its field arrays (keys unique across all of them),
- * and `transitType`, required in `boardingPass` and not allowed elsewhere.
+ * Checks style body `style` of the current object: its field arrays (keys
+ * unique across all of them), and `transitType`, required in `boardingPass`
+ * and not allowed elsewhere.
  */
-export function checkStructure(context: Context, value: unknown, path: string, style: PassStyle): void {
+export function checkStructure(context: Context, value: unknown, style: PassStyle): void {
   if (isDynamic(context, value)) return;
   if (!isDict(value)) {
-    report(context, 'error', 'invalid-type', path, `${quote(style)} must be an object (a style body with field arrays), not ${describe(value)}`);
+    report(context, 'error', 'invalid-type', style, `${quote(style)} must be an object (a style body with field arrays), not ${describe(value)}`);
     return;
   }
-  const seen: SeenKeys = new Map();
+  context.stack.push(style);
+  const seen = resetSeenKeys(context.seen, context.stack.length);
   let hasTransitType = false;
-  for (const member of Object.keys(value)) {
+  const inherited = mayInherit(context, value);
+  for (const member in value) {
+    if (inherited && !Object.hasOwn(value, member)) continue;
     const child = value[member];
     if (child === undefined) continue;
     const kind = FIELD_ARRAYS.get(member);
     if (kind !== undefined) {
-      checkFieldList(context, child, `${path}/${member}`, member, kind, seen);
+      checkFieldList(context, child, member, kind, seen);
     } else if (member === 'transitType') {
       hasTransitType = true;
-      checkTransitType(context, child, `${path}/transitType`, style);
+      checkTransitType(context, child, style);
     } else {
-      reportUnknownKey(context, member, path, STRUCTURE_KEYS, `a style body (${style})`);
+      reportUnknownKey(context, member, STRUCTURE_KEYS, `a style body (${style})`);
     }
   }
   if (style === 'boardingPass' && !hasTransitType) {
-    report(context, 'error', 'missing-transit-type', `${path}/transitType`, `A boarding pass needs a \`transitType\` (${[...TRANSIT_TYPES].join(', ')})`);
+    report(context, 'error', 'missing-transit-type', 'transitType', `A boarding pass needs a \`transitType\` (${[...TRANSIT_TYPES].join(', ')})`);
   }
+  context.stack.pop();
 }
 
-function checkTransitType(context: Context, value: unknown, path: string, style: PassStyle): void {
+function checkTransitType(context: Context, value: unknown, style: PassStyle): void {
   if (style !== 'boardingPass') {
-    report(context, 'error', 'unexpected-transit-type', path, `\`transitType\` is allowed only in \`boardingPass\`, not in ${quote(style)}`);
+    report(context, 'error', 'unexpected-transit-type', 'transitType', `\`transitType\` is allowed only in \`boardingPass\`, not in ${quote(style)}`);
     return;
   }
-  if (isDynamic(context, value) || (typeof value === 'string' && TRANSIT_TYPES.has(value))) return;
-  report(context, 'error', 'invalid-transit-type', path, `\`transitType\` must be one of ${[...TRANSIT_TYPES].join(', ')}; not ${describe(value)}`);
+  if (typeof value === 'string' && (TRANSIT_TYPES.has(value) || context.isDynamic(value))) return;
+  report(context, 'error', 'invalid-transit-type', 'transitType', `\`transitType\` must be one of ${[...TRANSIT_TYPES].join(', ')}; not ${describe(value)}`);
 }

@@ -1,20 +1,13 @@
-import { joinPointer } from '../../issues.js';
 import { type Context, quote, report } from './context.js';
 
 /**
  * Warns about a key Wallet does not know (Apple adds keys every year, so it is
  * kept), suggesting the closest known key, since most are typos.
  */
-export function reportUnknownKey(context: Context, key: string, parentPath: string, known: readonly string[], where: string): void {
+export function reportUnknownKey(context: Context, key: string, known: readonly string[], where: string): void {
   const suggestion = closest(key, known);
   const hint = suggestion === undefined ? '' : ` — did you mean ${quote(suggestion)}?`;
-  report(
-    context,
-    'warning',
-    'unknown-key',
-    joinPointer(parentPath, key),
-    `${quote(key)} is not a key Wallet knows in ${where}; it is kept but ignored${hint}`,
-  );
+  report(context, 'warning', 'unknown-key', key, `${quote(key)} is not a key Wallet knows in ${where}; it is kept but ignored${hint}`);
 }
 
 function closest(key: string, known: readonly string[]): string | undefined {
