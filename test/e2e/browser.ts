@@ -37,6 +37,7 @@ export async function startHarness(): Promise<Harness> {
   const { port } = server.httpServer.address() as AddressInfo;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
+    timeout: 30_000,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
   });
   return {
@@ -65,6 +66,8 @@ export async function openPlayground(
     viewport: options.viewport ?? { width: 1280, height: 900 },
     colorScheme: options.colorScheme ?? 'light',
   });
+  // Fail in seconds, not at Playwright's 30 s default, so a broken page shows up quickly.
+  context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));

@@ -37,7 +37,7 @@ describe.skipIf(!chromiumAvailable)(`playground in Chromium (screenshots in ${SC
 
   beforeAll(async () => {
     harness = await startHarness();
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await harness?.close();
