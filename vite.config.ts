@@ -14,6 +14,4 @@ export default defineConfig({
     target: 'es2022',
     reportCompressedSize: false,
   },
-  server: { host: '127.0.0.1' },
-  preview: { host: '127.0.0.1' },
 });
