@@ -1,4 +1,12 @@
-/** A color as three channels, each an integer 0–255. */
+/**
+ * A color as three channels, each an integer 0–255.
+ *
+ * @example
+ * ```ts
+ * const slate: Rgb = { r: 60, g: 65, b: 76 };
+ * formatRgb(slate); // 'rgb(60, 65, 76)'
+ * ```
+ */
 export interface Rgb {
   readonly r: number;
   readonly g: number;

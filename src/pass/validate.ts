@@ -3,7 +3,15 @@ import { checkPassShape } from '../schema/check.js';
 import { sortByDocumentOrder } from './document-order.js';
 import { checkPassRules } from './rules.js';
 
-/** Options of {@link validatePass}. */
+/**
+ * Options of {@link validatePass}.
+ *
+ * @example
+ * ```ts
+ * const options: ValidatePassOptions = { allowHttp: true }; // a development server
+ * validatePass(pass, options);
+ * ```
+ */
 export interface ValidatePassOptions {
   /**
    * Accept a plain `http://` `webServiceURL` with a warning instead of an
