@@ -30,10 +30,20 @@ export function parseColor(text: string): Rgb | undefined {
   const rgb = RGB.exec(text);
   if (rgb !== null) return { r: Number(rgb[1]), g: Number(rgb[2]), b: Number(rgb[3]) };
   if (!HEX.test(text)) return undefined;
-  const short = text.length === 4;
-  const channel = (index: number): number =>
-    short ? parseInt(text.charAt(index + 1), 16) * 17 : parseInt(text.slice(2 * index + 1, 2 * index + 3), 16);
-  return { r: channel(0), g: channel(1), b: channel(2) };
+  if (text.length === 4) {
+    return { r: hexDigit(text, 1) * 17, g: hexDigit(text, 2) * 17, b: hexDigit(text, 3) * 17 };
+  }
+  return {
+    r: hexDigit(text, 1) * 16 + hexDigit(text, 2),
+    g: hexDigit(text, 3) * 16 + hexDigit(text, 4),
+    b: hexDigit(text, 5) * 16 + hexDigit(text, 6),
+  };
+}
+
+// The value of a hex digit already known to be one (0-9, a-f, A-F).
+function hexDigit(text: string, index: number): number {
+  const code = text.charCodeAt(index);
+  return code <= 0x39 ? code - 0x30 : (code | 0x20) - 0x57;
 }
 
 /**
@@ -95,6 +105,17 @@ export function formatRgb(color: Rgb): string {
  * ```
  */
 export function toRgbColor(text: string): string {
-  const color = parseColor(text);
-  return color === undefined ? text : formatRgb(color);
+  if (CANONICAL_RGB.test(text)) return text;
+  let converted = converting.get(text);
+  if (converted === undefined) {
+    const color = parseColor(text);
+    converted = color === undefined ? text : formatRgb(color);
+    // buildPass converts the same few template colors again and again.
+    if (converting.size >= 64) converting.clear();
+    converting.set(text, converted);
+  }
+  return converted;
 }
+
+const CANONICAL_RGB = /^rgb\((?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d), (?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d), (?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\)$/;
+const converting = new Map<string, string>();
