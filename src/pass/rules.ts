@@ -1,7 +1,7 @@
 import type { Issue } from '../issues.js';
 import type { PassStyle } from '../types.js';
 import { checkListedBarcode, checkSingleBarcode } from './rules/barcode.js';
-import { type Context, createContext, describe, type Dict, isDict, isDynamic, report, mayInherit } from './rules/context.js';
+import { type Context, createContext, describe, type Dict, isDict, isDynamic, mayInherit, report } from './rules/context.js';
 import { finishPassKeys, PASS_KEY_CHECKS } from './rules/identity.js';
 import { checkBeacon, checkLocation, checkMaxDistance, checkNfc, checkRelevantDate } from './rules/relevance.js';
 import { checkStructure, STYLES } from './rules/structure.js';
@@ -77,7 +77,7 @@ const KNOWN_KEYS: readonly string[] = [...BODY_CHECKS.keys(), ...STYLES];
 /**
  * Apple's rules on the visual part of a pass (style body, fields, barcodes,
  * colors, dates, locations, beacons, NFC, `appLaunchURL`, unknown keys …),
- * without the keys an issuer adds (see `checkPassKeys`). A template reuses it
+ * without the keys an issuer adds (see {@link checkPassRules}). A template reuses it
  * for its `description`.
  *
  * `path` is the JSON Pointer of `body` (`''` for a pass, `'/description'` for
