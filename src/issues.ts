@@ -132,7 +132,24 @@ export function toReport(issues: readonly Issue[]): Report {
  * ```
  */
 export function pointerToken(key: string | number): string {
-  return typeof key === 'number' ? String(key) : key.replace(/~/g, '~0').replace(/\//g, '~1');
+  if (typeof key === 'number') return String(key);
+  // Most keys need no escaping; skip the two replacements for them.
+  return key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
+}
+
+/**
+ * The JSON Pointer of a location given as a prefix and a stack of keys — how
+ * walkers keep their position cheaply and build a pointer only when needed.
+ *
+ * @example
+ * ```ts
+ * pointerOf('/description', ['generic', 'primaryFields', 0]); // '/description/generic/primaryFields/0'
+ * ```
+ */
+export function pointerOf(prefix: string, keys: readonly (string | number)[]): string {
+  let pointer = prefix;
+  for (const key of keys) pointer += `/${pointerToken(key)}`;
+  return pointer;
 }
 
 /**

@@ -1,9 +1,9 @@
 import { PassValidationError } from '../errors.js';
 import type { Issue } from '../issues.js';
 import { compileTemplate, type CompiledTemplate, type PlaceholderNames } from '../template/compile.js';
-import type { Pass, PassBody, PassIssuer, PassTemplate, TemplateValues } from '../types.js';
+import type { Pass, PassIssuer, PassTemplate, TemplateValues } from '../types.js';
 import { toRgbColor } from './color.js';
-import { validatePass } from './validate.js';
+import { validatePass, type ValidatePassOptions } from './validate.js';
 
 /** Options of {@link buildPass}. */
 export interface BuildPassOptions {
@@ -73,23 +73,22 @@ export function buildPass(
   options: BuildPassOptions = {},
 ): Pass {
   const compiled = compiledOf(template, options);
+  const plan = issuerPlanOf(compiled);
   checkIssuer(issuer);
-  const body = compiled.render(values) as PassBody & Record<string, unknown>;
-  const source = compiled.template;
+  const pass = compiled.render(values) as Pass & Record<string, unknown>;
 
   // `delete` only when needed: it would turn the object into a slow dictionary.
-  for (const key of ISSUER_KEYS) if (Object.hasOwn(body, key)) delete body[key];
+  for (const key of plan.strip) delete pass[key];
   if (options.colors !== 'keep') {
-    for (const key of COLOR_KEYS) {
-      const color = body[key];
-      if (typeof color === 'string') body[key] = toRgbColor(color);
+    for (const key of plan.colors) {
+      const color = pass[key];
+      if (typeof color === 'string') pass[key] = toRgbColor(color);
     }
   }
-  const pass = body as Pass & Record<string, unknown>;
   pass.serialNumber = issuer.serialNumber ?? crypto.randomUUID();
-  pass.passTypeIdentifier = source.passType;
-  pass.formatVersion = source.formatVersion;
-  pass.description = issuer.description ?? source.name;
+  pass.passTypeIdentifier = plan.passTypeIdentifier;
+  pass.formatVersion = plan.formatVersion;
+  pass.description = issuer.description ?? plan.name;
   pass.organizationName = issuer.organizationName;
   pass.teamIdentifier = issuer.teamIdentifier;
   if (issuer.webServiceURL !== undefined) {
@@ -98,10 +97,44 @@ export function buildPass(
   }
 
   if (options.validate !== false) {
-    const report = validatePass(pass, options.allowHttp === true ? { allowHttp: true } : {});
+    const report = validatePass(pass, options.allowHttp === true ? ALLOW_HTTP : STRICT);
     if (!report.ok) throw new PassValidationError('The pass would be refused by Wallet', report.issues);
   }
   return pass;
+}
+
+const ALLOW_HTTP: ValidatePassOptions = { allowHttp: true };
+const STRICT: ValidatePassOptions = {};
+
+/** What buildPass needs of a compiled template, worked out once per template. */
+interface IssuerPlan {
+  readonly passTypeIdentifier: string;
+  readonly formatVersion: 1;
+  readonly name: string;
+  /** Issuer-owned keys the body itself holds (they are replaced). */
+  readonly strip: readonly string[];
+  /** The color keys the body holds. */
+  readonly colors: readonly string[];
+}
+
+const issuerPlans = new WeakMap<CompiledTemplate, IssuerPlan>();
+
+function issuerPlanOf(compiled: CompiledTemplate): IssuerPlan {
+  let plan = issuerPlans.get(compiled);
+  if (plan === undefined) {
+    const { passType, formatVersion, name, description } = compiled.template;
+    // A body's top-level keys are never placeholders, so the template's keys are the rendered body's.
+    const keys = Object.keys(description);
+    plan = {
+      passTypeIdentifier: passType,
+      formatVersion,
+      name,
+      strip: ISSUER_KEYS.filter((key) => keys.includes(key)),
+      colors: COLOR_KEYS.filter((key) => keys.includes(key)),
+    };
+    issuerPlans.set(compiled, plan);
+  }
+  return plan;
 }
 
 function compiledOf(template: PassTemplate | CompiledTemplate, options: BuildPassOptions): CompiledTemplate {
@@ -121,6 +154,7 @@ function isCompiled(template: PassTemplate | CompiledTemplate): template is Comp
 
 // Issuer mistakes are the caller's: they throw even with `validate: false`.
 function checkIssuer(issuer: PassIssuer): void {
+  if (isWellFormed(issuer)) return;
   const issues: Issue[] = [];
   const input = (typeof issuer === 'object' && issuer !== null ? issuer : {}) as Record<string, unknown>;
   for (const key of ['teamIdentifier', 'organizationName'] as const) {
@@ -141,6 +175,19 @@ function checkIssuer(issuer: PassIssuer): void {
     });
   }
   if (issues.length > 0) throw new PassValidationError('Invalid issuer', issues);
+}
+
+function isWellFormed(issuer: PassIssuer): boolean {
+  if (typeof issuer !== 'object' || issuer === null) return false;
+  const { teamIdentifier, organizationName, webServiceURL, serialNumber, authenticationToken, description } = issuer;
+  return (
+    typeof teamIdentifier === 'string' &&
+    typeof organizationName === 'string' &&
+    (webServiceURL === undefined || typeof webServiceURL === 'string') &&
+    (serialNumber === undefined || typeof serialNumber === 'string') &&
+    (description === undefined || typeof description === 'string') &&
+    (authenticationToken === undefined || (typeof authenticationToken === 'string' && authenticationToken.length >= MIN_TOKEN_LENGTH))
+  );
 }
 
 function issuerIssue(key: string, message: string): Issue {

@@ -1,4 +1,4 @@
-import { joinPointer } from '../issues.js';
+import { pointerOf } from '../issues.js';
 
 /** Deepest nesting a template body or a value may have: deeper input is refused, never a stack overflow. */
 export const MAX_DEPTH = 64;
@@ -10,48 +10,60 @@ export interface JsonProblem {
 }
 
 /**
- * Walks a value that should be JSON, calling `visit` on every string, and lists
+ * Walks a value that should be JSON, calling `visit` on every string (with a
+ * function that gives its pointer, built only when asked for), and lists
  * what is not JSON: functions, `undefined`, symbols, bigints, non-finite
  * numbers, class instances, cycles, nesting deeper than {@link MAX_DEPTH}.
  */
 export function jsonProblems(
   value: unknown,
   path = '',
-  visit?: (text: string, path: string) => void,
+  visit?: (text: string, path: () => string) => void,
 ): JsonProblem[] {
   const problems: JsonProblem[] = [];
   const open = new Set<object>();
-  const walk = (node: unknown, at: string, depth: number): void => {
+  // Where the walk is; a pointer is built only for a string visited or a problem found.
+  const trail: (string | number)[] = [];
+  const here = (): string => pointerOf(path, trail);
+  const walk = (node: unknown, depth: number): void => {
     switch (typeof node) {
       case 'string':
-        return visit?.(node, at);
+        return visit?.(node, here);
       case 'boolean':
         return;
       case 'number':
-        if (!Number.isFinite(node)) problems.push({ path: at, why: `${node} is not a finite number` });
+        if (!Number.isFinite(node)) problems.push({ path: here(), why: `${node} is not a finite number` });
         return;
       case 'object':
         break;
       default:
-        problems.push({ path: at, why: `a ${typeof node} is not a JSON value` });
+        problems.push({ path: here(), why: `a ${typeof node} is not a JSON value` });
         return;
     }
     if (node === null) return;
     const proto: unknown = Object.getPrototypeOf(node);
     if (!Array.isArray(node) && proto !== Object.prototype && proto !== null) {
-      return void problems.push({ path: at, why: 'only plain objects and arrays are JSON' });
+      return void problems.push({ path: here(), why: 'only plain objects and arrays are JSON' });
     }
-    if (open.has(node)) return void problems.push({ path: at, why: 'the value contains itself (a cycle)' });
-    if (depth >= MAX_DEPTH) return void problems.push({ path: at, why: `nesting deeper than ${MAX_DEPTH} levels` });
+    if (open.has(node)) return void problems.push({ path: here(), why: 'the value contains itself (a cycle)' });
+    if (depth >= MAX_DEPTH) return void problems.push({ path: here(), why: `nesting deeper than ${MAX_DEPTH} levels` });
     open.add(node);
     if (Array.isArray(node)) {
-      for (let index = 0; index < node.length; index++) walk(node[index], joinPointer(at, index), depth + 1);
+      for (let index = 0; index < node.length; index++) {
+        trail.push(index);
+        walk(node[index], depth + 1);
+        trail.pop();
+      }
     } else {
-      for (const key of Object.keys(node)) walk((node as Record<string, unknown>)[key], joinPointer(at, key), depth + 1);
+      for (const key of Object.keys(node)) {
+        trail.push(key);
+        walk((node as Record<string, unknown>)[key], depth + 1);
+        trail.pop();
+      }
     }
     open.delete(node);
   };
-  walk(value, path, 0);
+  walk(value, 0);
   return problems;
 }
 

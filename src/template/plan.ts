@@ -1,4 +1,4 @@
-import { joinPointer } from '../issues.js';
+import { pointerOf } from '../issues.js';
 import { hasPlaceholderSyntax, scan } from '../placeholder/scan.js';
 import type { JsonValue } from '../types.js';
 
@@ -52,9 +52,12 @@ export function planBody(body: JsonValue): Plan {
     return index;
   };
 
-  const plan = (node: JsonValue, path: string): PlanNode => {
+  // Where the walk is; a pointer is built only for the strings that hold placeholders.
+  const trail: (string | number)[] = [];
+  const plan = (node: JsonValue): PlanNode => {
     if (typeof node === 'string') {
       if (!hasPlaceholderSyntax(node)) return { kind: 'constant', value: node };
+      const path = pointerOf('/description', trail);
       const { segments } = scan(node, path);
       const first = segments[0];
       if (segments.length === 1 && first?.type === 'placeholder') {
@@ -72,16 +75,16 @@ export function planBody(body: JsonValue): Plan {
       return slots.length === 0 ? { kind: 'constant', value: node } : { kind: 'text', strings, slots };
     }
     if (node === null || typeof node !== 'object') return { kind: 'constant', value: node };
-    if (Array.isArray(node)) {
-      return { kind: 'array', items: node.map((item, index) => plan(item, joinPointer(path, index))) };
-    }
-    const keys = Object.keys(node);
-    return {
-      kind: 'object',
-      keys,
-      values: keys.map((key) => plan((node as Record<string, JsonValue>)[key] as JsonValue, joinPointer(path, key))),
+    const at = (key: string | number, value: JsonValue): PlanNode => {
+      trail.push(key);
+      const planned = plan(value);
+      trail.pop();
+      return planned;
     };
+    if (Array.isArray(node)) return { kind: 'array', items: node.map((item, index) => at(index, item)) };
+    const keys = Object.keys(node);
+    return { kind: 'object', keys, values: keys.map((key) => at(key, (node as Record<string, JsonValue>)[key] as JsonValue)) };
   };
 
-  return { root: plan(body, '/description'), names };
+  return { root: plan(body), names };
 }

@@ -60,8 +60,9 @@ function analyze(template: unknown): TemplateAnalysis {
   const uses: PlaceholderUse[] = [];
   const body = record['description'];
   if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
-    const problems = jsonProblems(body, '/description', (text, path) => {
+    const problems = jsonProblems(body, '/description', (text, pointer) => {
         if (!hasPlaceholderSyntax(text)) return;
+        const path = pointer();
         const scanned = scan(text, path);
         issues.push(...scanned.issues);
         for (const segment of scanned.segments) {
