@@ -17,8 +17,11 @@ export function closestName(name: string, candidates: Iterable<string>): string 
   return best;
 }
 
-// Damerau-free Levenshtein with case differences counting half, so `Name` suggests `name`.
+// Optimal string alignment distance: insertions, deletions, substitutions and
+// swaps of neighbours (`levle` → `level`) cost 1, a change of case only ½ (`Name` → `name`).
+// Gives up with `cap` once every alignment already costs that much.
 function editDistance(a: string, b: string, cap: number): number {
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
@@ -26,12 +29,14 @@ function editDistance(a: string, b: string, cap: number): number {
     for (let j = 1; j <= b.length; j++) {
       const x = a[i - 1] as string;
       const y = b[j - 1] as string;
-      const swap = x === y ? 0 : x.toLowerCase() === y.toLowerCase() ? 0.5 : 1;
-      const value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + swap);
+      const change = x === y ? 0 : x.toLowerCase() === y.toLowerCase() ? 0.5 : 1;
+      let value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + change);
+      if (i > 1 && j > 1 && x === b[j - 2] && a[i - 2] === y) value = Math.min(value, (before[j - 2] as number) + 1);
       current.push(value);
       if (value < rowMin) rowMin = value;
     }
     if (rowMin >= cap) return cap;
+    before = previous;
     previous = current;
   }
   return previous[b.length] as number;
