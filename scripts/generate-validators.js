@@ -1,9 +1,9 @@
-// npm run generate: writes src/schema/validators.js and validators.d.ts from the schemas.
+// npm run generate: writes the validator modules and their types into src/schema/ from the schemas.
 import { writeFileSync } from 'node:fs';
 import { generateValidatorsSource } from './validators-source.js';
 
-const { js, dts } = generateValidatorsSource();
 const dir = new URL('../src/schema/', import.meta.url);
-writeFileSync(new URL('validators.js', dir), js);
-writeFileSync(new URL('validators.d.ts', dir), dts);
-process.stdout.write('wrote src/schema/validators.js and src/schema/validators.d.ts\n');
+for (const [file, text] of Object.entries(generateValidatorsSource())) {
+  writeFileSync(new URL(file, dir), text);
+  process.stdout.write(`wrote src/schema/${file}\n`);
+}

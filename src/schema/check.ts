@@ -1,9 +1,9 @@
 import type { Issue, IssueCode } from '../issues.js';
 import { joinPointer } from '../issues.js';
+import { validateEventSchema } from './event-validator.js';
 import {
   type SchemaError,
   type SchemaValidator,
-  validateEventSchema,
   validatePassSchema,
   validateTemplateSchema,
 } from './validators.js';
@@ -128,24 +128,51 @@ export function checkTemplateShape(value: unknown): Issue[] {
 
 /**
  * Checks a value against `event.schema.json`: `id` UUID-shaped, `type` a
- * string, `created` `YYYY-MM-DDTHH:MM:SSZ`, `data` an object, all four
- * required. Codes: `missing-key`, `invalid-type`, `invalid-date` (for
- * `created`), `invalid-value` (an `id` that is not UUID-shaped). Never throws.
+ * non-empty string, `created` `YYYY-MM-DDTHH:MM:SSZ`, `data` an object, all
+ * four required; for the known types, their data members as non-empty strings
+ * (`webhook.verify` → `token`; `pass.*` and `registration.*` →
+ * `serialNumber`, `passTypeIdentifier`). Only own properties count. Codes:
+ * `missing-key`, `invalid-type`, `invalid-date` (for `created`),
+ * `invalid-value` (an `id` that is not UUID-shaped, an empty string). Issues
+ * come in member order: the event, `id`, `type`, `created`, `data`, then the
+ * members of `data` (missing ones first). Never throws.
  *
  * @example
  * ```ts
- * checkEventShape({ id: 'x', type: 'pass.created', created: '2026-05-07T10:30:00Z', data: {} })[0]?.path; // '/id'
+ * checkEventShape({ id: 'x', type: 'pass.created', created: '2026-05-07T10:30:00Z', data: {} }).map((issue) => issue.path);
+ * // ['/id', '/data/serialNumber', '/data/passTypeIdentifier']
  * ```
  */
 export function checkEventShape(value: unknown): Issue[] {
-  return checkSimple(validateEventSchema, value, 'An event', (error, name) => {
-    if (error.keyword === 'required') return { code: 'missing-key', message: genericMessage(error, name) };
-    if (error.keyword === 'type') return { code: 'invalid-type', message: genericMessage(error, name) };
-    if (error.instancePath === '/created') {
-      return { code: 'invalid-date', message: '`created` must be a UTC time written YYYY-MM-DDTHH:MM:SSZ' };
-    }
-    return { code: 'invalid-value', message: `${name} must be a UUID-shaped string` };
-  });
+  const order = ['', '/id', '/type', '/created', '/data'];
+  const rank = (path: string): number => (order.includes(path) ? order.indexOf(path) : order.length);
+  // The `if` of a conditional fails along with its `then`, whose failures say what is wrong.
+  const validate: SchemaValidator = (data) => {
+    const valid = validateEventSchema(data);
+    validate.errors = validateEventSchema.errors?.filter((error) => error.keyword !== 'if') ?? null;
+    return valid;
+  };
+  try {
+    const issues = checkSimple(validate, value, 'An event', (error, name) => {
+      const { keyword, instancePath, params } = error;
+      const path = keyword === 'required' ? joinPointer(instancePath, String(params['missingProperty'])) : instancePath;
+      // A member of a known type's data (the schema's allOf): the message names the type.
+      if (path.startsWith('/data/')) {
+        const code = keyword === 'required' ? 'missing-key' : keyword === 'type' ? 'invalid-type' : 'invalid-value';
+        return { code, message: `A ${String((value as { type: unknown }).type)} event needs \`data.${displayName(path)}\` as a non-empty string` };
+      }
+      if (keyword === 'required') return { code: 'missing-key', message: genericMessage(error, name) };
+      if (keyword === 'type') return { code: 'invalid-type', message: genericMessage(error, name) };
+      if (path === '/created') return { code: 'invalid-date', message: '`created` must be a UTC time written YYYY-MM-DDTHH:MM:SSZ' };
+      if (path === '/type') return { code: 'invalid-value', message: '`type` must be a non-empty string' };
+      return { code: 'invalid-value', message: `${name} must be a UUID-shaped string` };
+    });
+    // ajv reports the allOf (data) failures before the required members; sort() is stable.
+    return issues.sort((a, b) => rank(a.path) - rank(b.path));
+  } catch {
+    // Reading `type` again for a message threw (a getter or proxy).
+    return [unreadable('invalid-value', 'An event')];
+  }
 }
 
 function run(validator: SchemaValidator, value: unknown): readonly SchemaError[] | undefined {

@@ -165,7 +165,8 @@ describe('checkTemplateShape (pass-template.schema.json)', () => {
 });
 
 describe('checkEventShape (event.schema.json)', () => {
-  const event = { id: '0b7c5e3a-8f0e-4b8e-9a55-6d7c9c3a2f10', type: 'pass.created', created: '2026-05-07T10:30:00Z', data: {} };
+  const data = { serialNumber: 'E5982H-I2', passTypeIdentifier: 'pass.com.example.ticket' };
+  const event = { id: '0b7c5e3a-8f0e-4b8e-9a55-6d7c9c3a2f10', type: 'pass.created', created: '2026-05-07T10:30:00Z', data };
 
   test('a well-formed event has no issue', () => {
     expect(checkEventShape(event)).toEqual([]);
@@ -179,5 +180,16 @@ describe('checkEventShape (event.schema.json)', () => {
       'invalid-type /data',
     ]);
     expect(found(checkEventShape({}))).toEqual(['missing-key /id', 'missing-key /type', 'missing-key /created', 'missing-key /data']);
+  });
+
+  test('a known type needs its data members as non-empty strings; issues come in member order', () => {
+    expect(checkEventShape({ ...event, id: 'x', data: { serialNumber: '' } })).toEqual([
+      { severity: 'error', code: 'invalid-value', path: '/id', message: '`id` must be a UUID-shaped string' },
+      { severity: 'error', code: 'missing-key', path: '/data/passTypeIdentifier', message: 'A pass.created event needs `data.passTypeIdentifier` as a non-empty string' },
+      { severity: 'error', code: 'invalid-value', path: '/data/serialNumber', message: 'A pass.created event needs `data.serialNumber` as a non-empty string' },
+    ]);
+    expect(found(checkEventShape({ ...event, type: 'webhook.verify', data: { token: 7 } }))).toEqual(['invalid-type /data/token']);
+    expect(found(checkEventShape({ ...event, type: '', data: [] }))).toEqual(['invalid-value /type', 'invalid-type /data']);
+    expect(checkEventShape({ ...event, type: 'pass.voided', data: {} })).toEqual([]);
   });
 });

@@ -129,6 +129,7 @@ describe('checkEvent', () => {
     ['type empty', { ...valid, type: '' }, '/type'],
     ['type not a string', { ...valid, type: 7 }, '/type'],
     ['created with fraction', { ...valid, created: '2025-03-01T12:00:00.5Z' }, '/created'],
+    ['created not a real date', { ...valid, created: '2025-02-30T00:00:00Z' }, '/created'],
     ['data an array', { ...valid, data: [] }, '/data'],
     ['data null', { ...valid, data: null }, '/data'],
     ['known type missing a member', { ...valid, data: { serialNumber: 'x' } }, '/data/passTypeIdentifier'],
@@ -141,6 +142,23 @@ describe('checkEvent', () => {
   test('a data member inherited from the prototype does not count', () => {
     const data = Object.create({ token: 'inherited' }) as object;
     expect(checkEvent({ ...valid, type: 'webhook.verify', data })?.path).toBe('/data/token');
+  });
+
+  test('the first problem in member order, with what is wrong', () => {
+    expect(checkEvent({ ...valid, id: 'x', type: undefined })).toEqual({ path: '/id', message: '`id` must be a UUID-shaped string' });
+    expect(checkEvent({ ...valid, data: {} })).toEqual({
+      path: '/data/serialNumber',
+      message: 'A pass.created event needs `data.serialNumber` as a non-empty string',
+    });
+    expect(checkEvent({ ...valid, created: '2023-02-29T00:00:00Z' })).toEqual({
+      path: '/created',
+      message: '`created` must be a real UTC date and time; 2023-02-29T00:00:00Z is not one',
+    });
+  });
+
+  test('a member whose getter throws is a problem, not an exception', () => {
+    const event = { ...valid, get type(): string { throw new Error('boom'); } };
+    expect(checkEvent(event)).toEqual({ path: '', message: 'An event could not be read (a property access threw)' });
   });
 });
 
