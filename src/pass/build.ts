@@ -1,8 +1,13 @@
 import { PassValidationError } from '../errors.js';
 import type { Issue } from '../issues.js';
+import { hasPlaceholderSyntax } from '../placeholder/scan.js';
 import { compileTemplate, type CompiledTemplate, type PlaceholderNames } from '../template/compile.js';
+import { planOf } from '../template/registry.js';
 import type { Pass, PassIssuer, PassTemplate, TemplateValues } from '../types.js';
 import { toRgbColor } from './color.js';
+import { checkPassBody, PASS_BODY_SITES, PASS_LEVEL_KEYS } from './rules.js';
+import { passKeysAreValid } from './rules/identity.js';
+import { passesSiteChecks, type SiteCheck, siteChecks, skeletonOf } from './rules/sites.js';
 import { validatePass, type ValidatePassOptions } from './validate.js';
 
 /** Options of {@link buildPass}. */
@@ -17,17 +22,6 @@ export interface BuildPassOptions {
   readonly strict?: boolean;
 }
 
-// The keys an issuer owns; a body never supplies them.
-const ISSUER_KEYS = [
-  'serialNumber',
-  'passTypeIdentifier',
-  'formatVersion',
-  'description',
-  'organizationName',
-  'teamIdentifier',
-  'authenticationToken',
-  'webServiceURL',
-] as const;
 const COLOR_KEYS = ['foregroundColor', 'backgroundColor', 'labelColor'] as const;
 const MIN_TOKEN_LENGTH = 16;
 
@@ -97,8 +91,13 @@ export function buildPass(
   }
 
   if (options.validate !== false) {
-    const report = validatePass(pass, options.allowHttp === true ? ALLOW_HTTP : STRICT);
-    if (!report.ok) throw new PassValidationError('The pass would be refused by Wallet', report.issues);
+    const allowHttp = options.allowHttp === true;
+    // The fast path proves there is no error (see IssuerPlan.checks); when it
+    // cannot, validatePass decides, and its issues are the ones thrown.
+    if (plan.checks === undefined || !passesSiteChecks(pass, plan.checks) || !passKeysAreValid(pass, allowHttp)) {
+      const report = validatePass(pass, allowHttp ? ALLOW_HTTP : STRICT);
+      if (!report.ok) throw new PassValidationError('The pass would be refused by Wallet', report.issues);
+    }
   }
   return pass;
 }
@@ -115,6 +114,14 @@ interface IssuerPlan {
   readonly strip: readonly string[];
   /** The color keys the body holds. */
   readonly colors: readonly string[];
+  /**
+   * What to test of a rendered pass for `validatePass` to certainly find no
+   * error in it, besides its pass-level keys: the body's static parts hold
+   * none (checked here once, as the template checks do), and every rule that
+   * reads a placeholder-bearing part accepts what the tests accept (see
+   * rules/sites.ts). `undefined`: no such tests; every pass is validated in full.
+   */
+  readonly checks: readonly SiteCheck[] | undefined;
 }
 
 const issuerPlans = new WeakMap<CompiledTemplate, IssuerPlan>();
@@ -123,14 +130,19 @@ function issuerPlanOf(compiled: CompiledTemplate): IssuerPlan {
   let plan = issuerPlans.get(compiled);
   if (plan === undefined) {
     const { passType, formatVersion, name, description } = compiled.template;
-    // A body's top-level keys are never placeholders, so the template's keys are the rendered body's.
-    const keys = Object.keys(description);
+    const rendered = planOf(compiled)?.root;
+    // A body's top-level keys are never placeholders, so the plan's (or the template's) keys are the rendered body's.
+    const keys = rendered?.kind === 'object' ? rendered.keys : Object.keys(description);
     plan = {
       passTypeIdentifier: passType,
       formatVersion,
       name,
-      strip: ISSUER_KEYS.filter((key) => keys.includes(key)),
+      strip: PASS_LEVEL_KEYS.filter((key) => keys.includes(key)),
       colors: COLOR_KEYS.filter((key) => keys.includes(key)),
+      checks:
+        rendered === undefined || checkPassBody(skeletonOf(rendered), '', hasPlaceholderSyntax).some((issue) => issue.severity === 'error')
+          ? undefined
+          : siteChecks(rendered, PASS_BODY_SITES),
     };
     issuerPlans.set(compiled, plan);
   }

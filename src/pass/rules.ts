@@ -1,11 +1,22 @@
 import type { Issue } from '../issues.js';
 import type { PassStyle } from '../types.js';
-import { checkListedBarcode, checkSingleBarcode } from './rules/barcode.js';
+import { BARCODE_SITES, checkListedBarcode, checkSingleBarcode } from './rules/barcode.js';
 import { type Context, createContext, describe, type Dict, isDict, isDynamic, mayInherit, report } from './rules/context.js';
 import { finishPassKeys, PASS_KEY_CHECKS } from './rules/identity.js';
-import { checkBeacon, checkLocation, checkMaxDistance, checkNfc, checkRelevantDate } from './rules/relevance.js';
-import { checkStructure, STYLES } from './rules/structure.js';
+import {
+  BEACON_SITES,
+  checkBeacon,
+  checkLocation,
+  checkMaxDistance,
+  checkNfc,
+  checkRelevantDate,
+  LOCATION_SITES,
+  NFC_SITES,
+  RELEVANT_DATE_SITES,
+} from './rules/relevance.js';
+import { checkStructure, STYLE_SITES, STYLES } from './rules/structure.js';
 import { reportUnknownKey } from './rules/unknown-key.js';
+import { OPAQUE_OBJECT, type Sites } from './rules/sites.js';
 import { arrayCheck, type Check, checkDate, colorCheck, kindCheck } from './rules/values.js';
 
 export { PASS_LEVEL_KEYS } from './rules/identity.js';
@@ -24,55 +35,70 @@ const string = kindCheck('string');
 const boolean = kindCheck('boolean');
 const object = kindCheck('object');
 
-// Every body key Wallet knows, with its check. Style keys are handled apart.
-const BODY_CHECKS: ReadonlyMap<string, Check> = new Map<string, Check>([
-  ['barcode', checkSingleBarcode],
-  ['barcodes', arrayCheck(checkListedBarcode)],
-  ['logoText', string],
-  ['foregroundColor', colorCheck()],
-  ['backgroundColor', colorCheck()],
-  ['labelColor', colorCheck()],
-  ['footerBackgroundColor', colorCheck()],
-  ['groupingIdentifier', string],
-  ['relevantDate', checkDate],
-  ['relevantDates', arrayCheck(checkRelevantDate)],
-  ['expirationDate', checkDate],
-  ['voided', boolean],
-  ['sharingProhibited', boolean],
-  ['suppressStripShine', boolean],
-  ['suppressHeaderDarkening', boolean],
-  ['useAutomaticColors', boolean],
-  ['eventLogoText', string],
-  ['preferredStyleSchemes', arrayCheck(string)],
-  ['locations', arrayCheck(checkLocation)],
-  ['beacons', arrayCheck(checkBeacon)],
-  ['maxDistance', checkMaxDistance],
-  ['nfc', checkNfc],
-  ['appLaunchURL', string],
-  ['associatedStoreIdentifiers', arrayCheck(kindCheck('integer'))],
-  ['userInfo', object],
-  ['semantics', object],
+// Every body key Wallet knows, with its check and what a placeholder may
+// render to there for the check to find no error (see rules/sites.ts; keep
+// the two in step). Style keys are handled apart.
+const BODY: readonly (readonly [string, Check, Sites])[] = [
+  ['barcode', checkSingleBarcode, BARCODE_SITES],
+  ['barcodes', arrayCheck(checkListedBarcode), { each: BARCODE_SITES }],
+  ['logoText', string, 'string'],
+  ['foregroundColor', colorCheck(), 'color'],
+  ['backgroundColor', colorCheck(), 'color'],
+  ['labelColor', colorCheck(), 'color'],
+  ['footerBackgroundColor', colorCheck(), 'color'],
+  ['groupingIdentifier', string, 'string'],
+  ['relevantDate', checkDate, 'date'],
+  ['relevantDates', arrayCheck(checkRelevantDate), RELEVANT_DATE_SITES],
+  ['expirationDate', checkDate, 'date'],
+  ['voided', boolean, 'none'],
+  ['sharingProhibited', boolean, 'none'],
+  ['suppressStripShine', boolean, 'none'],
+  ['suppressHeaderDarkening', boolean, 'none'],
+  ['useAutomaticColors', boolean, 'none'],
+  ['eventLogoText', string, 'string'],
+  ['preferredStyleSchemes', arrayCheck(string), { each: 'string' }],
+  ['locations', arrayCheck(checkLocation), LOCATION_SITES],
+  ['beacons', arrayCheck(checkBeacon), BEACON_SITES],
+  ['maxDistance', checkMaxDistance, 'none'],
+  ['nfc', checkNfc, NFC_SITES],
+  // Its presence needs associatedStoreIdentifiers; its value is any string.
+  ['appLaunchURL', string, 'string'],
+  ['associatedStoreIdentifiers', arrayCheck(kindCheck('integer')), 'none'],
+  ['userInfo', object, OPAQUE_OBJECT],
+  ['semantics', object, OPAQUE_OBJECT],
   // Links shown on iOS 18 event tickets.
-  ['accessibilityURL', string],
-  ['addOnURL', string],
-  ['bagPolicyURL', string],
-  ['changeSeatURL', string],
-  ['contactVenueEmail', string],
-  ['contactVenuePhoneNumber', string],
-  ['contactVenueWebsite', string],
-  ['directionsInformationURL', string],
-  ['merchandiseURL', string],
-  ['orderFoodURL', string],
-  ['parkingInformationURL', string],
-  ['purchaseParkingURL', string],
-  ['sellURL', string],
-  ['transferURL', string],
-  ['transitInformationURL', string],
-  // Checked only in a complete pass (see checkPassRules); a body may not hold them.
-  ...PASS_KEY_CHECKS,
-]);
+  ...[
+    'accessibilityURL',
+    'addOnURL',
+    'bagPolicyURL',
+    'changeSeatURL',
+    'contactVenueEmail',
+    'contactVenuePhoneNumber',
+    'contactVenueWebsite',
+    'directionsInformationURL',
+    'merchandiseURL',
+    'orderFoodURL',
+    'parkingInformationURL',
+    'purchaseParkingURL',
+    'sellURL',
+    'transferURL',
+    'transitInformationURL',
+  ].map((key) => [key, string, 'string'] as const),
+  // Checked only in a complete pass (see checkPassRules); a body may not hold
+  // them, and buildPass replaces them with the issuer's (checked apart).
+  ...[...PASS_KEY_CHECKS].map(([key, check]) => [key, check, 'any'] as const),
+];
+const BODY_CHECKS: ReadonlyMap<string, Check> = new Map(BODY.map(([key, check]) => [key, check]));
+const BODY_SITES: ReadonlyMap<string, Sites> = new Map(BODY.map(([key, , sites]) => [key, sites]));
 const STYLE_SET: ReadonlySet<string> = new Set(STYLES);
 const KNOWN_KEYS: readonly string[] = [...BODY_CHECKS.keys(), ...STYLES];
+
+/**
+ * What a placeholder may render to in a pass body buildPass renders for
+ * {@link checkPassBody} to find no error there (see rules/sites.ts). Unknown
+ * keys are only warned about, so anything goes under them.
+ */
+export const PASS_BODY_SITES: Sites = () => (key) => (STYLE_SET.has(key) ? STYLE_SITES : (BODY_SITES.get(key) ?? 'any'));
 
 /**
  * Apple's rules on the visual part of a pass (style body, fields, barcodes,

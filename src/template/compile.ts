@@ -3,6 +3,7 @@ import type { JsonValue, PassBody, PassTemplate, TemplateValues } from '../types
 import { generatePlan } from './codegen.js';
 import { interpretPlan, type Builder } from './interpret.js';
 import { planBody } from './plan.js';
+import { registerPlan } from './registry.js';
 import { analyzeTemplate } from './validate.js';
 import { resolveValues } from './values.js';
 
@@ -78,11 +79,13 @@ export function compileTemplate<const TTemplate extends PassTemplate>(
   const declaredSet = new Set(declared);
   const strict = options.strict === true;
   const names = plan.names;
-  return {
+  const compiled: CompiledTemplate<PlaceholderNames<TTemplate>> = {
     template,
     placeholders: [...declaredSet] as PlaceholderNames<TTemplate>[],
     render: (values) => build(resolveValues(names, values, declaredSet, strict)) as PassBody,
   };
+  registerPlan(compiled, plan);
+  return compiled;
 }
 
 const cache = new WeakMap<object, CompiledTemplate>();

@@ -1,10 +1,14 @@
 import { type Context, describe, expectKind, isDict, isDynamic, type Key, nameOf, report, mayInherit } from './context.js';
+import type { Sites } from './sites.js';
 import { reportUnknownKey } from './unknown-key.js';
 import type { Check } from './values.js';
 
 const BARCODE_KEYS = ['message', 'format', 'messageEncoding', 'altText'] as const;
 const FORMATS = new Set(['PKBarcodeFormatQR', 'PKBarcodeFormatPDF417', 'PKBarcodeFormatAztec', 'PKBarcodeFormatCode128']);
 const CODE128 = 'PKBarcodeFormatCode128';
+
+/** What a placeholder may render to in a barcode for checkBarcode to find no error (see sites.ts). */
+export const BARCODE_SITES: Sites = () => (key) => (key === 'format' ? 'none' : (BARCODE_KEYS as readonly string[]).includes(key) ? 'string' : 'any');
 
 /** `barcode`: one barcode, where Code 128 is not allowed. */
 export const checkSingleBarcode: Check = (context, value, key) => {

@@ -1,4 +1,5 @@
 import { type Context, describe, type Dict, expectKind, isDict, isDynamic, type Key, pathOf, quote, report, mayInherit } from './context.js';
+import { OPAQUE_OBJECT, type Sites } from './sites.js';
 import { reportUnknownKey } from './unknown-key.js';
 import { reportDateProblem } from './values.js';
 import { looksLikeDate } from './w3c-date.js';
@@ -53,6 +54,32 @@ const CURRENCY_CODE = /^[A-Z]{3}$/;
 // An HTML tag: `<name` or `</name`. Only `<a href=…>` is supported by Wallet.
 const TAG = /<\/?\s*([A-Za-z][A-Za-z0-9-]*)([^>]*)/g;
 const HREF = /(?:^|\s)href\s*=/i;
+
+/**
+ * What a placeholder may render to in a field for checkField to find no
+ * error (see sites.ts); keep in step with checkField. `key` is `'none'`: its
+ * uniqueness depends on the other fields. `value` depends on the style keys
+ * (checkValueAgainstStyles); with both a date and a number style no value passes.
+ */
+export const FIELD_SITES: Sites = (keys) => {
+  const dated = keys.includes('dateStyle') || keys.includes('timeStyle');
+  const numbered = keys.includes('numberStyle') || keys.includes('currencyCode');
+  const value = dated ? (numbered ? 'none' : 'date') : numbered ? 'number' : 'text';
+  return (key) => {
+    switch (key) {
+      case 'value':
+        return value;
+      case 'label':
+        return 'string';
+      case 'attributedValue':
+        return 'text'; // its tags give warnings only
+      case 'semantics':
+        return OPAQUE_OBJECT;
+      default:
+        return (FIELD_KEYS as readonly string[]).includes(key) ? 'none' : 'any';
+    }
+  };
+};
 
 /** Empties `seen` for the style body at stack depth `depth`. */
 export function resetSeenKeys(seen: SeenKeys, depth: number): SeenKeys {

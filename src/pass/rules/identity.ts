@@ -1,4 +1,4 @@
-import { type Context, describe, expectKind, quote, report } from './context.js';
+import { type Context, describe, type Dict, expectKind, quote, report } from './context.js';
 import { remember } from './remember.js';
 import type { Check } from './values.js';
 
@@ -101,6 +101,31 @@ export function finishPassKeys(context: Context): void {
     const [given, missing] = token ? ['authenticationToken', 'webServiceURL'] : ['webServiceURL', 'authenticationToken'];
     report(context, 'error', 'unpaired-web-service', missing, `${quote(given)} is set, so ${quote(missing)} is required too: Wallet needs both or neither`);
   }
+}
+
+/**
+ * Whether the pass-level keys of `pass` hold no error (warnings aside): the
+ * conditions of the checks above and of {@link finishPassKeys}, for the fast
+ * path of buildPass, which writes these keys itself. Keep in step with them.
+ */
+export function passKeysAreValid(pass: Dict, allowHttp: boolean): boolean {
+  const { serialNumber, passTypeIdentifier, description, organizationName, teamIdentifier, authenticationToken, webServiceURL } = pass;
+  if (
+    typeof serialNumber !== 'string' ||
+    serialNumber === '' ||
+    typeof passTypeIdentifier !== 'string' ||
+    !isPassTypeIdentifier(passTypeIdentifier) ||
+    pass['formatVersion'] !== 1 ||
+    typeof description !== 'string' ||
+    typeof organizationName !== 'string' ||
+    typeof teamIdentifier !== 'string'
+  ) {
+    return false;
+  }
+  if (authenticationToken === undefined) return webServiceURL === undefined;
+  if (typeof authenticationToken !== 'string' || authenticationToken.length < MIN_TOKEN_LENGTH || typeof webServiceURL !== 'string') return false;
+  const protocol = urlProtocol(webServiceURL);
+  return protocol === 'https:' || (allowHttp && protocol === 'http:');
 }
 
 function checkFormatVersion(context: Context, value: unknown): void {

@@ -1,4 +1,5 @@
 import { type Context, describe, type Dict, expectKind, isDict, isDynamic, type Key, type Kind, nameOf, quote, report, mayInherit } from './context.js';
+import type { Sites } from './sites.js';
 import { reportUnknownKey } from './unknown-key.js';
 import { type Check, checkDate } from './values.js';
 
@@ -43,6 +44,20 @@ const RELEVANT_DATE = shape('a relevant date', [
   ['startDate', { kind: 'date' }],
   ['endDate', { kind: 'date' }],
 ]);
+
+// What a placeholder may render to in these records for checkRecord to find
+// no error (see sites.ts): strings and dates are tested; numbers have ranges
+// and the NFC message a length, so they are 'none'.
+function sitesOf({ members }: Shape, except = ''): Sites {
+  return () => (name) => {
+    const kind = members.get(name)?.kind;
+    return kind === undefined ? 'any' : name === except ? 'none' : kind === 'string' || kind === 'date' ? kind : 'none';
+  };
+}
+export const LOCATION_SITES: Sites = { each: sitesOf(LOCATION) };
+export const BEACON_SITES: Sites = { each: sitesOf(BEACON) };
+export const RELEVANT_DATE_SITES: Sites = { each: sitesOf(RELEVANT_DATE) };
+export const NFC_SITES: Sites = sitesOf(NFC, 'message');
 
 /** An element of `locations`. */
 export const checkLocation: Check = (context, value, key) => {

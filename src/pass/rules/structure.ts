@@ -1,6 +1,7 @@
 import type { PassStyle } from '../../types.js';
 import { type Context, describe, isDict, isDynamic, quote, report, mayInherit } from './context.js';
-import { checkFieldList, type FieldArrayKind, resetSeenKeys } from './field.js';
+import { checkFieldList, FIELD_SITES, type FieldArrayKind, resetSeenKeys } from './field.js';
+import type { Sites } from './sites.js';
 import { reportUnknownKey } from './unknown-key.js';
 
 /** The five style keys; a pass holds exactly one. */
@@ -16,6 +17,9 @@ const FIELD_ARRAYS: ReadonlyMap<string, FieldArrayKind> = new Map([
   ['additionalInfoFields', 'other'],
 ]);
 const STRUCTURE_KEYS = [...FIELD_ARRAYS.keys(), 'transitType'];
+
+/** What a placeholder may render to in a style body for checkStructure to find no error (see sites.ts). */
+export const STYLE_SITES: Sites = () => (key) => (FIELD_ARRAYS.has(key) ? { each: FIELD_SITES } : key === 'transitType' ? 'none' : 'any');
 const TRANSIT_TYPES = new Set(['PKTransitTypeAir', 'PKTransitTypeBoat', 'PKTransitTypeBus', 'PKTransitTypeGeneric', 'PKTransitTypeTrain']);
 
 /**

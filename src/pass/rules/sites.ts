@@ -1,0 +1,136 @@
+import { hasPlaceholderSyntax } from '../../placeholder/scan.js';
+import type { PlanNode } from '../../template/plan.js';
+import { colorForm } from '../color.js';
+import { type Dict, hasKind, type Key } from './context.js';
+import { w3cDateProblem } from './w3c-date.js';
+
+// buildPass validates a rendered pass incrementally. Its template's static
+// parts were checked already, and a rule that reads a placeholder-bearing
+// (dynamic) value was skipped there; so after rendering, only those rules can
+// find an error. Each rule file states, next to its checks, what a value at
+// each of its locations may be for no rule to find an error there (`Sites`);
+// a location where that is not a cheap test on the value alone (a field key,
+// whose uniqueness depends on the others; an enum …) is `'none'`, and a
+// template with a placeholder there is always validated in full.
+
+/**
+ * What the rendered value at a location may be for no rule to report an
+ * error there (warnings aside): `'string'`; `'text'` (a string or a finite
+ * number); `'number'` (finite); `'date'` (a W3C date Wallet reads);
+ * `'color'` (any form the rules accept); `'any'` (no rule reads it); `'none'`
+ * (no cheap test is exact).
+ */
+export type Accept = 'string' | 'text' | 'number' | 'date' | 'color' | 'any' | 'none';
+
+/**
+ * The spec of a location: an {@link Accept}; `{ each }`, an array whose
+ * elements are at `each`; or, for an object, a function of its keys giving
+ * each member's spec (so a field's `value` can depend on its style keys). A
+ * value rendered whole where an array or object spec is asked for is `'none'`.
+ */
+export type Sites = Accept | { readonly each: Sites } | ((keys: readonly string[]) => (key: string) => Sites);
+
+/** A rendered value to test: where it is (keys from the pass) and what it must be. */
+export interface SiteCheck {
+  readonly path: readonly Key[];
+  readonly accept: Accept;
+}
+
+/** The spec of an object none of whose members any rule reads (`userInfo`, `semantics`). */
+export const OPAQUE_OBJECT: Sites = () => () => 'any';
+
+/**
+ * The tests that tell whether a body rendered from `root` holds no error at
+ * its dynamic parts, located with `sites`; `undefined` when some dynamic part
+ * is at a `'none'` location (or can never pass: text where a number is asked).
+ * A string holding `${` is dynamic, as in the template checks.
+ */
+export function siteChecks(root: PlanNode, sites: Sites): SiteCheck[] | undefined {
+  const checks: SiteCheck[] = [];
+  const path: Key[] = [];
+  const site = (spec: Sites, whole: boolean): boolean => {
+    const accept = typeof spec === 'string' ? spec : 'none';
+    // Text with a placeholder in it always renders to a string.
+    if (accept === 'any' || (!whole && (accept === 'string' || accept === 'text'))) return true;
+    if (accept === 'none' || (!whole && accept === 'number')) return false;
+    checks.push({ path: [...path], accept });
+    return true;
+  };
+  const visit = (node: PlanNode, spec: Sites): boolean => {
+    if (spec === 'any') return true;
+    switch (node.kind) {
+      case 'constant':
+        return typeof node.value !== 'string' || !hasPlaceholderSyntax(node.value) || site(spec, false);
+      case 'text':
+        return site(spec, false);
+      case 'value':
+        return site(spec, true);
+      case 'array': {
+        const each = typeof spec === 'object' ? spec.each : 'none';
+        return node.items.every((item, index) => at(index, item, each));
+      }
+      case 'object': {
+        const member = typeof spec === 'function' ? spec(node.keys) : () => 'none' as const;
+        return node.keys.every((key, index) => at(key, node.values[index] as PlanNode, member(key)));
+      }
+    }
+  };
+  const at = (key: Key, node: PlanNode, spec: Sites): boolean => {
+    path.push(key);
+    const ok = visit(node, spec);
+    path.pop();
+    return ok;
+  };
+  return visit(root, sites) ? checks : undefined;
+}
+
+/** Whether every value `checks` point to in `pass` is what it must be. */
+export function passesSiteChecks(pass: Dict, checks: readonly SiteCheck[]): boolean {
+  for (const { path, accept } of checks) {
+    let value: unknown = pass;
+    for (const key of path) value = (value as { readonly [key: Key]: unknown })[key];
+    if (!accepts(value, accept)) return false;
+  }
+  return true;
+}
+
+function accepts(value: unknown, accept: Accept): boolean {
+  switch (accept) {
+    case 'string':
+      return typeof value === 'string';
+    case 'text':
+    case 'number':
+      return hasKind(value, accept);
+    case 'date':
+      return typeof value === 'string' && w3cDateProblem(value) === undefined;
+    case 'color':
+      return typeof value === 'string' && colorForm(value) !== undefined;
+    default:
+      return accept === 'any';
+  }
+}
+
+/**
+ * The body the template checks saw, rebuilt from what is rendered: constants
+ * as they are, every placeholder-bearing string as `${}` (dynamic). Checking
+ * it, rather than trusting that the template was, keeps buildPass exact even
+ * for a template object changed after it was compiled.
+ */
+export function skeletonOf(node: PlanNode): unknown {
+  switch (node.kind) {
+    case 'constant':
+      return node.value;
+    case 'text':
+    case 'value':
+      return '${}';
+    case 'array':
+      return node.items.map(skeletonOf);
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      node.keys.forEach((key, index) => {
+        Object.defineProperty(out, key, { value: skeletonOf(node.values[index] as PlanNode), enumerable: true, writable: true, configurable: true });
+      });
+      return out;
+    }
+  }
+}
