@@ -1,4 +1,4 @@
-// Compiles the JSON Schemas in src/schema/ into ES modules of standalone
+// Compiles the JSON Schemas in src/schema/ into one ES module of standalone
 // validators (ajv ahead of time), so the library never needs eval/new Function.
 import { readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -27,48 +27,37 @@ export interface SchemaValidator {
 `;
 
 /**
- * The generated modules, in a fixed order (the output must be deterministic):
- * module name → its validators (export name → schema file) and ajv options.
- * The event validator has a module of its own so that \`passmint/webhooks\`
- * bundles only it: a bundler cannot drop the unused validators of a module
- * (ajv assigns properties to them at the top level).
+ * Export name → schema file and the ajv options it needs beyond the shared
+ * ones, in a fixed order (the output must be deterministic).
  */
-const modules = [
-  {
-    name: 'validators',
-    validators: [
-      ['validatePassSchema', 'pass.schema.json'],
-      ['validateTemplateSchema', 'pass-template.schema.json'],
-    ],
-    options: {},
-  },
-  {
-    name: 'event-validator',
-    validators: [['validateEventSchema', 'event.schema.json']],
-    // A data member inherited from a prototype is not one the sender sent.
-    options: { ownProperties: true },
-  },
+const validators = [
+  ['validatePassSchema', 'pass.schema.json', {}],
+  ['validateTemplateSchema', 'pass-template.schema.json', {}],
+  // A data member inherited from a prototype is not one the sender sent.
+  ['validateEventSchema', 'event.schema.json', { ownProperties: true }],
 ];
 
 /** Files the generator writes into src/schema/ (and the build copies into dist/schema/). */
-export const generatedFiles = modules.flatMap(({ name }) => [`${name}.js`, `${name}.d.ts`]);
+export const generatedFiles = ['validators.js', 'validators.d.ts'];
 
 /**
  * Returns the source of every generated file (see \`generatedFiles\`) as the
  * schemas on disk compile now, by file name.
  *
+ * Each validator is compiled on its own and wrapped in a pure function call,
+ * so a bundler drops the ones an entry does not use (\`passmint/webhooks\`
+ * ships only the event validator). Without the wrapping no bundler could: ajv
+ * assigns properties to its functions at the top level, which counts as a
+ * side effect.
+ *
  * @returns {Record<string, string>}
  */
 export function generateValidatorsSource() {
-  const files = {};
-  for (const module of modules) {
-    files[`${module.name}.js`] = `${header}${indent(dropUnused(compile(module)))}`;
-    files[`${module.name}.d.ts`] = declarations(module);
-  }
-  return files;
+  const parts = validators.map(([name, file, options]) => wrap(name, file, dropUnused(compile(name, file, options))));
+  return { 'validators.js': `${header}${indent(parts.join('\n'))}`, 'validators.d.ts': declarations() };
 }
 
-function compile({ validators, options }) {
+function compile(name, file, options) {
   const ajv = new Ajv2020.default({
     allErrors: true,
     messages: false,
@@ -82,24 +71,28 @@ function compile({ validators, options }) {
     code: { source: true, esm: true, lines: true },
     ...options,
   });
-  const exportsByName = {};
-  for (const [name, file] of validators) {
-    const schema = JSON.parse(readFileSync(new URL(file, schemaDir), 'utf8'));
-    ajv.addSchema(schema);
-    exportsByName[name] = schema.$id;
-  }
-  const code = standaloneCode.default(ajv, exportsByName);
+  const schema = JSON.parse(readFileSync(new URL(file, schemaDir), 'utf8'));
+  ajv.addSchema(schema);
+  const code = standaloneCode.default(ajv, { [name]: schema.$id });
   if (/\brequire\(|\bimport\b|new Function|\beval\(/.test(code)) {
     throw new Error('generated validators need a runtime import or eval; adjust the schemas or the options');
   }
   return code;
 }
 
-function declarations({ name, validators }) {
-  // The shared types live in validators.d.ts; other modules import them.
-  const preamble = name === 'validators' ? types : `\nimport type { SchemaValidator } from './validators.js';\n`;
-  const consts = validators.map(([exportName, file]) => `/** Validates against ${file}. */\nexport declare const ${exportName}: SchemaValidator;\n`);
-  return `${header}${preamble}\n${consts.join('')}`;
+/** Turns ajv's module for one validator into one export whose value a pure call computes. */
+function wrap(name, file, code) {
+  const exportLine = new RegExp(`^export const ${name} = (validate\\d+);$`, 'm');
+  const match = exportLine.exec(code);
+  if (match === null) throw new Error(`ajv's output for ${name} has no export line`);
+  // ES modules are strict already.
+  const body = code.replace(exportLine, '').replace(/^"use strict";$/m, '');
+  return `/** Validates against ${file}. */\nexport const ${name} = /* @__PURE__ */ (() => {\n${body}\nreturn ${match[1]};\n})();\n`;
+}
+
+function declarations() {
+  const consts = validators.map(([name, file]) => `/** Validates against ${file}. */\nexport declare const ${name}: SchemaValidator;\n`);
+  return `${header}${types}\n${consts.join('')}`;
 }
 
 /** Removes the copies of whole schemas ajv emits but the code never reads. */

@@ -1,9 +1,9 @@
 import type { Issue, IssueCode } from '../issues.js';
 import { joinPointer } from '../issues.js';
-import { validateEventSchema } from './event-validator.js';
 import {
   type SchemaError,
   type SchemaValidator,
+  validateEventSchema,
   validatePassSchema,
   validateTemplateSchema,
 } from './validators.js';

@@ -19,3 +19,5 @@ export interface SchemaValidator {
 export declare const validatePassSchema: SchemaValidator;
 /** Validates against pass-template.schema.json. */
 export declare const validateTemplateSchema: SchemaValidator;
+/** Validates against event.schema.json. */
+export declare const validateEventSchema: SchemaValidator;
