@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   createDelivery,
   createEvent,
@@ -8,22 +8,12 @@ import {
   WebhookError,
 } from '../../src/webhooks/index.js';
 import type { DeliveryResult, FetchLike } from '../../src/webhooks/index.js';
-import { startServer } from './servers.js';
-import type { TestServer } from './servers.js';
+import { passData } from './fixtures.js';
+import { closedUrl, trackedServers } from './servers.js';
 
 const secret = 'whsec_delivery';
-const event = createEvent('pass.created', { serialNumber: 'E5982H-I2', passTypeIdentifier: 'pass.com.example.ticket' });
-const servers: TestServer[] = [];
-
-async function server(...args: Parameters<typeof startServer>): Promise<TestServer> {
-  const started = await startServer(...args);
-  servers.push(started);
-  return started;
-}
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((started) => started.close()));
-});
+const event = createEvent('pass.created', passData);
+const server = trackedServers();
 
 describe('createDelivery', () => {
   test('is the event as JSON plus the three headers, signed over that exact body', async () => {
@@ -143,9 +133,7 @@ describe('deliver (one attempt against real receivers on 127.0.0.1)', () => {
   });
 
   test('nobody listening: network error, retry', async () => {
-    const closed = await startServer(() => undefined);
-    await closed.close();
-    const result = await deliver(closed.url, await createDelivery(event, secret));
+    const result = await deliver(await closedUrl(), await createDelivery(event, secret));
     expect(result).toMatchObject({ ok: false, outcome: 'retry' });
     expect(result.ok ? '' : result.error).toMatch(/ECONNREFUSED/);
   });

@@ -1,15 +1,11 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createEvent, dispatchEvent, generateWebhookSecret, receiveWebhook } from '../../src/webhooks/index.js';
 import type { FetchLike, RegistrationState, WebhookEvent } from '../../src/webhooks/index.js';
-import { startServer } from './servers.js';
-import type { TestServer } from './servers.js';
+import { passData } from './fixtures.js';
+import { trackedServers } from './servers.js';
 
-const event = createEvent('registration.created', { serialNumber: 'E5982H-I2', passTypeIdentifier: 'pass.com.example.ticket' });
-const servers: TestServer[] = [];
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((started) => started.close()));
-});
+const event = createEvent('registration.created', passData);
+const server = trackedServers();
 
 interface Registration {
   readonly id: number;
@@ -30,7 +26,7 @@ describe('dispatchEvent', () => {
     const registrations: Registration[] = await Promise.all(
       Array.from({ length: 50 }, async (_, id) => {
         const secret = generateWebhookSecret();
-        const receiver = await startServer(async (req, res) => {
+        const receiver = await server(async (req, res) => {
           received.set(id, await receiveWebhook(req, secret)); // throws (→ 599) on a wrong signature
           if (++arrived === 50) release();
           const giveUp = new Promise<boolean>((resolve) => {
@@ -40,7 +36,6 @@ describe('dispatchEvent', () => {
           const together = await Promise.race([allArrived.then(() => true), giveUp]);
           res.writeHead(together ? 200 : 503).end();
         });
-        servers.push(receiver);
         return { id, url: receiver.url, secret, state: 'enabled' as const };
       }),
     );
@@ -57,10 +52,9 @@ describe('dispatchEvent', () => {
   });
 
   test('skips pending and disabled registrations; reports each enabled one, in order, whatever its outcome', async () => {
-    const ok = await startServer((_, res) => void res.writeHead(200).end());
-    const gone = await startServer((_, res) => void res.writeHead(410).end());
-    const failing = await startServer((_, res) => void res.writeHead(500).end());
-    servers.push(ok, gone, failing);
+    const ok = await server((_, res) => void res.writeHead(200).end());
+    const gone = await server((_, res) => void res.writeHead(410).end());
+    const failing = await server((_, res) => void res.writeHead(500).end());
     const registrations: Registration[] = [
       { id: 1, url: ok.url, secret: 's1', state: 'enabled' },
       { id: 2, url: ok.url, secret: 's2', state: 'pending' },

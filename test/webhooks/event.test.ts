@@ -8,8 +8,8 @@ import {
   parseEventTime,
 } from '../../src/webhooks/index.js';
 import type { PassEventData, UnknownWebhookEvent, WebhookEvent, WebhookEventOf } from '../../src/webhooks/index.js';
+import { passData as pass } from './fixtures.js';
 
-const pass = { serialNumber: 'E5982H-I2', passTypeIdentifier: 'pass.com.example.ticket' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('createEvent', () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   createDelivery,
   createEvent,
@@ -12,21 +12,12 @@ import {
 } from '../../src/webhooks/index.js';
 import type { FetchLike, PassEventData } from '../../src/webhooks/index.js';
 import type { RegistrationState } from '../../src/webhooks/index.js';
-import { startServer } from './servers.js';
+import { passData } from './fixtures.js';
+import { closedUrl, trackedServers } from './servers.js';
 import type { TestServer } from './servers.js';
 
 const secret = 'whsec_handshake';
-const servers: TestServer[] = [];
-
-async function server(...args: Parameters<typeof startServer>): Promise<TestServer> {
-  const started = await startServer(...args);
-  servers.push(started);
-  return started;
-}
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((started) => started.close()));
-});
+const server = trackedServers();
 
 /** A receiver written as the README shows: verify, then answer the handshake with respondToVerification. */
 async function libraryReceiver(receiverSecret: string): Promise<TestServer> {
@@ -142,9 +133,7 @@ describe('verifyEndpoint (against real receivers)', () => {
   });
 
   test('nobody listening: network-error', async () => {
-    const closed = await startServer(() => undefined);
-    await closed.close();
-    expect(await verifyEndpoint(closed.url, secret)).toMatchObject({ verified: false, reason: 'network-error' });
+    expect(await verifyEndpoint(await closedUrl(), secret)).toMatchObject({ verified: false, reason: 'network-error' });
   });
 
   test('misuse throws: invalid-url, invalid-secret', async () => {
@@ -173,13 +162,12 @@ describe('a Fetch handler (the README example), driven in-process', () => {
 
   test('answers the handshake, takes events, refuses a wrong secret', async () => {
     expect(await verifyEndpoint('https://receiver.example/hooks', secret, { fetch })).toMatchObject({ verified: true, status: 200 });
-    const data = { serialNumber: 'E5982H-I2', passTypeIdentifier: 'pass.com.example.ticket' };
-    const event = createEvent('pass.created', data);
+    const event = createEvent('pass.created', passData);
     expect(await deliver('https://receiver.example/hooks', await createDelivery(event, secret), { fetch })).toMatchObject({
       outcome: 'received',
       status: 204,
     });
-    expect(created).toEqual([data]);
+    expect(created).toEqual([passData]);
     expect(await deliver('https://receiver.example/hooks', await createDelivery(event, 'whsec_wrong'), { fetch })).toMatchObject({
       outcome: 'retry',
       status: 401,

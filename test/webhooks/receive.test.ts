@@ -1,17 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createEvent, receiveWebhook, signPayload, WebhookError } from '../../src/webhooks/index.js';
 import type { WebhookErrorCode } from '../../src/webhooks/index.js';
-import { startServer } from './servers.js';
-import type { TestServer } from './servers.js';
+import { passData } from './fixtures.js';
+import { trackedServers } from './servers.js';
 
 const secret = 'whsec_receiver';
-const event = createEvent(
-  'pass.created',
-  { serialNumber: 'E5982H-I2', passTypeIdentifier: 'pass.com.example.ticket' },
-  { created: Date.parse('2025-03-01T12:00:00Z') },
-);
+const event = createEvent('pass.created', passData, { created: Date.parse('2025-03-01T12:00:00Z') });
 const body = JSON.stringify(event);
 const signature = `sha1=${createHmac('sha1', secret).update(body).digest('hex')}`;
 
@@ -135,15 +131,11 @@ describe('receiveWebhook with { body, headers }', () => {
 });
 
 describe('receiveWebhook in a node:http server', () => {
-  let server: TestServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
+  const server = trackedServers();
 
   test('reads the IncomingMessage itself and answers 204; a bad signature gets 401', async () => {
     const received: unknown[] = [];
-    server = await startServer(async (req, res) => {
+    const receiver = await server(async (req, res) => {
       try {
         received.push(await receiveWebhook(req, secret));
         res.writeHead(204).end();
@@ -151,15 +143,15 @@ describe('receiveWebhook in a node:http server', () => {
         res.writeHead(error instanceof WebhookError && error.code === 'invalid-signature' ? 401 : 400).end();
       }
     });
-    const ok = await fetch(server.url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Service-Signature': signature }, body });
-    const bad = await fetch(server.url, { method: 'POST', headers: { 'X-Service-Signature': signature }, body: `${body} ` });
+    const ok = await fetch(receiver.url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Service-Signature': signature }, body });
+    const bad = await fetch(receiver.url, { method: 'POST', headers: { 'X-Service-Signature': signature }, body: `${body} ` });
     expect([ok.status, bad.status]).toEqual([204, 401]);
     expect(received).toEqual([event]);
   });
 
   test('Express with express.raw: the request stream is consumed but req.body holds the bytes', async () => {
     const received: unknown[] = [];
-    server = await startServer(async (req, res) => {
+    const receiver = await server(async (req, res) => {
       // What express.raw({ type: 'application/json' }) does before the route runs.
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -167,18 +159,18 @@ describe('receiveWebhook in a node:http server', () => {
       received.push(await receiveWebhook(req, secret));
       res.writeHead(200).end();
     });
-    await fetch(server.url, { method: 'POST', headers: { 'X-Service-Signature': signature }, body });
+    await fetch(receiver.url, { method: 'POST', headers: { 'X-Service-Signature': signature }, body });
     expect(received).toEqual([event]);
   });
 
   test('a stream already consumed by a body parser is body-already-parsed', async () => {
     const codes: string[] = [];
-    server = await startServer(async (req, res) => {
+    const receiver = await server(async (req, res) => {
       for await (const chunk of req) void chunk; // what a JSON body parser does
       codes.push(await codeOf(receiveWebhook(req, secret)));
       res.end();
     });
-    await fetch(server.url, { method: 'POST', headers: { 'X-Service-Signature': signature }, body });
+    await fetch(receiver.url, { method: 'POST', headers: { 'X-Service-Signature': signature }, body });
     expect(codes).toEqual(['body-already-parsed']);
   });
 });
