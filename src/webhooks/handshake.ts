@@ -1,3 +1,4 @@
+import { concatBytes } from './concat-bytes.js';
 import { signedDelivery } from './delivery.js';
 import { createEvent, isEventType } from './event.js';
 import type { WebhookEvent, WebhookEventOf } from './event-types.js';
@@ -127,11 +128,5 @@ async function readText(response: Response): Promise<string | undefined> {
   } finally {
     reader.cancel().catch(() => undefined);
   }
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+  return new TextDecoder().decode(concatBytes(parts, length));
 }

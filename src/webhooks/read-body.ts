@@ -1,3 +1,4 @@
+import { concatBytes } from './concat-bytes.js';
 import { WebhookError } from './webhook-error.js';
 
 /** A raw body: bytes or text as received, or a stream of them that has not been read yet. */
@@ -48,13 +49,7 @@ async function readChunks(chunks: AsyncIterable<unknown>, maxBytes: number): Pro
     parts.push(part);
   }
   if (parts.length === 1 && parts[0] !== undefined) return parts[0];
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.byteLength;
-  }
-  return bytes;
+  return concatBytes(parts, length);
 }
 
 async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
