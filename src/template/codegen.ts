@@ -1,6 +1,6 @@
 import type { Builder } from './interpret.js';
 import { copyJson } from './json.js';
-import type { Plan, PlanName, PlanNode } from './plan.js';
+import { findRuns, type Plan, type PlanName, type PlanNode, type PlanRun } from './plan.js';
 import { registerFastResolver, type FastResolver } from './values.js';
 
 /** Makes a function from parameter names and a body, as `new Function` does. */
@@ -50,16 +50,19 @@ let refusedBy: unknown;
 export function generatePlan(plan: Plan, options: GenerateOptions = {}): Builder | undefined {
   const factory = options.factory ?? defaultFactory();
   if (factory === undefined) return undefined;
-  const source = generateSource(plan, options);
-  if (source === undefined) return undefined;
+  const generated = generateCode(plan, options);
+  if (generated === undefined) return undefined;
   let make: (...args: unknown[]) => unknown;
   try {
-    make = factory('copy', 'proto', 'P', source);
+    make = factory('copy', 'proto', 'P', 'D', generated.source);
   } catch {
     if (options.factory === undefined) refusedBy = Function;
     return undefined;
   }
-  const { build, resolve } = make(copyJson, Object.getPrototypeOf, Object.prototype) as { build: Builder; resolve: FastResolver };
+  const { build, resolve } = make(copyJson, Object.getPrototypeOf, Object.prototype, generated.data) as {
+    build: Builder;
+    resolve: FastResolver;
+  };
   registerFastResolver(plan.names, resolve);
   return build;
 }
@@ -72,14 +75,31 @@ function defaultFactory(): FunctionFactory | undefined {
 
 /**
  * The body of the factory function, which takes `copy` (the deep-copy
- * helper), `proto` (`Object.getPrototypeOf`) and `P` (`Object.prototype`) and
- * returns `{ build, resolve }`: the builder `(s) => body` and a
- * {@link FastResolver} for the plan's names; `undefined` when the plan is
- * over the limits.
+ * helper), `proto` (`Object.getPrototypeOf`), `P` (`Object.prototype`) and
+ * `D` (the columns of the runs, see {@link generateCode}) and returns
+ * `{ build, resolve }`: the builder `(s) => body` and a {@link FastResolver}
+ * for the plan's names; `undefined` when the plan is over the limits.
  */
 export function generateSource(plan: Plan, options: GenerateOptions = {}): string | undefined {
+  return generateCode(plan, options)?.source;
+}
+
+/** Generated source and the data it reads. */
+export interface GeneratedCode {
+  readonly source: string;
+  /**
+   * Columns of the runs of same-shaped objects (`findRuns`): a run is one
+   * loop reading its varying strings and slots from here, so a template of
+   * ten thousand fields is a few lines of code, not ten thousand literals.
+   */
+  readonly data: readonly (readonly unknown[])[];
+}
+
+/** {@link generateSource}, with the data the source reads as `D`. */
+export function generateCode(plan: Plan, options: GenerateOptions = {}): GeneratedCode | undefined {
   const { maxSource = MAX_SOURCE, maxDepth = MAX_DEPTH, chunk = CHUNK } = options;
   const functions: string[] = [];
+  const data: (readonly unknown[])[] = [];
   let size = 0;
   const hoist = (expression: string): string => {
     const name = `f${functions.length}`;
@@ -87,7 +107,51 @@ export function generateSource(plan: Plan, options: GenerateOptions = {}): strin
     size += expression.length;
     return `${name}(s)`;
   };
+  const define = (code: string): void => {
+    functions.push(code);
+    size += code.length;
+  };
   const names = plan.names;
+
+  // A run: one loop building its objects as literals; a column whose entries
+  // are all the same is written into the code, the others are read from `D`.
+  const run = (described: PlanRun): string => {
+    const name = `R${functions.length}`;
+    let columns = '';
+    const read = (column: readonly unknown[]): string | undefined => {
+      const first = column[0];
+      if (column.every((entry) => Object.is(entry, first))) return undefined;
+      const variable = `c${data.length}`;
+      columns += `,${variable}=D[${data.length}]`;
+      data.push(column);
+      return `${variable}[i]`;
+    };
+    const constantOf = (column: readonly (string | number | boolean | null)[]): string => read(column) ?? constant(column[0] ?? null);
+    const slotOf = (column: readonly number[]): string => {
+      const varying = read(column);
+      return varying === undefined ? `s[${slotIndex(column[0] ?? 0)}]` : `s[${varying}]`;
+    };
+    const members = described.members.map((member, index) => {
+      let expression: string;
+      switch (member.kind) {
+        case 'constant':
+          expression = constantOf(member.values);
+          break;
+        case 'value':
+          expression = `(typeof(x=${slotOf(member.slots)})==="object"?copy(x):x)`;
+          break;
+        default: {
+          expression = constantOf(member.strings[0] ?? []);
+          member.slots.forEach((column, at) => {
+            expression += `+String(${slotOf(column)})+${constantOf(member.strings[at + 1] ?? [])}`;
+          });
+        }
+      }
+      return `${key(described.keys[index] as string)}:${expression}`;
+    });
+    define(`function ${name}(s,o){var x${columns};for(var i=0;i<${described.length};i++)o.push({${members.join(',')}});}`);
+    return name;
+  };
 
   // Returns undefined as soon as a limit is passed, before going deeper.
   const generate = (node: PlanNode, depth: number): string | undefined => {
@@ -100,13 +164,37 @@ export function generateSource(plan: Plan, options: GenerateOptions = {}): strin
       case 'text':
         return text(node.strings, node.slots);
       case 'array': {
-        const items: string[] = [];
-        for (const item of node.items) {
-          const expression = generate(item, depth + 1);
-          if (expression === undefined) return undefined;
-          items.push(expression);
+        const runs = findRuns(node.items);
+        const group = (from: number, to: number): string | undefined => {
+          const items: string[] = [];
+          for (let index = from; index < to; index++) {
+            const expression = generate(node.items[index] as PlanNode, depth + 1);
+            if (expression === undefined) return undefined;
+            items.push(expression);
+          }
+          return container(items, chunk, '[', ']', (parts) => `${parts[0]}.concat(${parts.slice(1).join(',')})`, hoist);
+        };
+        if (runs.length === 0) return group(0, node.items.length);
+        // Runs and the items between them, appended in order to one array.
+        let body = 'var o=[];';
+        let index = 0;
+        for (const described of runs) {
+          if (index < described.start) {
+            const between = group(index, described.start);
+            if (between === undefined) return undefined;
+            body += `o=o.concat(${between});`;
+          }
+          body += `${run(described)}(s,o);`;
+          index = described.start + described.length;
         }
-        return container(items, chunk, '[', ']', (parts) => `${parts[0]}.concat(${parts.slice(1).join(',')})`, hoist);
+        if (index < node.items.length) {
+          const after = group(index, node.items.length);
+          if (after === undefined) return undefined;
+          body += `o=o.concat(${after});`;
+        }
+        const name = `a${functions.length}`;
+        define(`function ${name}(s){${body}return o;}`);
+        return `${name}(s)`;
       }
       case 'object': {
         const members: string[] = [];
@@ -124,7 +212,7 @@ export function generateSource(plan: Plan, options: GenerateOptions = {}): strin
   const root = generate(plan.root, 0);
   if (root === undefined) return undefined;
   const source = `"use strict";${functions.join('')}${resolver(names)}return{build:function build(s){return ${root};},resolve:resolve};`;
-  return source.length > maxSource ? undefined : source;
+  return source.length > maxSource ? undefined : { source, data };
 }
 
 /** Joins member expressions into a literal, split into hoisted chunks when long. */

@@ -67,14 +67,14 @@ export function compileTemplate<const TTemplate extends PassTemplate>(
   template: TTemplate,
   options: CompileOptions = {},
 ): CompiledTemplate<PlaceholderNames<TTemplate>> {
-  const { report, declared } = analyzeTemplate(template);
+  const { report, declared, scans } = analyzeTemplate(template);
   if (!report.ok) {
     throw new TemplateError(
       'Invalid template',
       report.issues.filter((issue) => issue.severity === 'error'),
     );
   }
-  const plan = planBody(template.description as JsonValue);
+  const plan = planBody(template.description as JsonValue, scans);
   const build: Builder = (options.codegen !== false ? generatePlan(plan) : undefined) ?? interpretPlan(plan.root);
   const declaredSet = new Set(declared);
   const strict = options.strict === true;

@@ -1,4 +1,4 @@
-import type { PlanNode } from './plan.js';
+import { findRuns, type PlanNode, type PlanRun, type RunMember } from './plan.js';
 import { copyJson, setOwn } from './json.js';
 
 /** Renders a plan from the values of its slots (already checked). */
@@ -59,6 +59,8 @@ export function interpretPlan(node: PlanNode): Builder {
 }
 
 function arrayBuilder(items: readonly PlanNode[]): Builder {
+  const runs = findRuns(items);
+  if (runs.length > 0) return partsBuilder(items, runs);
   const skeleton: unknown[] = [];
   const at: number[] = [];
   const builders: Builder[] = [];
@@ -74,6 +76,107 @@ function arrayBuilder(items: readonly PlanNode[]): Builder {
   return (slots) => {
     const out = skeleton.slice();
     for (let index = 0; index < length; index++) out[at[index] as number] = (builders[index] as Builder)(slots);
+    return out;
+  };
+}
+
+/** Appends to `out` what one part of an array renders to. */
+type Part = (slots: readonly unknown[], out: unknown[]) => void;
+
+/** An array with runs of same-shaped objects: each run is one loop, the other items one part each. */
+function partsBuilder(items: readonly PlanNode[], runs: readonly PlanRun[]): Builder {
+  const parts: Part[] = [];
+  const single = (item: PlanNode): Part => {
+    if (item.kind === 'constant') {
+      const value = item.value;
+      return (_, out) => void out.push(value);
+    }
+    const builder = interpretPlan(item);
+    return (slots, out) => void out.push(builder(slots));
+  };
+  let index = 0;
+  for (const run of runs) {
+    for (; index < run.start; index++) parts.push(single(items[index] as PlanNode));
+    parts.push(runPart(run));
+    index = run.start + run.length;
+  }
+  for (; index < items.length; index++) parts.push(single(items[index] as PlanNode));
+  const count = parts.length;
+  return (slots) => {
+    const out: unknown[] = [];
+    for (let part = 0; part < count; part++) (parts[part] as Part)(slots, out);
+    return out;
+  };
+}
+
+/** What one non-constant member of a run's object holds, for its object number `index`. */
+type Member = (slots: readonly unknown[], index: number) => unknown;
+
+/**
+ * A run: one skeleton per object (its constants in place, the same keys and
+ * so the same hidden class for all), copied and completed in one loop. No
+ * closure per object: the memory a render walks is the skeletons and columns.
+ */
+function runPart(run: PlanRun): Part {
+  const { keys, members, length } = run;
+  const skeletons: Record<string, unknown>[] = new Array(length);
+  for (let index = 0; index < length; index++) {
+    const skeleton: Record<string, unknown> = {};
+    for (let member = 0; member < keys.length; member++) {
+      const column = members[member] as RunMember;
+      setOwn(skeleton, keys[member] as string, column.kind === 'constant' ? column.values[index] : null);
+    }
+    skeletons[index] = skeleton;
+  }
+  const dynamicKeys: string[] = [];
+  const dynamic: Member[] = [];
+  members.forEach((column, member) => {
+    if (column.kind === 'constant') return;
+    dynamicKeys.push(keys[member] as string);
+    dynamic.push(memberBuilder(column));
+  });
+  const clone = CLONES[shapeHash(keys) % CLONES.length] as Clone;
+  if (dynamic.length === 1) {
+    const onlyKey = dynamicKeys[0] as string;
+    const only = dynamic[0] as Member;
+    // The common field: one member that depends on values (a monomorphic store).
+    return (slots, out) => {
+      for (let index = 0; index < length; index++) {
+        const object = clone(skeletons[index] as object);
+        object[onlyKey] = only(slots, index);
+        out.push(object);
+      }
+    };
+  }
+  const count = dynamic.length;
+  return (slots, out) => {
+    for (let index = 0; index < length; index++) {
+      const object = clone(skeletons[index] as object);
+      for (let member = 0; member < count; member++) object[dynamicKeys[member] as string] = (dynamic[member] as Member)(slots, index);
+      out.push(object);
+    }
+  };
+}
+
+function memberBuilder(column: Exclude<RunMember, { kind: 'constant' }>): Member {
+  if (column.kind === 'value') {
+    const at = column.slots;
+    return (slots, index) => {
+      const value = slots[at[index] as number];
+      return typeof value === 'object' && value !== null ? copyJson(value) : value;
+    };
+  }
+  const { strings, slots: columns } = column;
+  const [head = [], second = [], third = []] = strings;
+  const [a = [], b = []] = columns;
+  if (columns.length === 1) return (slots, index) => (head[index] as string) + String(slots[a[index] as number]) + (second[index] as string);
+  if (columns.length === 2) {
+    return (slots, index) =>
+      (head[index] as string) + String(slots[a[index] as number]) + (second[index] as string) + String(slots[b[index] as number]) + (third[index] as string);
+  }
+  return (slots, index) => {
+    let out = head[index] as string;
+    for (let at = 0; at < columns.length; at++) out += String(slots[(columns[at] as readonly number[])[index] as number]) + ((strings[at + 1] as readonly string[])[index] as string);
     return out;
   };
 }

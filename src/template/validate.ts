@@ -1,22 +1,19 @@
 import { joinPointer, toReport, type Issue, type Report } from '../issues.js';
 import { checkPassBody } from '../pass/rules.js';
-import { hasPlaceholderSyntax, scan } from '../placeholder/scan.js';
+import { hasPlaceholderSyntax, scan, type Segment } from '../placeholder/scan.js';
 import { checkTemplateShape } from '../schema/check.js';
 import { closestName } from './suggest.js';
 import { jsonProblems } from './json.js';
-
-/** Where a placeholder name is used: the string's pointer and the `$`'s offset. */
-export interface PlaceholderUse {
-  readonly name: string;
-  readonly path: string;
-  readonly offset: number;
-}
 
 /** What the template checks learn besides the issues; compile reuses it. */
 export interface TemplateAnalysis {
   readonly report: Report;
   readonly declared: readonly string[];
-  readonly uses: readonly PlaceholderUse[];
+  /**
+   * The segments of every string of `description` that holds `\${`, by text:
+   * compile plans from these instead of scanning each string again.
+   */
+  readonly scans: ReadonlyMap<string, readonly Segment[]>;
 }
 
 /**
@@ -48,50 +45,73 @@ export function analyzeTemplate(template: unknown): TemplateAnalysis {
     // Getters that throw, revoked proxies …: still a report, never an exception.
     const why = error instanceof Error ? error.message : String(error);
     const issue: Issue = { severity: 'error', code: 'invalid-template', message: `The template could not be read: ${why}`, path: '' };
-    return { report: toReport([issue]), declared: [], uses: [] };
+    return { report: toReport([issue]), declared: [], scans: new Map() };
   }
 }
 
 function analyze(template: unknown): TemplateAnalysis {
   const issues = checkTemplateShape(template);
-  if (typeof template !== 'object' || template === null) return { report: toReport(issues), declared: [], uses: [] };
+  const scans = new Map<string, readonly Segment[]>();
+  if (typeof template !== 'object' || template === null) return { report: toReport(issues), declared: [], scans };
   const record = template as Record<string, unknown>;
 
-  const uses: PlaceholderUse[] = [];
   const body = record['description'];
-  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+  const bodyIsObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+  // Declared names first, so each use is checked as the walk finds it; the
+  // issues still come out in the order of the checks: notation, JSON,
+  // duplicates, undeclared, unused, Apple's rules.
+  const duplicates: Issue[] = [];
+  const declared = declaredNames(record['placeholder'], duplicates);
+  const declaredSet = new Set(declared);
+  const used = new Set<string>();
+  const undeclared: Issue[] = [];
+  // A text met again (wide templates repeat theirs) is not scanned again: its
+  // segments and notation issues are the same, only the path differs.
+  const notation = new Map<string, readonly Issue[]>();
+  if (bodyIsObject) {
     const problems = jsonProblems(body, '/description', (text, pointer) => {
-        if (!hasPlaceholderSyntax(text)) return;
-        const path = pointer();
+      if (!hasPlaceholderSyntax(text)) return;
+      let segments = scans.get(text);
+      let path: string | undefined;
+      if (segments === undefined) {
+        path = pointer();
         const scanned = scan(text, path);
-        issues.push(...scanned.issues);
-        for (const segment of scanned.segments) {
-          if (segment.type === 'placeholder') uses.push({ name: segment.name, path, offset: segment.offset });
+        segments = scanned.segments;
+        scans.set(text, segments);
+        if (scanned.issues.length > 0) {
+          notation.set(text, scanned.issues);
+          for (const issue of scanned.issues) issues.push(issue);
         }
-      });
+      } else {
+        const known = notation.get(text);
+        if (known !== undefined) {
+          path = pointer();
+          for (const issue of known) issues.push({ ...issue, path: path });
+        }
+      }
+      for (const segment of segments) {
+        if (segment.type !== 'placeholder') continue;
+        used.add(segment.name);
+        if (declaredSet.has(segment.name)) continue;
+        const suggestion = closestName(segment.name, declaredSet);
+        undeclared.push({
+          severity: 'error',
+          code: 'undeclared-placeholder',
+          message:
+            `Placeholder "${segment.name}" is not in the placeholder array` +
+            (suggestion === undefined ? '' : `; did you mean "${suggestion}"?`),
+          path: (path ??= pointer()),
+          placeholder: segment.name,
+          offset: segment.offset,
+        });
+      }
+    });
     for (const { path, why } of problems) {
       issues.push({ severity: 'error', code: 'invalid-template', message: `Not a JSON value: ${why}`, path });
     }
   }
-
-  const declared = declaredNames(record['placeholder'], issues);
-  const declaredSet = new Set(declared);
-  const used = new Set<string>();
-  for (const use of uses) {
-    used.add(use.name);
-    if (declaredSet.has(use.name)) continue;
-    const suggestion = closestName(use.name, declaredSet);
-    issues.push({
-      severity: 'error',
-      code: 'undeclared-placeholder',
-      message:
-        `Placeholder "${use.name}" is not in the placeholder array` +
-        (suggestion === undefined ? '' : `; did you mean "${suggestion}"?`),
-      path: use.path,
-      placeholder: use.name,
-      offset: use.offset,
-    });
-  }
+  for (const issue of duplicates) issues.push(issue);
+  for (const issue of undeclared) issues.push(issue);
   const reported = new Set<string>();
   declared.forEach((name, index) => {
     if (!used.has(name) && !reported.has(name)) {
@@ -106,10 +126,10 @@ function analyze(template: unknown): TemplateAnalysis {
     }
   });
 
-  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
-    issues.push(...checkPassBody(body, '/description', hasPlaceholderSyntax));
+  if (bodyIsObject) {
+    for (const issue of checkPassBody(body, '/description', hasPlaceholderSyntax)) issues.push(issue);
   }
-  return { report: toReport(issues), declared, uses };
+  return { report: toReport(issues), declared, scans };
 }
 
 function declaredNames(list: unknown, issues: Issue[]): string[] {

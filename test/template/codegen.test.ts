@@ -93,7 +93,10 @@ describe('generatePlan', () => {
   });
 
   test('a wide body is split into small functions and still gives what the interpreter gives', () => {
-    const backFields = Array.from({ length: 3000 }, (_, index) => ({ key: `f${index}`, label: `L ${index}`, value: `v \${p${index % 7}}` }));
+    // Alternating key orders: no run of same-shaped fields, so every field is a literal.
+    const backFields = Array.from({ length: 3000 }, (_, index) =>
+      index % 2 === 0 ? { key: `f${index}`, label: `L ${index}`, value: `v \${p${index % 7}}` } : { key: `f${index}`, value: `v \${p${index % 7}}`, label: `L ${index}` },
+    );
     const wide = Object.fromEntries(Array.from({ length: 300 }, (_, index) => [`k${index}`, index % 2 === 0 ? `\${p${index % 7}}` : index]));
     const body = { backFields, wide } as unknown as JsonValue;
     const plan = planBody(body);
@@ -102,6 +105,32 @@ describe('generatePlan', () => {
     expect(functions.length).toBeGreaterThan(20);
     const slots = plan.names.map((_, index) => `value ${index}`);
     expect(exactShape(generatePlan(plan)?.(slots))).toBe(exactShape(interpretPlan(plan.root)(slots)));
+  });
+
+  test('runs of same-shaped fields are one loop over columns, and give what the interpreter gives', () => {
+    const field = (index: number): JsonValue => ({ key: `f${index}`, label: `Label ${index}`, value: `Value \${p${index % 100}}` });
+    const backFields: JsonValue[] = Array.from({ length: 10_000 }, (_, index) => field(index));
+    const mixed: JsonValue[] = [
+      'first',
+      { nested: ['${p1}'] },
+      ...Array.from({ length: 9 }, (_, index): JsonValue => ({ key: 'same', n: index % 3 === 0 ? -0 : index, whole: `\${p${index}}`, t: `\${p1}-\${p2}:\${p${index}}!` })),
+      '${p3}',
+      ...Array.from({ length: 8 }, (_, index): JsonValue => ({ a: `x\${p${index}}`, b: `\${p2}\${p3}` })),
+      ...Array.from({ length: 8 }, (_, index): JsonValue => ({ ['__proto__']: `\${p${index}}`, c: index })),
+      ...Array.from({ length: 7 }, (_, index): JsonValue => ({ short: index })),
+      7,
+    ];
+    const body = { backFields, mixed } as unknown as JsonValue;
+    const plan = planBody(body);
+    const source = generateSource(plan) ?? '';
+    expect(source.length).toBeLessThan(20_000);
+    expect(source).toContain('for(var i=0;i<10000;i++)');
+    const slots = plan.names.map((name, index) => (name.name === 'p5' ? { deep: [1, { x: null }] } : index % 3 === 0 ? index : `value ${index}`));
+    const generated = generatePlan(plan)?.(slots);
+    expect(exactShape(generated)).toBe(exactShape(interpretPlan(plan.root)(slots)));
+    const out = generated as { backFields: { value: string }[]; mixed: unknown[] };
+    expect(out.backFields[9999]).toStrictEqual({ key: 'f9999', label: 'Label 9999', value: `Value ${String(slots[99])}` });
+    expect(out.mixed.length).toBe(mixed.length);
   });
 
   test('above the size limit it returns undefined (the interpreter takes over)', () => {
