@@ -133,4 +133,41 @@ describe('buildPass', () => {
       issues: [],
     });
   });
+
+  describe('validation of what placeholders render to', () => {
+    const codesOf = (run: () => unknown): string[] => thrown(run).issues.map((issue) => `${issue.code} ${issue.path}`);
+
+    test('dates and colors from values are checked as in validatePass', () => {
+      const t = draft(eventTicket);
+      Object.assign(t.description, { relevantDate: '${when}', backgroundColor: '${color}' });
+      t.placeholder.push('when', 'color');
+      const values = { ...eventValues, when: '2026-05-07T10:30-05:00', color: '#3c414c' };
+      expect(buildPass(t, values, issuer).backgroundColor).toBe('rgb(60, 65, 76)');
+      expect(codesOf(() => buildPass(t, { ...values, when: '2026-05-07T10:30:00+0000' }, issuer))).toEqual(['invalid-date /relevantDate']);
+      expect(codesOf(() => buildPass(t, { ...values, color: 'red' }, issuer))).toEqual(['invalid-color /backgroundColor']);
+      expect(codesOf(() => buildPass(t, { ...values, eventName: 7 }, issuer))).toEqual(['invalid-type /logoText']);
+    });
+
+    test('a field key from a value is checked for uniqueness', () => {
+      const t = draft(eventTicket);
+      t.description.generic.primaryFields[0].key = '${holder}';
+      expect(buildPass(t, { ...eventValues, holder: 'someone' }, issuer).generic?.primaryFields?.[0]?.key).toBe('someone');
+      expect(codesOf(() => buildPass(t, { ...eventValues, holder: 'venue' }, issuer))).toEqual(['duplicate-field-key /generic/secondaryFields/0/key']);
+    });
+
+    test('a compiled template is validated by what it renders, even after its template object changed', () => {
+      const t = draft(eventTicket);
+      const compiled = compileTemplate(t);
+      t.description.generic.primaryFields[0].key = 'venue';
+      t.description.backgroundColor = 'red';
+      const pass = buildPass(compiled, eventValues, issuer);
+      expect(pass.backgroundColor).toBe('rgb(60, 65, 76)');
+      expect(validatePass(pass).ok).toBe(true);
+    });
+
+    test('a hand-made compiled template is validated in full', () => {
+      const compiled = { template: eventTicket, placeholders: [], render: () => ({ generic: {}, labelColor: 'red' }) };
+      expect(codesOf(() => buildPass(compiled as never, {}, issuer))).toEqual(['invalid-color /labelColor']);
+    });
+  });
 });
