@@ -11,9 +11,11 @@ import { performance } from 'node:perf_hooks';
 /** @typedef {{ name: string, fn: () => unknown }} Case */
 /** @typedef {{ name: string, median: number, samples: number[] }} Timing */
 
-// Results are stored here so the engine cannot skip building them. One slot:
-// keeping more alive would make a large result's garbage collection cost grow
-// with the number kept, not with its size.
+// Results are stored here so the engine cannot skip building them. One slot,
+// emptied before each call: a result kept alive while the next one is built
+// doubles what a young-generation collection copies, which charges large
+// results (10,000 fields, 1 MB of scanned text) for the harness's garbage
+// rather than their own — a cost that grows with the square of the size.
 const sink = [undefined];
 
 /** @param {() => unknown} fn */
@@ -23,7 +25,7 @@ function makeLoop(fn) {
     'fn',
     'sink',
     'n',
-    'for (let i = 0; i < n; i++) sink[0] = fn(); return sink[0];',
+    'for (let i = 0; i < n; i++) { sink[0] = undefined; sink[0] = fn(); } return sink[0];',
   );
   return (n) => loop(fn, sink, n);
 }
@@ -100,6 +102,7 @@ export function timeSlow(fn, options = {}) {
     const start = performance.now();
     let elapsed = 0;
     do {
+      sink[0] = undefined;
       sink[0] = fn();
       calls++;
       elapsed = performance.now() - start;

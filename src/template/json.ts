@@ -21,14 +21,17 @@ export function jsonProblems(
   visit?: (text: string, path: () => string) => void,
 ): JsonProblem[] {
   const problems: JsonProblem[] = [];
-  const open = new Set<object>();
   // Where the walk is; a pointer is built only for a string visited or a problem found.
   const trail: (string | number)[] = [];
   const here = (): string => pointerOf(path, trail);
+  // The objects being walked, outermost first: at most MAX_DEPTH of them, so
+  // a cycle check is a short scan, cheaper than a Set's add and delete per object.
+  const open: object[] = [];
   const walk = (node: unknown, depth: number): void => {
     switch (typeof node) {
       case 'string':
-        return visit?.(node, here);
+        if (visit !== undefined) visit(node, here);
+        return;
       case 'boolean':
         return;
       case 'number':
@@ -42,26 +45,29 @@ export function jsonProblems(
     }
     if (node === null) return;
     const proto: unknown = Object.getPrototypeOf(node);
-    if (!Array.isArray(node) && proto !== Object.prototype && proto !== null) {
+    const isArray = Array.isArray(node);
+    if (!isArray && proto !== Object.prototype && proto !== null) {
       return void problems.push({ path: here(), why: 'only plain objects and arrays are JSON' });
     }
-    if (open.has(node)) return void problems.push({ path: here(), why: 'the value contains itself (a cycle)' });
+    if (open.includes(node)) return void problems.push({ path: here(), why: 'the value contains itself (a cycle)' });
     if (depth >= MAX_DEPTH) return void problems.push({ path: here(), why: `nesting deeper than ${MAX_DEPTH} levels` });
-    open.add(node);
-    if (Array.isArray(node)) {
+    open.push(node);
+    if (isArray) {
       for (let index = 0; index < node.length; index++) {
         trail.push(index);
         walk(node[index], depth + 1);
         trail.pop();
       }
     } else {
-      for (const key of Object.keys(node)) {
+      const keys = Object.keys(node);
+      for (let index = 0; index < keys.length; index++) {
+        const key = keys[index] as string;
         trail.push(key);
         walk((node as Record<string, unknown>)[key], depth + 1);
         trail.pop();
       }
     }
-    open.delete(node);
+    open.pop();
   };
   walk(value, 0);
   return problems;
