@@ -32,8 +32,8 @@ export type Sites = Accept | { readonly each: Sites } | ((keys: readonly string[
 
 /** A rendered value to test: where it is (keys from the pass) and what it must be. */
 export interface SiteCheck {
-  readonly path: readonly Key[];
-  readonly accept: Accept;
+  path: readonly Key[];
+  readonly accepts: Accept[];
 }
 
 /** The spec of an object none of whose members any rule reads (`userInfo`, `semantics`). */
@@ -47,24 +47,35 @@ export const OPAQUE_OBJECT: Sites = () => () => 'any';
  */
 export function siteChecks(root: PlanNode, sites: Sites): SiteCheck[] | undefined {
   const checks: SiteCheck[] = [];
+  // A value rendered whole is the same value at each of its places: one test
+  // of it, at its shortest path (each key read from the pass costs a lookup).
+  const bySlot = new Map<number, SiteCheck>();
   const path: Key[] = [];
-  const site = (spec: Sites, whole: boolean): boolean => {
+  const site = (spec: Sites, slot?: number): boolean => {
     const accept = typeof spec === 'string' ? spec : 'none';
     // Text with a placeholder in it always renders to a string.
-    if (accept === 'any' || (!whole && (accept === 'string' || accept === 'text'))) return true;
-    if (accept === 'none' || (!whole && accept === 'number')) return false;
-    checks.push({ path: [...path], accept });
+    if (accept === 'any' || (slot === undefined && (accept === 'string' || accept === 'text'))) return true;
+    if (accept === 'none' || (slot === undefined && accept === 'number')) return false;
+    const known = slot === undefined ? undefined : bySlot.get(slot);
+    if (known === undefined) {
+      const check: SiteCheck = { path: [...path], accepts: [accept] };
+      checks.push(check);
+      if (slot !== undefined) bySlot.set(slot, check);
+    } else {
+      known.accepts.push(accept);
+      if (path.length < known.path.length) known.path = [...path];
+    }
     return true;
   };
   const visit = (node: PlanNode, spec: Sites): boolean => {
     if (spec === 'any') return true;
     switch (node.kind) {
       case 'constant':
-        return typeof node.value !== 'string' || !hasPlaceholderSyntax(node.value) || site(spec, false);
+        return typeof node.value !== 'string' || !hasPlaceholderSyntax(node.value) || site(spec);
       case 'text':
-        return site(spec, false);
+        return site(spec);
       case 'value':
-        return site(spec, true);
+        return site(spec, node.slot);
       case 'array': {
         const each = typeof spec === 'object' ? spec.each : 'none';
         return node.items.every((item, index) => at(index, item, each));
@@ -86,10 +97,11 @@ export function siteChecks(root: PlanNode, sites: Sites): SiteCheck[] | undefine
 
 /** Whether every value `checks` point to in `pass` is what it must be. */
 export function passesSiteChecks(pass: Dict, checks: readonly SiteCheck[]): boolean {
-  for (const { path, accept } of checks) {
+  for (let index = 0; index < checks.length; index++) {
+    const { path, accepts: tests } = checks[index] as SiteCheck;
     let value: unknown = pass;
-    for (const key of path) value = (value as { readonly [key: Key]: unknown })[key];
-    if (!accepts(value, accept)) return false;
+    for (let step = 0; step < path.length; step++) value = (value as { readonly [key: Key]: unknown })[path[step] as Key];
+    for (let test = 0; test < tests.length; test++) if (!accepts(value, tests[test] as Accept)) return false;
   }
   return true;
 }
