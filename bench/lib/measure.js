@@ -7,6 +7,13 @@
 // the median over rounds of ratios taken inside the same round.
 
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+// A full collection on demand (as `node --expose-gc` gives), to start samples from the same heap.
+setFlagsFromString('--expose-gc');
+/** @type {() => void} */
+const collect = runInNewContext('gc');
 
 /** @typedef {{ name: string, fn: () => unknown }} Case */
 /** @typedef {{ name: string, median: number, samples: number[] }} Timing */
@@ -98,6 +105,10 @@ export function timeSlow(fn, options = {}) {
   fn(); // warm-up
   const samples = [];
   for (let index = 0; index < repeat; index++) {
+    // Each sample starts from a collected heap: the garbage of the samples
+    // before it (of this case or of the case timed before) is not charged to it.
+    sink[0] = undefined;
+    collect();
     let calls = 0;
     const start = performance.now();
     let elapsed = 0;

@@ -88,3 +88,29 @@ describe('scanPlaceholders', () => {
     expect(issues[999]).toMatchObject({ code: 'invalid-placeholder', offset: 2997 });
   });
 });
+
+describe('name rules, character by character', () => {
+  // The rules as regular expressions, the way they are written in the design notes.
+  const expected = (name: string): string | undefined => {
+    if (name.includes('$') || name.includes('{')) return 'a name may not contain "$" or "{"';
+    if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'a name may not contain control characters';
+    if (/^\s|\s$/.test(name)) return 'a name may not start or end with whitespace';
+    return undefined;
+  };
+  const problemOf = (name: string): string | undefined => {
+    const issue = scanPlaceholders(`\${${name}}`).issues[0];
+    return issue === undefined ? undefined : issue.message.slice(issue.message.indexOf(': ') + 2);
+  };
+
+  test('every UTF-16 code unit, alone, first, last and inside, gets the problem the regular expressions give', () => {
+    const mismatches: number[] = [];
+    for (let code = 0; code < 0x10000; code++) {
+      if (code === 0x7d) continue; // `}` ends the name
+      const char = String.fromCharCode(code);
+      for (const name of [char, `${char}a`, `a${char}`, `a${char}b`, `${char}$`]) {
+        if (problemOf(name) !== expected(name)) mismatches.push(code);
+      }
+    }
+    expect(mismatches).toStrictEqual([]);
+  });
+});
