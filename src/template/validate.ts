@@ -2,7 +2,7 @@ import { joinPointer, toReport, type Issue, type Report } from '../issues.js';
 import { checkPassBody } from '../pass/rules.js';
 import { hasPlaceholderSyntax, scan, type Segment } from '../placeholder/scan.js';
 import { checkTemplateShape } from '../schema/check.js';
-import { closestName } from './suggest.js';
+import { closestName } from '../suggest.js';
 import { jsonProblems } from './json.js';
 
 /** What the template checks learn besides the issues; compile reuses it. */

@@ -1,14 +1,29 @@
+/** Options of {@link closestName}. */
+export interface ClosestNameOptions {
+  /** Most edits a likely typo has; default a third of the name's length, at least 1. */
+  readonly limit?: number;
+  /** Compare without case (default: a change of case costs ½ an edit). */
+  readonly ignoreCase?: boolean;
+}
+
 /**
  * The candidate closest to `name` by edit distance, when it is close enough to
- * be a likely typo (at most a third of the name's length, and at least one edit allowed).
+ * be a likely typo — the "did you mean" of `undeclared-placeholder` and `unknown-key`.
+ *
+ * @example
+ * ```ts
+ * closestName('levle', ['level', 'gym']); // 'level'
+ * ```
  */
-export function closestName(name: string, candidates: Iterable<string>): string | undefined {
-  const limit = Math.max(1, Math.floor(name.length / 3));
+export function closestName(name: string, candidates: Iterable<string>, options: ClosestNameOptions = {}): string | undefined {
+  const limit = options.limit ?? Math.max(1, Math.floor(name.length / 3));
+  const ignoreCase = options.ignoreCase === true;
+  const wanted = ignoreCase ? name.toLowerCase() : name;
   let best: string | undefined;
   let bestDistance = limit + 1;
   for (const candidate of candidates) {
     if (Math.abs(candidate.length - name.length) >= bestDistance) continue;
-    const distance = editDistance(name, candidate, bestDistance);
+    const distance = editDistance(wanted, ignoreCase ? candidate.toLowerCase() : candidate, bestDistance);
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
