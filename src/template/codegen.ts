@@ -61,12 +61,31 @@ export function generatePlan(plan: Plan, options: GenerateOptions = {}): Builder
     if (options.factory === undefined) refusedBy = Function;
     return undefined;
   }
-  const { build, resolve } = make(copyJson, Object.getPrototypeOf, Object.prototype, generated.data) as {
+  const { build, resolve, render } = make(copyJson, Object.getPrototypeOf, Object.prototype, generated.data) as {
     build: Builder;
     resolve: FastResolver;
+    render: FusedRender | undefined;
   };
   registerFastResolver(plan.names, resolve);
+  if (render !== undefined) fusedRenders.set(plan, render);
   return build;
+}
+
+/**
+ * Reads the values and builds the body in one generated function when every
+ * value is plain (a string, a finite number or a boolean, an own property);
+ * `undefined` otherwise, and the caller takes the checking path.
+ */
+export type FusedRender = (values: unknown) => unknown;
+
+const fusedRenders = new WeakMap<Plan, FusedRender>();
+
+/**
+ * The fused render {@link generatePlan} made for a small plan, if any: the
+ * fastest path, for the common case; its result equals `build(resolveValues(…))`.
+ */
+export function fusedRenderOf(plan: Plan): FusedRender | undefined {
+  return fusedRenders.get(plan);
 }
 
 function defaultFactory(): FunctionFactory | undefined {
@@ -155,6 +174,18 @@ export function generateCode(plan: Plan, options: GenerateOptions = {}): Generat
     return name;
   };
 
+  let ref: SlotRef = fromArray;
+  // A small template (one expression, no helper functions) also gets `render(v)`:
+  // the value reads of `resolve` and the body as one function over locals, no slot
+  // array in between. `undefined` (no fused render) otherwise.
+  const fused = (): string => {
+    if (functions.length > 0 || names.length > RESOLVE_CHUNK) return 'undefined';
+    ref = fromLocal;
+    const body = generate(plan.root, 0);
+    ref = fromArray;
+    if (body === undefined || functions.length > 0) return 'undefined';
+    return `function render(v){if(typeof v!=="object"||v===null)return;${readLocals(names)}return ${body};}`;
+  };
   // Returns undefined as soon as a limit is passed, before going deeper.
   const generate = (node: PlanNode, depth: number): string | undefined => {
     if (depth > maxDepth || size > maxSource) return undefined;
@@ -162,9 +193,9 @@ export function generateCode(plan: Plan, options: GenerateOptions = {}): Generat
       case 'constant':
         return constant(node.value);
       case 'value':
-        return valueSlot(node.slot, names);
+        return valueSlot(node.slot, names, ref);
       case 'text':
-        return text(node.strings, node.slots);
+        return text(node.strings, node.slots, ref);
       case 'array': {
         const runs = findRuns(node.items);
         const group = (from: number, to: number): string | undefined => {
@@ -213,7 +244,7 @@ export function generateCode(plan: Plan, options: GenerateOptions = {}): Generat
 
   const root = generate(plan.root, 0);
   if (root === undefined) return undefined;
-  const source = `"use strict";${functions.join('')}${resolver(names)}return{build:function build(s){return ${root};},resolve:resolve};`;
+  const source = `"use strict";${functions.join('')}${resolver(names)}return{build:function build(s){return ${root};},resolve:resolve,render:${fused()}};`;
   return source.length > maxSource ? undefined : { source, data };
 }
 
@@ -279,12 +310,17 @@ export function numberLiteral(value: number): string {
   return value < 0 ? `(${String(value)})` : String(value);
 }
 
-function valueSlot(slot: number, names: readonly PlanName[]): string {
-  const index = slotIndex(slot);
+/** How generated code names a slot's value: an element of the slot array, or a local. */
+type SlotRef = (index: number) => string;
+const fromArray: SlotRef = (index) => `s[${slotIndex(index)}]`;
+const fromLocal: SlotRef = (index) => `x${slotIndex(index)}`;
+
+function valueSlot(slot: number, names: readonly PlanName[], ref: SlotRef): string {
+  const value = ref(slot);
   // A name also used inside text only accepts strings, numbers and booleans: nothing to copy.
   const use = names[slot];
-  if (use !== undefined && use.inText) return `s[${index}]`;
-  return `(typeof s[${index}]==="object"?copy(s[${index}]):s[${index}])`;
+  if (use !== undefined && use.inText) return value;
+  return `(typeof ${value}==="object"?copy(${value}):${value})`;
 }
 
 /**
@@ -298,22 +334,31 @@ function valueSlot(slot: number, names: readonly PlanName[]): string {
  * found on `v` is `v`'s own. Names `Object.prototype` does have
  * (`toString` …) take the checking path.
  */
+const RESOLVE_HEAD = 'var p=proto(v);if(p!==P&&p!==null)return;';
+
+function readValue(use: PlanName, index: number): string {
+  const name = stringLiteral(use.name);
+  // `x - x === 0` is true exactly for finite numbers (NaN and ±Infinity give NaN).
+  return (
+    `x=v[${name}];` +
+    `if(!(typeof x==="string"||typeof x==="boolean"||(typeof x==="number"&&x-x===0))||P[${name}]!==undefined)return ${index < 0 ? '' : 'false'};`
+  );
+}
+
+/** Reads every name into locals `x0`, `x1` … (a few names: see {@link resolver}); returns early when one is not plain. */
+function readLocals(names: readonly PlanName[]): string {
+  let body = `${RESOLVE_HEAD}var x;`;
+  names.forEach((use, index) => {
+    body += `${readValue(use, -1)}var x${index}=x;`;
+  });
+  return body;
+}
+
 function resolver(names: readonly PlanName[]): string {
-  const head = 'var p=proto(v);if(p!==P&&p!==null)return;';
-  const read = (use: PlanName, index: number): string => {
-    const name = stringLiteral(use.name);
-    // `x - x === 0` is true exactly for finite numbers (NaN and ±Infinity give NaN).
-    return (
-      `x=v[${name}];` +
-      `if(!(typeof x==="string"||typeof x==="boolean"||(typeof x==="number"&&x-x===0))||P[${name}]!==undefined)return ${index < 0 ? '' : 'false'};`
-    );
-  };
+  const head = RESOLVE_HEAD;
+  const read = readValue;
   if (names.length <= RESOLVE_CHUNK) {
-    let body = `${head}var x;`;
-    names.forEach((use, index) => {
-      body += `${read(use, -1)}var x${index}=x;`;
-    });
-    return `function resolve(v){${body}return[${names.map((_, index) => `x${index}`).join(',')}];}`;
+    return `function resolve(v){${readLocals(names)}return[${names.map((_, index) => `x${index}`).join(',')}];}`;
   }
   // Many names: chunks that fill one array, so each function stays small enough to optimize.
   let chunks = '';
@@ -329,10 +374,10 @@ function resolver(names: readonly PlanName[]): string {
   return `${chunks}function resolve(v){${head}var o=[];${calls.map((call) => `if(${call})return;`).join('')}return o;}`;
 }
 
-function text(strings: readonly string[], slots: readonly number[]): string {
+function text(strings: readonly string[], slots: readonly number[], ref: SlotRef): string {
   let out = stringLiteral(strings[0] ?? '');
   for (let index = 0; index < slots.length; index++) {
-    out += `+String(s[${slotIndex(slots[index] as number)}])`;
+    out += `+String(${ref(slots[index] as number)})`;
     const after = strings[index + 1] ?? '';
     if (after !== '') out += `+${stringLiteral(after)}`;
   }

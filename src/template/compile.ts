@@ -1,6 +1,6 @@
 import { TemplateError } from '../errors.js';
 import type { JsonValue, PassBody, PassTemplate, TemplateValues } from '../types.js';
-import { generatePlan } from './codegen.js';
+import { fusedRenderOf, generatePlan } from './codegen.js';
 import { interpretPlan, type Builder } from './interpret.js';
 import { planBody } from './plan.js';
 import { registerPlan } from './registry.js';
@@ -79,10 +79,13 @@ export function compileTemplate<const TTemplate extends PassTemplate>(
   const declaredSet = new Set(declared);
   const strict = options.strict === true;
   const names = plan.names;
+  const checked = (values: unknown): PassBody => build(resolveValues(names, values, declaredSet, strict)) as PassBody;
+  // Strict renders look at every key of the values, which the fused path does not.
+  const fused = strict ? undefined : fusedRenderOf(plan);
   const compiled: CompiledTemplate<PlaceholderNames<TTemplate>> = {
     template,
     placeholders: [...declaredSet] as PlaceholderNames<TTemplate>[],
-    render: (values) => build(resolveValues(names, values, declaredSet, strict)) as PassBody,
+    render: fused === undefined ? checked : (values) => (fused(values) as PassBody | undefined) ?? checked(values),
   };
   registerPlan(compiled, plan);
   return compiled;
