@@ -1,5 +1,6 @@
 import type { Issue, IssueCode } from '../issues.js';
 import { joinPointer } from '../issues.js';
+import { KIND_TEXT } from '../pass/rules/context.js';
 import {
   type SchemaError,
   type SchemaValidator,
@@ -286,14 +287,6 @@ function styleIssues(path: string, passing: unknown, root: unknown): Mapped[] {
   }));
 }
 
-const TYPE_TEXT: { readonly [type: string]: string } = {
-  string: 'a string',
-  number: 'a number',
-  integer: 'an integer',
-  boolean: 'a boolean',
-  object: 'an object',
-  array: 'an array',
-};
 
 function genericMessage(error: SchemaError, quoted: string): string {
   const { params } = error;
@@ -302,7 +295,7 @@ function genericMessage(error: SchemaError, quoted: string): string {
       return `\`${String(params['missingProperty'])}\` is required`;
     case 'type': {
       const types = Array.isArray(params['type']) ? (params['type'] as unknown[]) : [params['type']];
-      return `${quoted} must be ${types.map((type) => TYPE_TEXT[String(type)] ?? String(type)).join(' or ')}`;
+      return `${quoted} must be ${types.map((type) => (KIND_TEXT as { readonly [type: string]: string })[String(type)] ?? String(type)).join(' or ')}`;
     }
     case 'enum':
       return `${quoted} must be one of ${(params['allowedValues'] as unknown[]).join(', ')}`;

@@ -40,7 +40,8 @@ export type Dict = { readonly [key: string]: unknown };
 /** The kinds of JSON value a member may be required to be. */
 export type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'text';
 
-const KIND_TEXT: { readonly [K in Kind]: string } = {
+/** How messages name each kind (`a string` …); the schema issue mapping uses it too. */
+export const KIND_TEXT: { readonly [K in Kind]: string } = {
   string: 'a string',
   number: 'a number',
   integer: 'an integer',
