@@ -35,6 +35,25 @@ export const eventValues = {
   barcode: 'ABC123456',
 } as const;
 
+/** What `eventTicket` renders to with `eventValues`, written out by hand. */
+export const eventBody = {
+  barcode: { message: 'ABC123456', format: 'PKBarcodeFormatPDF417', messageEncoding: 'iso-8859-1' },
+  logoText: 'Concert',
+  foregroundColor: '#ffffff',
+  backgroundColor: 'rgb(60, 65, 76)',
+  generic: {
+    primaryFields: [{ key: 'event', value: 'Concert' }],
+    secondaryFields: [
+      { key: 'venue', label: 'Venue', value: 'Hall A' },
+      { key: 'date', label: 'Date', value: '2026-12-01', textAlignment: 'PKTextAlignmentRight' },
+    ],
+    auxiliaryFields: [
+      { key: 'seat', label: 'Seat', value: 'Row 12B' },
+      { key: 'holder', label: 'Holder', value: 'Ada Lovelace' },
+    ],
+  },
+};
+
 export const issuer: PassIssuer = {
   teamIdentifier: 'A93A5CM278',
   organizationName: 'Example Events',

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { buildPass, compileTemplate, PassValidationError, RenderError, validatePass, type Issue } from '../../src/index.js';
-import { draft, eventTicket, eventValues, issuer } from '../fixtures.js';
+import { draft, eventBody, eventTicket, eventValues, issuer } from '../fixtures.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -17,21 +17,8 @@ describe('buildPass', () => {
   test('builds the spec-shaped pass, deterministic with serial and token given', () => {
     const pass = buildPass(eventTicket, eventValues, issuer);
     expect(pass).toEqual({
-      barcode: { message: 'ABC123456', format: 'PKBarcodeFormatPDF417', messageEncoding: 'iso-8859-1' },
-      logoText: 'Concert',
+      ...eventBody,
       foregroundColor: 'rgb(255, 255, 255)',
-      backgroundColor: 'rgb(60, 65, 76)',
-      generic: {
-        primaryFields: [{ key: 'event', value: 'Concert' }],
-        secondaryFields: [
-          { key: 'venue', label: 'Venue', value: 'Hall A' },
-          { key: 'date', label: 'Date', value: '2026-12-01', textAlignment: 'PKTextAlignmentRight' },
-        ],
-        auxiliaryFields: [
-          { key: 'seat', label: 'Seat', value: 'Row 12B' },
-          { key: 'holder', label: 'Holder', value: 'Ada Lovelace' },
-        ],
-      },
       serialNumber: issuer.serialNumber,
       passTypeIdentifier: 'pass.com.example.event',
       formatVersion: 1,

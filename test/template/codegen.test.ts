@@ -5,31 +5,12 @@ import { interpretPlan } from '../../src/template/interpret.js';
 import { planBody } from '../../src/template/plan.js';
 import type { JsonValue } from '../../src/types.js';
 import { exactShape, templateOf } from '../arbitraries.js';
+import { eventBody, eventTicket, eventValues } from '../fixtures.js';
 
-const reference = {
-  id: 42,
-  name: 'Event ticket',
-  formatVersion: 1,
-  passType: 'pass.com.example.event',
-  description: {
-    barcode: { message: '${barcode}', format: 'PKBarcodeFormatPDF417', messageEncoding: 'iso-8859-1' },
-    logoText: '${eventName}',
-    generic: {
-      primaryFields: [{ key: 'event', value: '${eventName}' }],
-      auxiliaryFields: [{ key: 'seat', label: 'Seat', value: 'Row ${seat}' }],
-    },
-  },
-  placeholder: ['eventName', 'seat', 'barcode'],
-} as const satisfies PassTemplate;
-const referenceValues = { eventName: 'Concert', seat: '12B', barcode: 'ABC123456' };
-const referenceOutput = {
-  barcode: { message: 'ABC123456', format: 'PKBarcodeFormatPDF417', messageEncoding: 'iso-8859-1' },
-  logoText: 'Concert',
-  generic: {
-    primaryFields: [{ key: 'event', value: 'Concert' }],
-    auxiliaryFields: [{ key: 'seat', label: 'Seat', value: 'Row 12B' }],
-  },
-};
+// The shared reference workload: the spec's event ticket, its values, and what it renders to.
+const reference = eventTicket;
+const referenceValues = eventValues;
+const referenceOutput = eventBody;
 
 function build(body: unknown, slots: readonly unknown[], options?: Parameters<typeof generatePlan>[1]): unknown {
   const builder = generatePlan(planBody(body as JsonValue), options);
