@@ -30,6 +30,94 @@ const CLONES: readonly Clone[] = [
   (skeleton) => ({ ...skeleton }),
 ];
 
+type CloneSet = (skeleton: object, key: string, value: unknown) => Record<string, unknown>;
+
+// The same for an object with one member to write (most fields): the copy and
+// the store in one function, so each copy's store sees one key and stays a fast
+// named store, where one shared `out[key] = value` would go megamorphic.
+const CLONE_SETS: readonly CloneSet[] = [
+  (skeleton, key, value) => {
+    const out: Record<string, unknown> = { ...skeleton };
+    out[key] = value;
+    return out;
+  },
+  (skeleton, key, value) => {
+    const out: Record<string, unknown> = { ...skeleton };
+    out[key] = value;
+    return out;
+  },
+  (skeleton, key, value) => {
+    const out: Record<string, unknown> = { ...skeleton };
+    out[key] = value;
+    return out;
+  },
+  (skeleton, key, value) => {
+    const out: Record<string, unknown> = { ...skeleton };
+    out[key] = value;
+    return out;
+  },
+  (skeleton, key, value) => {
+    const out: Record<string, unknown> = { ...skeleton };
+    out[key] = value;
+    return out;
+  },
+  (skeleton, key, value) => {
+    const out: Record<string, unknown> = { ...skeleton };
+    out[key] = value;
+    return out;
+  },
+  (skeleton, key, value) => {
+    const out: Record<string, unknown> = { ...skeleton };
+    out[key] = value;
+    return out;
+  },
+  (skeleton, key, value) => {
+    const out: Record<string, unknown> = { ...skeleton };
+    out[key] = value;
+    return out;
+  },
+  (skeleton, key, value) => {
+    const out: Record<string, unknown> = { ...skeleton };
+    out[key] = value;
+    return out;
+  },
+  (skeleton, key, value) => {
+    const out: Record<string, unknown> = { ...skeleton };
+    out[key] = value;
+    return out;
+  },
+  (skeleton, key, value) => {
+    const out: Record<string, unknown> = { ...skeleton };
+    out[key] = value;
+    return out;
+  },
+  (skeleton, key, value) => {
+    const out: Record<string, unknown> = { ...skeleton };
+    out[key] = value;
+    return out;
+  },
+  (skeleton, key, value) => {
+    const out: Record<string, unknown> = { ...skeleton };
+    out[key] = value;
+    return out;
+  },
+  (skeleton, key, value) => {
+    const out: Record<string, unknown> = { ...skeleton };
+    out[key] = value;
+    return out;
+  },
+  (skeleton, key, value) => {
+    const out: Record<string, unknown> = { ...skeleton };
+    out[key] = value;
+    return out;
+  },
+  (skeleton, key, value) => {
+    const out: Record<string, unknown> = { ...skeleton };
+    out[key] = value;
+    return out;
+  },
+];
+
 /**
  * Turns a plan into a tree of closures: no `eval`, no `new Function`, so it runs
  * under any Content-Security-Policy. Each node's work is decided once, here:
@@ -73,6 +161,13 @@ function arrayBuilder(items: readonly PlanNode[]): Builder {
     }
   });
   const length = at.length;
+  // Small arrays of built items (the field lists): a literal, no skeleton to copy.
+  if (length === items.length && length <= 3) {
+    const [first, second, third] = builders as [Builder, Builder, Builder];
+    if (length === 1) return (slots) => [first(slots)];
+    if (length === 2) return (slots) => [first(slots), second(slots)];
+    if (length === 3) return (slots) => [first(slots), second(slots), third(slots)];
+  }
   return (slots) => {
     const out = skeleton.slice();
     for (let index = 0; index < length; index++) out[at[index] as number] = (builders[index] as Builder)(slots);
@@ -186,21 +281,30 @@ function objectBuilder(keys: readonly string[], values: readonly PlanNode[]): Bu
   // so every copy already has all its keys, in the template's order.
   const skeleton: Record<string, unknown> = {};
   const dynamicKeys: string[] = [];
-  const builders: (Builder | undefined)[] = [];
-  // A member that is one whole value is read here directly, without a closure call.
-  const wholeSlots: number[] = [];
+  const dynamicNodes: PlanNode[] = [];
   keys.forEach((key, index) => {
     const value = values[index] as PlanNode;
     if (value.kind === 'constant') setOwn(skeleton, key, value.value);
     else {
       setOwn(skeleton, key, null);
       dynamicKeys.push(key);
-      builders.push(value.kind === 'value' ? undefined : interpretPlan(value));
-      wholeSlots.push(value.kind === 'value' ? value.slot : -1);
+      dynamicNodes.push(value);
     }
   });
-  const clone = CLONES[shapeHash(keys) % CLONES.length] as Clone;
   const length = dynamicKeys.length;
+  const only = dynamicKeys[0];
+  if (length === 1 && only !== '__proto__') {
+    return oneMember(skeleton, only as string, dynamicNodes[0] as PlanNode, CLONE_SETS[shapeHash([...keys, only as string]) % CLONE_SETS.length] as CloneSet);
+  }
+  const clone = CLONES[shapeHash(keys) % CLONES.length] as Clone;
+  if (length === 0) return () => clone(skeleton);
+  // A member that is one whole value is read here directly, without a closure call.
+  const builders: (Builder | undefined)[] = [];
+  const wholeSlots: number[] = [];
+  for (const node of dynamicNodes) {
+    builders.push(node.kind === 'value' ? undefined : interpretPlan(node));
+    wholeSlots.push(node.kind === 'value' ? node.slot : -1);
+  }
   const member = (slots: readonly unknown[], index: number): unknown => {
     const builder = builders[index];
     if (builder !== undefined) return builder(slots);
@@ -217,9 +321,36 @@ function objectBuilder(keys: readonly string[], values: readonly PlanNode[]): Bu
   return (slots) => {
     // Spreading copies with CreateDataProperty: an own `__proto__` key stays an own key.
     const out = clone(skeleton);
-    for (let index = 0; index < length; index++) out[dynamicKeys[index] as string] = member(slots, index);
+    for (let index = 0; index < length; index++) {
+      const builder = builders[index];
+      let value: unknown;
+      if (builder !== undefined) value = builder(slots);
+      else {
+        value = slots[wholeSlots[index] as number];
+        if (typeof value === 'object' && value !== null) value = copyJson(value);
+      }
+      out[dynamicKeys[index] as string] = value;
+    }
     return out;
   };
+}
+
+/** An object with one member that depends on values (a field's `value`): a copy and one store, in one call. */
+function oneMember(skeleton: object, key: string, node: PlanNode, set: CloneSet): Builder {
+  if (node.kind === 'value') {
+    const slot = node.slot;
+    return (slots) => {
+      const value = slots[slot];
+      return set(skeleton, key, typeof value === 'object' && value !== null ? copyJson(value) : value);
+    };
+  }
+  if (node.kind === 'text' && node.slots.length === 1) {
+    const [head = '', tail = ''] = node.strings;
+    const slot = node.slots[0] as number;
+    return (slots) => set(skeleton, key, head + String(slots[slot]) + tail);
+  }
+  const build = interpretPlan(node);
+  return (slots) => set(skeleton, key, build(slots));
 }
 
 function shapeHash(keys: readonly string[]): number {
