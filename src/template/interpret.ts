@@ -30,90 +30,156 @@ const CLONES: readonly Clone[] = [
   (skeleton) => ({ ...skeleton }),
 ];
 
-type CloneSet = (skeleton: object, key: string, value: unknown) => Record<string, unknown>;
+/** A copy of a skeleton with one to three members written (`k1`, `k2` undefined when fewer). */
+type CloneSet = (skeleton: object, k0: string, v0: unknown, k1?: string, v1?: unknown, k2?: string, v2?: unknown) => Record<string, unknown>;
 
-// The same for an object with one member to write (most fields): the copy and
-// the store in one function, so each copy's store sees one key and stays a fast
-// named store, where one shared `out[key] = value` would go megamorphic.
+// The same for an object with one to three members to write (most objects of a
+// pass): the copy and the stores in one function, so each copy's stores see one
+// key each and stay fast named stores, where one shared `out[key] = value` would
+// go megamorphic. An object goes to a copy by a hash of its keys and written keys.
 const CLONE_SETS: readonly CloneSet[] = [
-  (skeleton, key, value) => {
+  (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[key] = value;
+    out[k0] = v0;
+    if (k1 !== undefined) {
+      out[k1] = v1;
+      if (k2 !== undefined) out[k2] = v2;
+    }
     return out;
   },
-  (skeleton, key, value) => {
+  (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[key] = value;
+    out[k0] = v0;
+    if (k1 !== undefined) {
+      out[k1] = v1;
+      if (k2 !== undefined) out[k2] = v2;
+    }
     return out;
   },
-  (skeleton, key, value) => {
+  (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[key] = value;
+    out[k0] = v0;
+    if (k1 !== undefined) {
+      out[k1] = v1;
+      if (k2 !== undefined) out[k2] = v2;
+    }
     return out;
   },
-  (skeleton, key, value) => {
+  (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[key] = value;
+    out[k0] = v0;
+    if (k1 !== undefined) {
+      out[k1] = v1;
+      if (k2 !== undefined) out[k2] = v2;
+    }
     return out;
   },
-  (skeleton, key, value) => {
+  (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[key] = value;
+    out[k0] = v0;
+    if (k1 !== undefined) {
+      out[k1] = v1;
+      if (k2 !== undefined) out[k2] = v2;
+    }
     return out;
   },
-  (skeleton, key, value) => {
+  (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[key] = value;
+    out[k0] = v0;
+    if (k1 !== undefined) {
+      out[k1] = v1;
+      if (k2 !== undefined) out[k2] = v2;
+    }
     return out;
   },
-  (skeleton, key, value) => {
+  (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[key] = value;
+    out[k0] = v0;
+    if (k1 !== undefined) {
+      out[k1] = v1;
+      if (k2 !== undefined) out[k2] = v2;
+    }
     return out;
   },
-  (skeleton, key, value) => {
+  (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[key] = value;
+    out[k0] = v0;
+    if (k1 !== undefined) {
+      out[k1] = v1;
+      if (k2 !== undefined) out[k2] = v2;
+    }
     return out;
   },
-  (skeleton, key, value) => {
+  (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[key] = value;
+    out[k0] = v0;
+    if (k1 !== undefined) {
+      out[k1] = v1;
+      if (k2 !== undefined) out[k2] = v2;
+    }
     return out;
   },
-  (skeleton, key, value) => {
+  (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[key] = value;
+    out[k0] = v0;
+    if (k1 !== undefined) {
+      out[k1] = v1;
+      if (k2 !== undefined) out[k2] = v2;
+    }
     return out;
   },
-  (skeleton, key, value) => {
+  (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[key] = value;
+    out[k0] = v0;
+    if (k1 !== undefined) {
+      out[k1] = v1;
+      if (k2 !== undefined) out[k2] = v2;
+    }
     return out;
   },
-  (skeleton, key, value) => {
+  (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[key] = value;
+    out[k0] = v0;
+    if (k1 !== undefined) {
+      out[k1] = v1;
+      if (k2 !== undefined) out[k2] = v2;
+    }
     return out;
   },
-  (skeleton, key, value) => {
+  (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[key] = value;
+    out[k0] = v0;
+    if (k1 !== undefined) {
+      out[k1] = v1;
+      if (k2 !== undefined) out[k2] = v2;
+    }
     return out;
   },
-  (skeleton, key, value) => {
+  (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[key] = value;
+    out[k0] = v0;
+    if (k1 !== undefined) {
+      out[k1] = v1;
+      if (k2 !== undefined) out[k2] = v2;
+    }
     return out;
   },
-  (skeleton, key, value) => {
+  (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[key] = value;
+    out[k0] = v0;
+    if (k1 !== undefined) {
+      out[k1] = v1;
+      if (k2 !== undefined) out[k2] = v2;
+    }
     return out;
   },
-  (skeleton, key, value) => {
+  (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[key] = value;
+    out[k0] = v0;
+    if (k1 !== undefined) {
+      out[k1] = v1;
+      if (k2 !== undefined) out[k2] = v2;
+    }
     return out;
   },
 ];
@@ -292,10 +358,10 @@ function objectBuilder(keys: readonly string[], values: readonly PlanNode[]): Bu
     }
   });
   const length = dynamicKeys.length;
-  const only = dynamicKeys[0];
-  if (length === 1 && only !== '__proto__') {
-    return oneMember(skeleton, only as string, dynamicNodes[0] as PlanNode, CLONE_SETS[shapeHash([...keys, only as string]) % CLONE_SETS.length] as CloneSet);
-  }
+  const hasProto = dynamicKeys.includes('__proto__');
+  const set = CLONE_SETS[shapeHash([...keys, ...dynamicKeys]) % CLONE_SETS.length] as CloneSet;
+  const [k0 = '', k1 = '', k2 = ''] = dynamicKeys;
+  if (length === 1 && !hasProto) return oneMember(skeleton, k0, dynamicNodes[0] as PlanNode, set);
   const clone = CLONES[shapeHash(keys) % CLONES.length] as Clone;
   if (length === 0) return () => clone(skeleton);
   // A member that is one whole value is read here directly, without a closure call.
@@ -304,6 +370,12 @@ function objectBuilder(keys: readonly string[], values: readonly PlanNode[]): Bu
   for (const node of dynamicNodes) {
     builders.push(node.kind === 'value' ? undefined : interpretPlan(node));
     wholeSlots.push(node.kind === 'value' ? node.slot : -1);
+  }
+  if (!hasProto && length <= 3) {
+    const [b0, b1, b2] = builders;
+    const [s0 = 0, s1 = 0, s2 = 0] = wholeSlots;
+    if (length === 2) return (slots) => set(skeleton, k0, memberValue(slots, b0, s0), k1, memberValue(slots, b1, s1));
+    return (slots) => set(skeleton, k0, memberValue(slots, b0, s0), k1, memberValue(slots, b1, s1), k2, memberValue(slots, b2, s2));
   }
   const member = (slots: readonly unknown[], index: number): unknown => {
     const builder = builders[index];
@@ -333,6 +405,13 @@ function objectBuilder(keys: readonly string[], values: readonly PlanNode[]): Bu
     }
     return out;
   };
+}
+
+/** A member of an object: built by `builder`, or the whole value of slot `slot`. */
+function memberValue(slots: readonly unknown[], builder: Builder | undefined, slot: number): unknown {
+  if (builder !== undefined) return builder(slots);
+  const value = slots[slot];
+  return typeof value === 'object' && value !== null ? copyJson(value) : value;
 }
 
 /** An object with one member that depends on values (a field's `value`): a copy and one store, in one call. */
