@@ -40,15 +40,16 @@ export function resolveValues(
   let fast = lastNames === names ? lastResolver : undefined;
   if (fast === undefined) {
     fast = fastResolvers.get(names);
-    if (fast !== undefined) {
-      lastNames = names;
-      lastResolver = fast;
+    if (fast === undefined) {
+      // No generated resolver (the interpreter): one made of closures, made once.
+      fast = closureResolver(names);
+      fastResolvers.set(names, fast);
     }
+    lastNames = names;
+    lastResolver = fast;
   }
-  if (fast !== undefined) {
-    const slots = fast(values);
-    if (slots !== undefined && (!strict || !hasUnknownKey(values, declared))) return slots;
-  }
+  const fastSlots = fast(values);
+  if (fastSlots !== undefined && (!strict || !hasUnknownKey(values, declared))) return fastSlots;
   const slots: unknown[] = new Array(names.length);
   let issues: Issue[] | undefined;
   for (let index = 0; index < names.length; index++) {
@@ -78,6 +79,124 @@ export function resolveValues(
   }
   if (issues !== undefined) throw new RenderError('Cannot render', issues);
   return slots;
+}
+
+/** Reads one name of `values`; `undefined` when `Object.prototype` has the name (then it may not be own). */
+type Reader = (values: Record<string, unknown>, name: string) => unknown;
+
+const OBJECT_PROTOTYPE = Object.prototype as Record<string, unknown>;
+
+// Sixteen copies of one function, on purpose (as the copies in interpret.ts):
+// V8 keeps type feedback per function literal, so one shared `values[name]`
+// over every name goes megamorphic (a slow generic lookup, twice per name with
+// the `Object.prototype` check); a copy that only ever reads one name keeps a
+// fast named load, and its `Object.prototype` check folds to almost nothing.
+const READERS: readonly Reader[] = [
+  (values, name) => {
+    const value = values[name];
+    return OBJECT_PROTOTYPE[name] === undefined ? value : undefined;
+  },
+  (values, name) => {
+    const value = values[name];
+    return OBJECT_PROTOTYPE[name] === undefined ? value : undefined;
+  },
+  (values, name) => {
+    const value = values[name];
+    return OBJECT_PROTOTYPE[name] === undefined ? value : undefined;
+  },
+  (values, name) => {
+    const value = values[name];
+    return OBJECT_PROTOTYPE[name] === undefined ? value : undefined;
+  },
+  (values, name) => {
+    const value = values[name];
+    return OBJECT_PROTOTYPE[name] === undefined ? value : undefined;
+  },
+  (values, name) => {
+    const value = values[name];
+    return OBJECT_PROTOTYPE[name] === undefined ? value : undefined;
+  },
+  (values, name) => {
+    const value = values[name];
+    return OBJECT_PROTOTYPE[name] === undefined ? value : undefined;
+  },
+  (values, name) => {
+    const value = values[name];
+    return OBJECT_PROTOTYPE[name] === undefined ? value : undefined;
+  },
+  (values, name) => {
+    const value = values[name];
+    return OBJECT_PROTOTYPE[name] === undefined ? value : undefined;
+  },
+  (values, name) => {
+    const value = values[name];
+    return OBJECT_PROTOTYPE[name] === undefined ? value : undefined;
+  },
+  (values, name) => {
+    const value = values[name];
+    return OBJECT_PROTOTYPE[name] === undefined ? value : undefined;
+  },
+  (values, name) => {
+    const value = values[name];
+    return OBJECT_PROTOTYPE[name] === undefined ? value : undefined;
+  },
+  (values, name) => {
+    const value = values[name];
+    return OBJECT_PROTOTYPE[name] === undefined ? value : undefined;
+  },
+  (values, name) => {
+    const value = values[name];
+    return OBJECT_PROTOTYPE[name] === undefined ? value : undefined;
+  },
+  (values, name) => {
+    const value = values[name];
+    return OBJECT_PROTOTYPE[name] === undefined ? value : undefined;
+  },
+  (values, name) => {
+    const value = values[name];
+    return OBJECT_PROTOTYPE[name] === undefined ? value : undefined;
+  },
+];
+
+// Which copy reads which name: the first names met get a copy each (a process
+// usually renders a few templates), later ones share by hash.
+const readerOf = new Map<string, Reader>();
+
+function readerFor(name: string): Reader {
+  let reader = readerOf.get(name);
+  if (reader !== undefined) return reader;
+  if (readerOf.size < READERS.length) {
+    reader = READERS[readerOf.size] as Reader;
+    readerOf.set(name, reader);
+    return reader;
+  }
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < name.length; index++) hash = Math.imul(hash ^ name.charCodeAt(index), 0x01000193);
+  return READERS[(hash >>> 0) % READERS.length] as Reader;
+}
+
+/**
+ * A {@link FastResolver} without generated code, for the interpreter. Same
+ * reasoning as the generated one (`resolver` in codegen.ts): when `values`'
+ * prototype is `Object.prototype` or `null` and `Object.prototype` has no
+ * such name, a value found on `values` is its own.
+ */
+function closureResolver(names: readonly PlanName[]): FastResolver {
+  const keys = names.map((use) => use.name);
+  const readers = keys.map(readerFor);
+  const count = keys.length;
+  return (values) => {
+    const proto: unknown = Object.getPrototypeOf(values);
+    if (proto !== OBJECT_PROTOTYPE && proto !== null) return undefined;
+    const slots: unknown[] = new Array(count);
+    for (let index = 0; index < count; index++) {
+      const value = (readers[index] as Reader)(values as Record<string, unknown>, keys[index] as string);
+      // `x - x === 0` is true exactly for finite numbers (NaN and ±Infinity give NaN).
+      if (!(typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && value - value === 0))) return undefined;
+      slots[index] = value;
+    }
+    return slots;
+  };
 }
 
 function hasUnknownKey(values: object, declared: ReadonlySet<string>): boolean {
