@@ -4,182 +4,128 @@ import { copyJson, setOwn } from './json.js';
 /** Renders a plan from the values of its slots (already checked). */
 export type Builder = (slots: readonly unknown[]) => unknown;
 
-type Clone = (skeleton: object) => Record<string, unknown>;
+/** A copy of a skeleton with up to three members written (the keys not given are not written). */
+type Clone = (skeleton: object, k0?: string, v0?: unknown, k1?: string, v1?: unknown, k2?: string, v2?: unknown) => Record<string, unknown>;
 
 // Sixteen copies of one function, on purpose. V8 keeps type feedback per
 // function literal: one shared `{ ...skeleton }` would see every object shape
-// of every template and go megamorphic (about 75 ns an object); spread over
-// sixteen copies, each copy sees a few shapes and stays polymorphic (about
-// 15 ns). A shape always goes to the same copy (by a hash of its keys).
+// of every template and go megamorphic (about 75 ns an object), and so would
+// one shared `out[key] = value` store; spread over sixteen copies, each copy
+// sees a few shapes and keys and stays fast (a polymorphic copy, named stores).
+// Most objects of a pass have one to three members to write: the copy and the
+// stores are one call. An object always goes to the same copy (by a hash of
+// its keys and the keys written).
 const CLONES: readonly Clone[] = [
-  (skeleton) => ({ ...skeleton }),
-  (skeleton) => ({ ...skeleton }),
-  (skeleton) => ({ ...skeleton }),
-  (skeleton) => ({ ...skeleton }),
-  (skeleton) => ({ ...skeleton }),
-  (skeleton) => ({ ...skeleton }),
-  (skeleton) => ({ ...skeleton }),
-  (skeleton) => ({ ...skeleton }),
-  (skeleton) => ({ ...skeleton }),
-  (skeleton) => ({ ...skeleton }),
-  (skeleton) => ({ ...skeleton }),
-  (skeleton) => ({ ...skeleton }),
-  (skeleton) => ({ ...skeleton }),
-  (skeleton) => ({ ...skeleton }),
-  (skeleton) => ({ ...skeleton }),
-  (skeleton) => ({ ...skeleton }),
-];
-
-/** A copy of a skeleton with one to three members written (`k1`, `k2` undefined when fewer). */
-type CloneSet = (skeleton: object, k0: string, v0: unknown, k1?: string, v1?: unknown, k2?: string, v2?: unknown) => Record<string, unknown>;
-
-// The same for an object with one to three members to write (most objects of a
-// pass): the copy and the stores in one function, so each copy's stores see one
-// key each and stay fast named stores, where one shared `out[key] = value` would
-// go megamorphic. An object goes to a copy by a hash of its keys and written keys.
-const CLONE_SETS: readonly CloneSet[] = [
   (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[k0] = v0;
-    if (k1 !== undefined) {
-      out[k1] = v1;
-      if (k2 !== undefined) out[k2] = v2;
-    }
+    if (k0 !== undefined) out[k0] = v0;
+    if (k1 !== undefined) out[k1] = v1;
+    if (k2 !== undefined) out[k2] = v2;
     return out;
   },
   (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[k0] = v0;
-    if (k1 !== undefined) {
-      out[k1] = v1;
-      if (k2 !== undefined) out[k2] = v2;
-    }
+    if (k0 !== undefined) out[k0] = v0;
+    if (k1 !== undefined) out[k1] = v1;
+    if (k2 !== undefined) out[k2] = v2;
     return out;
   },
   (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[k0] = v0;
-    if (k1 !== undefined) {
-      out[k1] = v1;
-      if (k2 !== undefined) out[k2] = v2;
-    }
+    if (k0 !== undefined) out[k0] = v0;
+    if (k1 !== undefined) out[k1] = v1;
+    if (k2 !== undefined) out[k2] = v2;
     return out;
   },
   (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[k0] = v0;
-    if (k1 !== undefined) {
-      out[k1] = v1;
-      if (k2 !== undefined) out[k2] = v2;
-    }
+    if (k0 !== undefined) out[k0] = v0;
+    if (k1 !== undefined) out[k1] = v1;
+    if (k2 !== undefined) out[k2] = v2;
     return out;
   },
   (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[k0] = v0;
-    if (k1 !== undefined) {
-      out[k1] = v1;
-      if (k2 !== undefined) out[k2] = v2;
-    }
+    if (k0 !== undefined) out[k0] = v0;
+    if (k1 !== undefined) out[k1] = v1;
+    if (k2 !== undefined) out[k2] = v2;
     return out;
   },
   (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[k0] = v0;
-    if (k1 !== undefined) {
-      out[k1] = v1;
-      if (k2 !== undefined) out[k2] = v2;
-    }
+    if (k0 !== undefined) out[k0] = v0;
+    if (k1 !== undefined) out[k1] = v1;
+    if (k2 !== undefined) out[k2] = v2;
     return out;
   },
   (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[k0] = v0;
-    if (k1 !== undefined) {
-      out[k1] = v1;
-      if (k2 !== undefined) out[k2] = v2;
-    }
+    if (k0 !== undefined) out[k0] = v0;
+    if (k1 !== undefined) out[k1] = v1;
+    if (k2 !== undefined) out[k2] = v2;
     return out;
   },
   (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[k0] = v0;
-    if (k1 !== undefined) {
-      out[k1] = v1;
-      if (k2 !== undefined) out[k2] = v2;
-    }
+    if (k0 !== undefined) out[k0] = v0;
+    if (k1 !== undefined) out[k1] = v1;
+    if (k2 !== undefined) out[k2] = v2;
     return out;
   },
   (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[k0] = v0;
-    if (k1 !== undefined) {
-      out[k1] = v1;
-      if (k2 !== undefined) out[k2] = v2;
-    }
+    if (k0 !== undefined) out[k0] = v0;
+    if (k1 !== undefined) out[k1] = v1;
+    if (k2 !== undefined) out[k2] = v2;
     return out;
   },
   (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[k0] = v0;
-    if (k1 !== undefined) {
-      out[k1] = v1;
-      if (k2 !== undefined) out[k2] = v2;
-    }
+    if (k0 !== undefined) out[k0] = v0;
+    if (k1 !== undefined) out[k1] = v1;
+    if (k2 !== undefined) out[k2] = v2;
     return out;
   },
   (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[k0] = v0;
-    if (k1 !== undefined) {
-      out[k1] = v1;
-      if (k2 !== undefined) out[k2] = v2;
-    }
+    if (k0 !== undefined) out[k0] = v0;
+    if (k1 !== undefined) out[k1] = v1;
+    if (k2 !== undefined) out[k2] = v2;
     return out;
   },
   (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[k0] = v0;
-    if (k1 !== undefined) {
-      out[k1] = v1;
-      if (k2 !== undefined) out[k2] = v2;
-    }
+    if (k0 !== undefined) out[k0] = v0;
+    if (k1 !== undefined) out[k1] = v1;
+    if (k2 !== undefined) out[k2] = v2;
     return out;
   },
   (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[k0] = v0;
-    if (k1 !== undefined) {
-      out[k1] = v1;
-      if (k2 !== undefined) out[k2] = v2;
-    }
+    if (k0 !== undefined) out[k0] = v0;
+    if (k1 !== undefined) out[k1] = v1;
+    if (k2 !== undefined) out[k2] = v2;
     return out;
   },
   (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[k0] = v0;
-    if (k1 !== undefined) {
-      out[k1] = v1;
-      if (k2 !== undefined) out[k2] = v2;
-    }
+    if (k0 !== undefined) out[k0] = v0;
+    if (k1 !== undefined) out[k1] = v1;
+    if (k2 !== undefined) out[k2] = v2;
     return out;
   },
   (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[k0] = v0;
-    if (k1 !== undefined) {
-      out[k1] = v1;
-      if (k2 !== undefined) out[k2] = v2;
-    }
+    if (k0 !== undefined) out[k0] = v0;
+    if (k1 !== undefined) out[k1] = v1;
+    if (k2 !== undefined) out[k2] = v2;
     return out;
   },
   (skeleton, k0, v0, k1, v1, k2, v2) => {
     const out: Record<string, unknown> = { ...skeleton };
-    out[k0] = v0;
-    if (k1 !== undefined) {
-      out[k1] = v1;
-      if (k2 !== undefined) out[k2] = v2;
-    }
+    if (k0 !== undefined) out[k0] = v0;
+    if (k1 !== undefined) out[k1] = v1;
+    if (k2 !== undefined) out[k2] = v2;
     return out;
   },
 ];
@@ -296,17 +242,13 @@ function runPart(run: PlanRun): Part {
     dynamicKeys.push(keys[member] as string);
     dynamic.push(memberBuilder(column));
   });
-  const clone = CLONES[shapeHash(keys) % CLONES.length] as Clone;
+  const clone = CLONES[shapeHash([...keys, ...dynamicKeys]) % CLONES.length] as Clone;
   if (dynamic.length === 1) {
     const onlyKey = dynamicKeys[0] as string;
     const only = dynamic[0] as Member;
-    // The common field: one member that depends on values (a monomorphic store).
+    // The common field: one member that depends on values (one call, a named store).
     return (slots, out) => {
-      for (let index = 0; index < length; index++) {
-        const object = clone(skeletons[index] as object);
-        object[onlyKey] = only(slots, index);
-        out.push(object);
-      }
+      for (let index = 0; index < length; index++) out.push(clone(skeletons[index] as object, onlyKey, only(slots, index)));
     };
   }
   const count = dynamic.length;
@@ -359,11 +301,10 @@ function objectBuilder(keys: readonly string[], values: readonly PlanNode[]): Bu
   });
   const length = dynamicKeys.length;
   const hasProto = dynamicKeys.includes('__proto__');
-  const set = CLONE_SETS[shapeHash([...keys, ...dynamicKeys]) % CLONE_SETS.length] as CloneSet;
+  const clone = CLONES[shapeHash([...keys, ...dynamicKeys]) % CLONES.length] as Clone;
   const [k0 = '', k1 = '', k2 = ''] = dynamicKeys;
-  if (length === 1 && !hasProto) return oneMember(skeleton, k0, dynamicNodes[0] as PlanNode, set);
-  const clone = CLONES[shapeHash(keys) % CLONES.length] as Clone;
   if (length === 0) return () => clone(skeleton);
+  if (length === 1 && !hasProto) return oneMember(skeleton, k0, dynamicNodes[0] as PlanNode, clone);
   // A member that is one whole value is read here directly, without a closure call.
   const builders: (Builder | undefined)[] = [];
   const wholeSlots: number[] = [];
@@ -374,8 +315,8 @@ function objectBuilder(keys: readonly string[], values: readonly PlanNode[]): Bu
   if (!hasProto && length <= 3) {
     const [b0, b1, b2] = builders;
     const [s0 = 0, s1 = 0, s2 = 0] = wholeSlots;
-    if (length === 2) return (slots) => set(skeleton, k0, memberValue(slots, b0, s0), k1, memberValue(slots, b1, s1));
-    return (slots) => set(skeleton, k0, memberValue(slots, b0, s0), k1, memberValue(slots, b1, s1), k2, memberValue(slots, b2, s2));
+    if (length === 2) return (slots) => clone(skeleton, k0, memberValue(slots, b0, s0), k1, memberValue(slots, b1, s1));
+    return (slots) => clone(skeleton, k0, memberValue(slots, b0, s0), k1, memberValue(slots, b1, s1), k2, memberValue(slots, b2, s2));
   }
   const member = (slots: readonly unknown[], index: number): unknown => {
     const builder = builders[index];
@@ -415,21 +356,21 @@ function memberValue(slots: readonly unknown[], builder: Builder | undefined, sl
 }
 
 /** An object with one member that depends on values (a field's `value`): a copy and one store, in one call. */
-function oneMember(skeleton: object, key: string, node: PlanNode, set: CloneSet): Builder {
+function oneMember(skeleton: object, key: string, node: PlanNode, clone: Clone): Builder {
   if (node.kind === 'value') {
     const slot = node.slot;
     return (slots) => {
       const value = slots[slot];
-      return set(skeleton, key, typeof value === 'object' && value !== null ? copyJson(value) : value);
+      return clone(skeleton, key, typeof value === 'object' && value !== null ? copyJson(value) : value);
     };
   }
   if (node.kind === 'text' && node.slots.length === 1) {
     const [head = '', tail = ''] = node.strings;
     const slot = node.slots[0] as number;
-    return (slots) => set(skeleton, key, head + String(slots[slot]) + tail);
+    return (slots) => clone(skeleton, key, head + String(slots[slot]) + tail);
   }
   const build = interpretPlan(node);
-  return (slots) => set(skeleton, key, build(slots));
+  return (slots) => clone(skeleton, key, build(slots));
 }
 
 function shapeHash(keys: readonly string[]): number {

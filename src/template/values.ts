@@ -159,20 +159,16 @@ const READERS: readonly Reader[] = [
 ];
 
 // Which copy reads which name: the first names met get a copy each (a process
-// usually renders a few templates), later ones share by hash.
+// usually renders a few templates); later ones share copies, as every name did before.
 const readerOf = new Map<string, Reader>();
 
 function readerFor(name: string): Reader {
   let reader = readerOf.get(name);
-  if (reader !== undefined) return reader;
-  if (readerOf.size < READERS.length) {
-    reader = READERS[readerOf.size] as Reader;
-    readerOf.set(name, reader);
-    return reader;
+  if (reader === undefined) {
+    if (readerOf.size < READERS.length) readerOf.set(name, (reader = READERS[readerOf.size] as Reader));
+    else reader = READERS[name.length % READERS.length] as Reader;
   }
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < name.length; index++) hash = Math.imul(hash ^ name.charCodeAt(index), 0x01000193);
-  return READERS[(hash >>> 0) % READERS.length] as Reader;
+  return reader;
 }
 
 /**
