@@ -305,7 +305,7 @@ function objectBuilder(keys: readonly string[], values: readonly PlanNode[]): Bu
   const [k0 = '', k1 = '', k2 = ''] = dynamicKeys;
   if (length === 0) return () => clone(skeleton);
   if (length === 1 && !hasProto) return oneMember(skeleton, k0, dynamicNodes[0] as PlanNode, clone);
-  // A member that is one whole value is read here directly, without a closure call.
+  // A member that is one whole value is read directly (`memberValue`), without a closure of its own.
   const builders: (Builder | undefined)[] = [];
   const wholeSlots: number[] = [];
   for (const node of dynamicNodes) {
@@ -318,13 +318,8 @@ function objectBuilder(keys: readonly string[], values: readonly PlanNode[]): Bu
     if (length === 2) return (slots) => clone(skeleton, k0, memberValue(slots, b0, s0), k1, memberValue(slots, b1, s1));
     return (slots) => clone(skeleton, k0, memberValue(slots, b0, s0), k1, memberValue(slots, b1, s1), k2, memberValue(slots, b2, s2));
   }
-  const member = (slots: readonly unknown[], index: number): unknown => {
-    const builder = builders[index];
-    if (builder !== undefined) return builder(slots);
-    const value = slots[wholeSlots[index] as number];
-    return typeof value === 'object' && value !== null ? copyJson(value) : value;
-  };
-  if (dynamicKeys.includes('__proto__')) {
+  const member = (slots: readonly unknown[], index: number): unknown => memberValue(slots, builders[index], wholeSlots[index] as number);
+  if (hasProto) {
     return (slots) => {
       const out = clone(skeleton);
       for (let index = 0; index < length; index++) setOwn(out, dynamicKeys[index] as string, member(slots, index));
@@ -334,16 +329,7 @@ function objectBuilder(keys: readonly string[], values: readonly PlanNode[]): Bu
   return (slots) => {
     // Spreading copies with CreateDataProperty: an own `__proto__` key stays an own key.
     const out = clone(skeleton);
-    for (let index = 0; index < length; index++) {
-      const builder = builders[index];
-      let value: unknown;
-      if (builder !== undefined) value = builder(slots);
-      else {
-        value = slots[wholeSlots[index] as number];
-        if (typeof value === 'object' && value !== null) value = copyJson(value);
-      }
-      out[dynamicKeys[index] as string] = value;
-    }
+    for (let index = 0; index < length; index++) out[dynamicKeys[index] as string] = member(slots, index);
     return out;
   };
 }
