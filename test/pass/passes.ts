@@ -1,6 +1,8 @@
 // Realistic, valid passes of each of the five styles: validatePass must accept
 // them without a single issue. Tests copy them with `draft` and break one thing.
 
+import { eventBody } from '../fixtures.js';
+
 const identity = {
   serialNumber: '2f7bd3bd-0a4c-4b1e-9f0c-6d0b8a6f3e51',
   passTypeIdentifier: 'pass.com.example.event',
@@ -12,22 +14,8 @@ const identity = {
   webServiceURL: 'https://passes.example.com/',
 } as const;
 
-/** The spec's example pass exactly as it shows it: hex foreground (a warning), rgb() background. */
-export const specPass = {
-  barcode: { message: 'ABC123456', format: 'PKBarcodeFormatPDF417', messageEncoding: 'iso-8859-1' },
-  logoText: 'Concert',
-  foregroundColor: '#ffffff',
-  backgroundColor: 'rgb(60, 65, 76)',
-  generic: {
-    primaryFields: [{ key: 'event', value: 'Concert' }],
-    secondaryFields: [
-      { key: 'venue', label: 'Venue', value: 'Hall A' },
-      { key: 'date', label: 'Date', value: '2026-12-01', textAlignment: 'PKTextAlignmentRight' },
-    ],
-    auxiliaryFields: [{ key: 'seat', label: 'Seat', value: 'Row 12B' }],
-  },
-  ...identity,
-} as const;
+/** The spec's example pass as it shows it: hex foreground (a warning), rgb() background, a label-less primary field. */
+export const specPass = { ...eventBody, ...identity } as const;
 
 export const genericPass = {
   ...specPass,
