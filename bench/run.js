@@ -184,6 +184,12 @@ function scanRows() {
     '"}" repeated': (length) => '}'.repeat(length),
     '"${a}" repeated': (length) => '${a}'.repeat(length / 4),
     'mixed "${x${ } $${" ': (length) => '${x${ } $${'.repeat(length / 11),
+    // Every broken placeholder with a name of its own: nothing to share between issues.
+    'distinct broken names "${ n0}${ n1}…"': (length) => {
+      let text = '';
+      for (let index = 0; text.length < length; index++) text += `\${ n${index.toString(36)}}`;
+      return text.slice(0, length);
+    },
   };
   for (const [name, make] of Object.entries(adversarial)) {
     const small = make(100 * KB);
