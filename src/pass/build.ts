@@ -54,6 +54,16 @@ export function buildPass<const TTemplate extends PassTemplate>(
   issuer: PassIssuer,
   options?: BuildPassOptions,
 ): Pass;
+/**
+ * {@link buildPass} from a template compiled once with `compileTemplate`, for a
+ * service that builds many passes from one template.
+ *
+ * @example
+ * ```ts
+ * const compiled = compileTemplate(template);
+ * const pass = buildPass(compiled, { name: 'Ada' }, issuer);
+ * ```
+ */
 export function buildPass<TName extends string>(
   compiled: CompiledTemplate<TName>,
   values: TemplateValues<TName>,

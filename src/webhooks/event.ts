@@ -37,6 +37,15 @@ export function createEvent<TType extends KnownEventType>(
   data: WebhookEventDataMap[TType],
   options?: CreateEventOptions,
 ): WebhookEventOf<TType>;
+/**
+ * {@link createEvent} for a type this version does not know (a newer service's),
+ * with any object as its data.
+ *
+ * @example
+ * ```ts
+ * createEvent('pass.archived', { serialNumber: 'E5982H-I2' }).type; // 'pass.archived'
+ * ```
+ */
 export function createEvent<TType extends string>(
   type: TType extends KnownEventType ? never : TType,
   data: CustomEventData,
