@@ -91,8 +91,8 @@ export function compileTemplate<const TTemplate extends PassTemplate>(
   return compiled;
 }
 
-const cache = new WeakMap<object, CompiledTemplate>();
-const strictCache = new WeakMap<object, CompiledTemplate>();
+// One cache per combination of options, so an option is never lost to a cache hit.
+const caches: readonly WeakMap<object, CompiledTemplate>[] = [new WeakMap(), new WeakMap(), new WeakMap(), new WeakMap()];
 
 /**
  * Renders a template with one set of values: {@link compileTemplate}, cached
@@ -109,7 +109,7 @@ export function renderTemplate<const TTemplate extends PassTemplate>(
   values: TemplateValues<PlaceholderNames<TTemplate>>,
   options: CompileOptions = {},
 ): PassBody {
-  const store = options.strict === true ? strictCache : cache;
+  const store = caches[(options.strict === true ? 1 : 0) + (options.codegen === false ? 2 : 0)] as WeakMap<object, CompiledTemplate>;
   let compiled = store.get(template) as CompiledTemplate<PlaceholderNames<TTemplate>> | undefined;
   if (compiled === undefined) {
     compiled = compileTemplate(template, options);
