@@ -3,13 +3,15 @@ import type { WebhookEvent } from './event-types.js';
 import { signPayload } from './signature.js';
 import { WebhookError } from './webhook-error.js';
 
+// A type literal, not an interface: it then fits any `{ [name: string]: string }`
+// (fetch's HeadersInit, receiveWebhook's headers) without a cast.
 /** The three headers of every delivery. */
-export interface DeliveryHeaders {
+export type DeliveryHeaders = {
   readonly 'Content-Type': 'application/json';
   readonly 'X-Service': 'event';
   /** `sha1=<40 lowercase hex>` over `body`. */
   readonly 'X-Service-Signature': string;
-}
+};
 
 /** One signed request, ready to POST (and to store in a queue: it is plain JSON). */
 export interface Delivery {
