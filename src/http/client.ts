@@ -41,6 +41,11 @@ export interface PassClientOptions {
   readonly fetch?: FetchLike | undefined;
   /** Sent with every request; `Authorization` and `Accept` are always the client's own. */
   readonly headers?: HeadersInit | undefined;
+  /**
+   * Accept passes whose `webServiceURL` is plain `http://` (a development
+   * server; see `validatePass`'s option of the same name). Default `false`.
+   */
+  readonly allowHttp?: boolean | undefined;
 }
 
 /**
@@ -101,6 +106,7 @@ export interface PassClient {
 export function createPassClient(options: PassClientOptions): PassClient {
   const prefix = basePrefix(options.baseUrl);
   const { apiKey } = options;
+  const passChecks = { allowHttp: options.allowHttp === true };
   if (typeof apiKey !== 'string' || !isVisibleAscii(apiKey)) {
     throw new TypeError('createPassClient: `apiKey` must be a non-empty string of visible ASCII characters');
   }
@@ -131,7 +137,7 @@ export function createPassClient(options: PassClientOptions): PassClient {
     async getPassJson(passTypeIdentifier, serialNumber, requestOptions) {
       const path = `/v1/passes/${encodeSegment('passTypeIdentifier', passTypeIdentifier)}/${encodeSegment('serialNumber', serialNumber)}/passjson`;
       const [value, response] = await get(path, requestOptions);
-      checkReport(response, validatePass(value), 'pass');
+      checkReport(response, validatePass(value, passChecks), 'pass');
       const pass = value as Pass;
       if (pass.passTypeIdentifier !== passTypeIdentifier || pass.serialNumber !== serialNumber) {
         throw invalidResponse(
