@@ -337,13 +337,11 @@ describe('406', () => {
 describe('414', () => {
   const huge = `/v1/passes/${passType}/${'x'.repeat(100_000)}/passjson`;
 
-  test('a 100 KB path is uri-too-long, quickly', async () => {
+  test('a 100 KB path is uri-too-long, before any lookup', async () => {
     const big = await serve(handler, { maxHeaderSize: 256 * 1024 });
     try {
-      const started = performance.now();
       const response = await fetch(big.origin + huge, { headers: auth });
       await expectProblem(response, 414, 'uri-too-long');
-      expect(performance.now() - started).toBeLessThan(1000);
       expect(passCalls).toEqual([]);
     } finally {
       await big.close();

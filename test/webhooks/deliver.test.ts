@@ -82,10 +82,8 @@ describe('deliver (one attempt against real receivers on 127.0.0.1)', () => {
 
   test('a receiver that hangs: timeout, retry', async () => {
     const receiver = await server(() => undefined); // never answers
-    const started = performance.now();
     const result = await deliver(receiver.url, await createDelivery(event, secret), { timeoutMs: 50 });
     expect(result).toEqual({ ok: false, outcome: 'retry', error: 'No response within 50 ms' });
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   test('a receiver that redirects: not followed, retry', async () => {

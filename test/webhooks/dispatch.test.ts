@@ -39,16 +39,12 @@ describe('dispatchEvent', () => {
         return { id, url: receiver.url, secret, state: 'enabled' as const };
       }),
     );
-    const started = performance.now();
     const results = await dispatchEvent(event, registrations);
-    const elapsed = performance.now() - started;
     expect(results.map(({ registration, result }) => [registration.id, result.outcome])).toEqual(
       registrations.map(({ id }) => [id, 'received']),
     );
     expect(received.size).toBe(50);
     for (const got of received.values()) expect(got).toEqual(event);
-    // Typically ~100 ms; the bound only guards against a stall, not load on a shared machine.
-    expect(elapsed).toBeLessThan(5000);
   });
 
   test('skips pending and disabled registrations; reports each enabled one, in order, whatever its outcome', async () => {
