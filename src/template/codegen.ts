@@ -317,9 +317,10 @@ const fromLocal: SlotRef = (index) => `x${slotIndex(index)}`;
 
 function valueSlot(slot: number, names: readonly PlanName[], ref: SlotRef): string {
   const value = ref(slot);
-  // A name also used inside text only accepts strings, numbers and booleans: nothing to copy.
+  // A name also used inside text only accepts strings, numbers and booleans, and
+  // the fused render reads only those (locals): nothing to copy.
   const use = names[slot];
-  if (use !== undefined && use.inText) return value;
+  if ((use !== undefined && use.inText) || ref === fromLocal) return value;
   return `(typeof ${value}==="object"?copy(${value}):${value})`;
 }
 
