@@ -1,8 +1,5 @@
+import { toBase64url } from '../base64url.js';
 import { sha256 } from './sha256/index.js';
-
-const plus = /\+/g;
-const slash = /\//g;
-const padding = /=+$/;
 
 /**
  * A strong entity tag for a body: `"` + base64url(SHA-256(bytes)) + `"` (45 characters).
@@ -46,8 +43,4 @@ export function ifNoneMatchMatches(header: string, etag: string): boolean {
     index = end + 1;
   }
   return false;
-}
-
-function toBase64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replace(plus, '-').replace(slash, '_').replace(padding, '');
 }

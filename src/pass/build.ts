@@ -6,7 +6,7 @@ import { planOf } from '../template/registry.js';
 import type { Pass, PassIssuer, PassTemplate, TemplateValues } from '../types.js';
 import { toRgbColor } from './color.js';
 import { checkPassBody, PASS_BODY_SITES, PASS_LEVEL_KEYS } from './rules.js';
-import { passKeysAreValid } from './rules/identity.js';
+import { MIN_TOKEN_LENGTH, passKeysAreValid } from './rules/identity.js';
 import { passesSiteChecks, type SiteCheck, siteChecks, skeletonOf } from './rules/sites.js';
 import { validatePass, type ValidatePassOptions } from './validate.js';
 
@@ -23,7 +23,6 @@ export interface BuildPassOptions {
 }
 
 const COLOR_KEYS = ['foregroundColor', 'backgroundColor', 'labelColor'] as const;
-const MIN_TOKEN_LENGTH = 16;
 
 const compiledFor = new WeakMap<object, CompiledTemplate>();
 

@@ -1,3 +1,5 @@
+import { toBase64url } from '../base64url.js';
+
 /**
  * `byteCount` bytes from `crypto.getRandomValues`, as unpadded base64url text.
  *
@@ -7,8 +9,5 @@
  * ```
  */
 export function randomToken(byteCount: number): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(byteCount));
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return toBase64url(crypto.getRandomValues(new Uint8Array(byteCount)));
 }

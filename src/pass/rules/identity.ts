@@ -32,7 +32,8 @@ const REQUIRED: readonly (readonly [string, number])[] = [
   ['teamIdentifier', TEAM_IDENTIFIER_BIT],
 ];
 const ALL_REQUIRED = 63;
-const MIN_TOKEN_LENGTH = 16;
+/** Wallet's shortest `authenticationToken`. */
+export const MIN_TOKEN_LENGTH = 16;
 
 const PASS_TYPE_IDENTIFIER = /^pass\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
 const TEAM_IDENTIFIER = /^[A-Z0-9]{10}$/;
