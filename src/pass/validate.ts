@@ -1,5 +1,4 @@
 import { type Issue, type Report, toReport } from '../issues.js';
-import { checkPassShape } from '../schema/check.js';
 import { sortByDocumentOrder } from './document-order.js';
 import { checkPassRules } from './rules.js';
 
@@ -21,8 +20,8 @@ export interface ValidatePassOptions {
 }
 
 /**
- * Checks a pass.json against Apple's rules: the JSON Schema shape
- * (`passmint/schemas/pass.json`) and every rule Wallet applies that a schema
+ * Checks a pass.json against Apple's rules: the shape
+ * `passmint/schemas/pass.json` describes, and every rule Wallet applies that a schema
  * cannot express — unique field keys across the style body, W3C dates,
  * colors, barcode formats, https web service, identifiers … Each issue has a
  * stable `code`, a message and a JSON Pointer `path`; warnings (`hex-color`,
@@ -39,26 +38,16 @@ export interface ValidatePassOptions {
  */
 export function validatePass(pass: unknown, options?: ValidatePassOptions): Report {
   try {
+    // Apple's rules check everything `pass.schema.json` does, at the same
+    // paths (property tests hold them to it: every schema issue has a rules
+    // error at its path), so the compiled schema is not run here at all.
     const issues = checkPassRules(pass, options?.allowHttp === true);
-    // The rules check everything the schema does, more precisely (a property
-    // test holds them to it both ways), so a pass they find no error in is
-    // valid by the schema too. Only then is the compiled schema skipped: it
-    // would double the time buildPass spends checking.
-    if (issues.some(isError)) {
-      const located = new Set<string>();
-      for (const issue of issues) located.add(issue.path);
-      for (const issue of checkPassShape(pass)) if (!located.has(issue.path)) issues.push(issue);
-    }
     return toReport(inDocumentOrder(issues, pass));
   } catch {
     return toReport([
       { severity: 'error', code: 'invalid-pass', path: '', message: 'The pass could not be read (a property access threw)' },
     ]);
   }
-}
-
-function isError(issue: Issue): boolean {
-  return issue.severity === 'error';
 }
 
 function inDocumentOrder(issues: Issue[], pass: unknown): Issue[] {
