@@ -64,28 +64,30 @@ export function generatePlan(plan: Plan, options: GenerateOptions = {}): Builder
   const { build, resolve, render } = make(copyJson, Object.getPrototypeOf, Object.prototype, generated.data) as {
     build: Builder;
     resolve: FastResolver;
-    render: FusedRender | undefined;
+    render: ((checked: FusedRender) => FusedRender) | undefined;
   };
   registerFastResolver(plan.names, resolve);
   if (render !== undefined) fusedRenders.set(plan, render);
   return build;
 }
 
-/**
- * Reads the values and builds the body in one generated function when every
- * value is plain (a string, a finite number or a boolean, an own property);
- * `undefined` otherwise, and the caller takes the checking path.
- */
+/** A render function: values in, body out. */
 export type FusedRender = (values: unknown) => unknown;
 
-const fusedRenders = new WeakMap<Plan, FusedRender>();
+/**
+ * Reads the values and builds the body in one generated function when every
+ * value is plain (a string, a finite number or a boolean, an own property),
+ * and hands anything else to `checked`, the checking path.
+ */
+const fusedRenders = new WeakMap<Plan, (checked: FusedRender) => FusedRender>();
 
 /**
- * The fused render {@link generatePlan} made for a small plan, if any: the
- * fastest path, for the common case; its result equals `build(resolveValues(…))`.
+ * The fused render {@link generatePlan} made for a small plan, if any, with
+ * `checked` as its fallback: the fastest path, for the common case; its result
+ * equals `checked`'s.
  */
-export function fusedRenderOf(plan: Plan): FusedRender | undefined {
-  return fusedRenders.get(plan);
+export function fusedRenderOf(plan: Plan, checked: FusedRender): FusedRender | undefined {
+  return fusedRenders.get(plan)?.(checked);
 }
 
 function defaultFactory(): FunctionFactory | undefined {
@@ -184,7 +186,8 @@ export function generateCode(plan: Plan, options: GenerateOptions = {}): Generat
     const body = generate(plan.root, 0);
     ref = fromArray;
     if (body === undefined || functions.length > 0) return 'undefined';
-    return `function render(v){if(typeof v!=="object"||v===null)return;${readLocals(names)}return ${body};}`;
+    // `C` is the checking path: the fused render hands it any value it does not take.
+    return `function(C){return function render(v){if(typeof v!=="object"||v===null)return C(v);${readLocals(names, 'C(v)')}return ${body};}}`;
   };
   // Returns undefined as soon as a limit is passed, before going deeper.
   const generate = (node: PlanNode, depth: number): string | undefined => {
@@ -331,35 +334,43 @@ function valueSlot(slot: number, names: readonly PlanName[], ref: SlotRef): stri
  * property; anything else returns `undefined` and the checking path decides.
  *
  * Own without `Object.hasOwn` (a call per name): when `v`'s prototype is
- * `Object.prototype` and `Object.prototype` has no such property, a value
- * found on `v` is `v`'s own. Names `Object.prototype` does have
+ * `Object.prototype` (or `null`) and `Object.prototype` has no such property,
+ * a value found on `v` is `v`'s own. Names `Object.prototype` does have
  * (`toString` …) take the checking path.
+ *
+ * The prototype is tested twice. First `v.__proto__`, before any value is
+ * read: a class instance, or anything else whose chain is not plain, leaves
+ * at once, so no getter of its prototype runs. Then `Object.getPrototypeOf`,
+ * after the reads, which is exact (an own `__proto__` member cannot fool it);
+ * placed there, the optimizing compiler knows `v`'s map from the reads and
+ * folds the call to a constant (measured: 1.43× → 1.24× of the hand-written
+ * literal on the reference workload).
  */
-const RESOLVE_HEAD = 'var p=proto(v);if(p!==P&&p!==null)return;';
+const resolveHead = (bail: string): string => `var p=v.__proto__;if(p!==P&&p!==undefined)return ${bail};`;
+const resolveTail = (bail: string): string => `p=proto(v);if(p!==P&&p!==null)return ${bail};`;
 
-function readValue(use: PlanName, index: number): string {
+/** Reads one name into `x`; `return <bail>` when its value is not plain. */
+function readValue(use: PlanName, bail: string): string {
   const name = stringLiteral(use.name);
   // `x - x === 0` is true exactly for finite numbers (NaN and ±Infinity give NaN).
   return (
     `x=v[${name}];` +
-    `if(!(typeof x==="string"||typeof x==="boolean"||(typeof x==="number"&&x-x===0))||P[${name}]!==undefined)return ${index < 0 ? '' : 'false'};`
+    `if(!(typeof x==="string"||typeof x==="boolean"||(typeof x==="number"&&x-x===0))||P[${name}]!==undefined)return ${bail};`
   );
 }
 
-/** Reads every name into locals `x0`, `x1` … (a few names: see {@link resolver}); returns early when one is not plain. */
-function readLocals(names: readonly PlanName[]): string {
-  let body = `${RESOLVE_HEAD}var x;`;
+/** Reads every name into locals `x0`, `x1` … (a few names: see {@link resolver}); `return <bail>` when one is not plain. */
+function readLocals(names: readonly PlanName[], bail: string): string {
+  let body = `${resolveHead(bail)}var x;`;
   names.forEach((use, index) => {
-    body += `${readValue(use, -1)}var x${index}=x;`;
+    body += `${readValue(use, bail)}var x${index}=x;`;
   });
-  return body;
+  return body + resolveTail(bail);
 }
 
 function resolver(names: readonly PlanName[]): string {
-  const head = RESOLVE_HEAD;
-  const read = readValue;
   if (names.length <= RESOLVE_CHUNK) {
-    return `function resolve(v){${readLocals(names)}return[${names.map((_, index) => `x${index}`).join(',')}];}`;
+    return `function resolve(v){${readLocals(names, '')}return[${names.map((_, index) => `x${index}`).join(',')}];}`;
   }
   // Many names: chunks that fill one array, so each function stays small enough to optimize.
   let chunks = '';
@@ -367,12 +378,12 @@ function resolver(names: readonly PlanName[]): string {
   for (let start = 0; start < names.length; start += RESOLVE_CHUNK) {
     let body = 'var x;';
     names.slice(start, start + RESOLVE_CHUNK).forEach((use, offset) => {
-      body += `${read(use, start + offset)}o[${start + offset}]=x;`;
+      body += `${readValue(use, 'false')}o[${start + offset}]=x;`;
     });
     chunks += `function r${calls.length}(v,o){${body}return true;}`;
     calls.push(`!r${calls.length}(v,o)`);
   }
-  return `${chunks}function resolve(v){${head}var o=[];${calls.map((call) => `if(${call})return;`).join('')}return o;}`;
+  return `${chunks}function resolve(v){${resolveHead('')}var o=[];${calls.map((call) => `if(${call})return;`).join('')}${resolveTail('')}return o;}`;
 }
 
 function text(strings: readonly string[], slots: readonly number[], ref: SlotRef): string {

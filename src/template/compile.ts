@@ -81,11 +81,11 @@ export function compileTemplate<const TTemplate extends PassTemplate>(
   const names = plan.names;
   const checked = (values: unknown): PassBody => build(resolveValues(names, values, declaredSet, strict)) as PassBody;
   // Strict renders look at every key of the values, which the fused path does not.
-  const fused = strict ? undefined : fusedRenderOf(plan);
+  const fused = strict ? undefined : (fusedRenderOf(plan, checked) as ((values: unknown) => PassBody) | undefined);
   const compiled: CompiledTemplate<PlaceholderNames<TTemplate>> = {
     template,
     placeholders: [...declaredSet] as PlaceholderNames<TTemplate>[],
-    render: fused === undefined ? checked : (values) => (fused(values) as PassBody | undefined) ?? checked(values),
+    render: fused ?? checked,
   };
   registerPlan(compiled, plan);
   return compiled;

@@ -196,6 +196,27 @@ describe('the fast value path gives the same results as the checking path', () =
     }
   });
 
+  test("a getter on the values' prototype is never called; an own `__proto__` member does not pass for a plain prototype", () => {
+    const read: string[] = [];
+    class Values {
+      get a(): string {
+        read.push('a');
+        return 'A';
+      }
+    }
+    const instance = Object.assign(new Values(), { b: 'B' });
+    expect(codes(instance)).toStrictEqual([['missing-value a'], ['missing-value a']]);
+    expect(read).toStrictEqual([]);
+    // An own `__proto__` that claims Object.prototype, over a prototype that has `a`.
+    const disguised = Object.create({ a: 'inherited' }, {
+      ['__proto__']: { value: Object.prototype, enumerable: true },
+      b: { value: 'B', enumerable: true },
+    }) as Record<string, unknown>;
+    expect(codes(disguised)).toStrictEqual([['missing-value a'], ['missing-value a']]);
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { a: 'A', b: 'B' });
+    expect(paths[0]?.render(bare)).toMatchObject({ userInfo: { body: { a: 'A', t: 'x B' } } });
+  });
+
   test('null-prototype values, own undefined, NaN, objects in text, strict unknown keys', () => {
     const bare = Object.assign(Object.create(null) as Record<string, unknown>, { a: [1], b: 2 });
     expect(paths[0]?.render(bare)).toStrictEqual(paths[1]?.render(bare));
