@@ -75,6 +75,10 @@ interface Mapped {
  * `invalid-color` …), `out-of-range`, else `invalid-pass`. One issue per
  * member. Never throws.
  *
+ * `validatePass` does not call it: Apple's rules cover the schema at the same
+ * paths. This is the schema's independent view that the property tests hold
+ * the rules to (`test/pass/validate.property.test.ts`); no entry point ships it.
+ *
  * @example
  * ```ts
  * checkPassShape({ generic: {} })[0];
