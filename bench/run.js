@@ -279,9 +279,9 @@ async function sizeRows() {
   if (core > 8 * 1024) {
     coreBytes = core;
     breakdown = await coreBreakdown({
-      "Apple's rules (src/pass/rules*)": /[\\/]pass[\\/]rules/,
-      "Apple's rules, validatePass and the template shape's issue mapping": /[\\/](?:pass[\\/]rules|pass[\\/]validate\.ts$|schema[\\/]check\.ts$)/,
-      "all of those and the code generator": /[\\/](?:pass[\\/]rules|pass[\\/]validate\.ts$|schema[\\/]check\.ts$|template[\\/]codegen\.ts$)/,
+      "Apple's rules (src/rules/)": /[\\/]rules[\\/]/,
+      "Apple's rules, validatePass and the template shape's issue mapping": /[\\/](?:rules[\\/]|pass[\\/]validate\.ts$|schema[\\/]check\.ts$)/,
+      "all of those and the code generator": /[\\/](?:rules[\\/]|pass[\\/]validate\.ts$|schema[\\/]check\.ts$|template[\\/]codegen\.ts$)/,
       'template checks (src/template/validate.ts)': /[\\/]template[\\/]validate\.ts$/,
       'code generator (src/template/codegen.ts)': /[\\/]template[\\/]codegen\.ts$/,
       'interpreter (src/template/interpret.ts)': /[\\/]template[\\/]interpret\.ts$/,

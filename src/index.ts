@@ -39,5 +39,5 @@ export type { BuildPassOptions } from './pass/build.js';
 export { buildPass } from './pass/build.js';
 export type { ValidatePassOptions } from './pass/validate.js';
 export { validatePass } from './pass/validate.js';
-export type { Rgb } from './pass/color.js';
-export { formatRgb, parseColor, toRgbColor } from './pass/color.js';
+export type { Rgb } from './rules/color.js';
+export { formatRgb, parseColor, toRgbColor } from './rules/color.js';

@@ -4,10 +4,10 @@ import { hasPlaceholderSyntax } from '../placeholder/scan.js';
 import { compileTemplate, type CompiledTemplate, type PlaceholderNames } from '../template/compile.js';
 import { planOf } from '../template/registry.js';
 import type { Pass, PassIssuer, PassTemplate, TemplateValues } from '../types.js';
-import { toRgbColor } from './color.js';
-import { checkPassBody, PASS_BODY_SITES, PASS_LEVEL_KEYS } from './rules.js';
-import { MIN_TOKEN_LENGTH, passKeysAreValid } from './rules/identity.js';
-import { passesSiteChecks, type SiteCheck, siteChecks, skeletonOf } from './rules/sites.js';
+import { toRgbColor } from '../rules/color.js';
+import { MIN_TOKEN_LENGTH, passKeysAreValid } from '../rules/identity.js';
+import { checkPassBody, PASS_BODY_SITES, PASS_LEVEL_KEYS } from '../rules/pass-body.js';
+import { passesSiteChecks, type SiteCheck, siteChecks, skeletonOf } from './site-checks.js';
 import { validatePass, type ValidatePassOptions } from './validate.js';
 
 /** Options of {@link buildPass}. */
@@ -128,7 +128,7 @@ interface IssuerPlan {
    * error in it, besides its pass-level keys: the body's static parts hold
    * none (checked here once, as the template checks do), and every rule that
    * reads a placeholder-bearing part accepts what the tests accept (see
-   * rules/sites.ts). `undefined`: no such tests; every pass is validated in full.
+   * src/rules/sites.ts). `undefined`: no such tests; every pass is validated in full.
    */
   readonly checks: readonly SiteCheck[] | undefined;
 }

@@ -1,6 +1,6 @@
 import { type Issue, type Report, toReport } from '../issues.js';
-import { sortByDocumentOrder } from './document-order.js';
-import { checkPassRules } from './rules.js';
+import { sortByDocumentOrder } from '../document-order.js';
+import { checkPassRules } from '../rules/pass-body.js';
 
 /**
  * Options of {@link validatePass}.

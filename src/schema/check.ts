@@ -1,6 +1,6 @@
 import type { Issue, IssueCode } from '../issues.js';
 import { joinPointer } from '../issues.js';
-import { KIND_TEXT } from '../pass/rules/context.js';
+import { KIND_TEXT } from '../rules/context.js';
 import {
   type SchemaError,
   type SchemaValidator,

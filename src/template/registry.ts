@@ -1,7 +1,7 @@
 import type { Plan } from './plan.js';
 
 // The plan each compiled template renders, for buildPass's validation (see
-// src/pass/rules/sites.ts). Module-private to the library: not exported by
+// src/rules/sites.ts, src/pass/site-checks.ts). Module-private to the library: not exported by
 // the package, so the public CompiledTemplate stays as it is.
 const plans = new WeakMap<object, Plan>();
 

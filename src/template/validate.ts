@@ -1,5 +1,5 @@
 import { joinPointer, toReport, type Issue, type Report } from '../issues.js';
-import { checkPassBody } from '../pass/rules.js';
+import { checkPassBody } from '../rules/pass-body.js';
 import { hasPlaceholderSyntax, scan, type Segment } from '../placeholder/scan.js';
 import { checkTemplateShape } from '../schema/check.js';
 import { closestName } from '../suggest.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { Issue, IssueCode } from '../../src/issues.js';
-import { checkPassRules } from '../../src/pass/rules.js';
+import { checkPassRules } from '../../src/rules/pass-body.js';
 import { validatePass } from '../../src/pass/validate.js';
 import { checkPassShape } from '../../src/schema/check.js';
 import { RUNS } from '../arbitraries.js';

@@ -1,6 +1,7 @@
-import type { PassStyle } from '../../types.js';
+import type { PassStyle } from '../types.js';
 import { type Context, describe, isDict, isDynamic, quote, report, mayInherit } from './context.js';
-import { checkFieldList, FIELD_SITES, type FieldArrayKind, resetSeenKeys } from './field.js';
+import { checkFieldList, FIELD_SITES, type FieldArrayKind } from './field.js';
+import { resetSeenKeys } from './seen-keys.js';
 import type { Sites } from './sites.js';
 import { reportUnknownKey } from './unknown-key.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { checkPassBody } from '../../src/pass/rules.js';
+import { checkPassBody } from '../../src/rules/pass-body.js';
 
 // What a template's checks see: strings holding `${` are placeholders.
 const hasPlaceholder = (text: string): boolean => text.includes('${');

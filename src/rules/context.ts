@@ -1,5 +1,5 @@
-import { type Issue, type IssueCode, pointerToken } from '../../issues.js';
-import type { SeenKeys } from './field.js';
+import { type Issue, type IssueCode, pointerToken } from '../issues.js';
+import type { SeenKeys } from './seen-keys.js';
 
 /**
  * What every rule needs. The location of the value being checked is kept as a

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { formatRgb, isHexColor, parseColor, toRgbColor } from '../../src/pass/color.js';
+import { formatRgb, isHexColor, parseColor, toRgbColor } from '../../src/rules/color.js';
 import { RUNS } from '../arbitraries.js';
 
 describe('parseColor', () => {

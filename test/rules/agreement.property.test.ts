@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { colorForm, parseColor } from '../../src/pass/color.js';
-import { PLAIN_HTTPS_URL_FOR_TEST } from '../../src/pass/rules/identity.js';
-import { w3cDateProblem } from '../../src/pass/rules/w3c-date.js';
+import { colorForm, parseColor } from '../../src/rules/color.js';
+import { PLAIN_HTTPS_URL_FOR_TEST } from '../../src/rules/identity.js';
+import { w3cDateProblem } from '../../src/rules/w3c-date.js';
 import { RUNS } from '../arbitraries.js';
 
 // The hand-written checks and the published schema must speak the same language.

@@ -1,4 +1,4 @@
-import type { Issue } from '../issues.js';
+import type { Issue } from './issues.js';
 
 /**
  * Sorts issues by where their paths point in `root`, the way a person reads

@@ -1,4 +1,4 @@
-import { colorForm, parseColor } from '../color.js';
+import { colorForm, parseColor } from './color.js';
 import { type Context, describe, expectKind, type Key, type Kind, nameOf, report } from './context.js';
 import { remember } from './remember.js';
 import { w3cDateProblem } from './w3c-date.js';

@@ -1,8 +1,8 @@
 import type { Issue } from '../issues.js';
 import type { PassStyle } from '../types.js';
-import { BARCODE_SITES, checkListedBarcode, checkSingleBarcode } from './rules/barcode.js';
-import { type Context, createContext, describe, type Dict, isDict, isDynamic, mayInherit, report } from './rules/context.js';
-import { finishPassKeys, PASS_KEY_CHECKS } from './rules/identity.js';
+import { BARCODE_SITES, checkListedBarcode, checkSingleBarcode } from './barcode.js';
+import { type Context, createContext, describe, type Dict, isDict, isDynamic, mayInherit, report } from './context.js';
+import { finishPassKeys, PASS_KEY_CHECKS } from './identity.js';
 import {
   BEACON_SITES,
   checkBeacon,
@@ -13,13 +13,13 @@ import {
   LOCATION_SITES,
   NFC_SITES,
   RELEVANT_DATE_SITES,
-} from './rules/relevance.js';
-import { checkStructure, STYLE_SITES, STYLES } from './rules/structure.js';
-import { reportUnknownKey } from './rules/unknown-key.js';
-import { OPAQUE_OBJECT, type Sites } from './rules/sites.js';
-import { arrayCheck, type Check, checkDate, colorCheck, kindCheck } from './rules/values.js';
+} from './relevance.js';
+import { checkStructure, STYLE_SITES, STYLES } from './structure.js';
+import { reportUnknownKey } from './unknown-key.js';
+import { OPAQUE_OBJECT, type Sites } from './sites.js';
+import { arrayCheck, type Check, checkDate, colorCheck, kindCheck } from './values.js';
 
-export { PASS_LEVEL_KEYS } from './rules/identity.js';
+export { PASS_LEVEL_KEYS } from './identity.js';
 
 /** Options of {@link checkPassBody}. */
 export interface PassBodyOptions {

@@ -3,25 +3,10 @@ import { OPAQUE_OBJECT, type Sites } from './sites.js';
 import { reportUnknownKey } from './unknown-key.js';
 import { reportDateProblem } from './values.js';
 import { looksLikeDate } from './w3c-date.js';
+import { addKey, findKey, type SeenKeys } from './seen-keys.js';
 
 /** Which array a field is in: some keys are not allowed (or not meaningful) in some arrays. */
 export type FieldArrayKind = 'primary' | 'back' | 'other';
-
-/**
- * The field keys of one style body, with where each was first seen (the list
- * and index, under the style body at stack depth `depth`). One per context,
- * reset for each style body.
- */
-export interface SeenKeys {
-  depth: number;
-  readonly keys: string[];
-  readonly lists: string[];
-  readonly indexes: number[];
-  index: Map<string, number> | undefined;
-}
-
-// A linear scan beats a Map for the few fields a pass has; many fields get one.
-const LINEAR_LIMIT = 24;
 
 const FIELD_KEYS = [
   'key',
@@ -80,19 +65,6 @@ export const FIELD_SITES: Sites = (keys) => {
     }
   };
 };
-
-/** Empties `seen` for the style body at stack depth `depth`. */
-export function resetSeenKeys(seen: SeenKeys, depth: number): SeenKeys {
-  seen.depth = depth;
-  // Setting a length is a slow runtime call; most passes have one style body.
-  if (seen.keys.length > 0) {
-    seen.keys.length = 0;
-    seen.lists.length = 0;
-    seen.indexes.length = 0;
-    seen.index = undefined;
-  }
-  return seen;
-}
 
 /** Checks one array of fields (member `list` of the current style body). */
 export function checkFieldList(context: Context, value: unknown, list: string, kind: FieldArrayKind, seen: SeenKeys): void {
@@ -204,19 +176,6 @@ function checkDuplicateKey(context: Context, key: string, list: string, index: n
   }
   const firstPath = `${pathOf(context, undefined, seen.depth)}/${seen.lists[first] as string}/${seen.indexes[first] as number}/key`;
   report(context, 'error', 'duplicate-field-key', 'key', `Field key ${describe(key)} is already used at ${firstPath}; Wallet refuses a pass with two fields of one key`);
-}
-
-function findKey(seen: SeenKeys, key: string): number {
-  if (seen.index !== undefined) return seen.index.get(key) ?? -1;
-  return seen.keys.indexOf(key);
-}
-
-function addKey(seen: SeenKeys, key: string, list: string, index: number): void {
-  seen.keys.push(key);
-  seen.lists.push(list);
-  seen.indexes.push(index);
-  if (seen.index !== undefined) seen.index.set(key, seen.keys.length - 1);
-  else if (seen.keys.length > LINEAR_LIMIT) seen.index = new Map(seen.keys.map((each, position) => [each, position]));
 }
 
 function checkValueAgainstStyles(context: Context, field: Dict, dated: boolean, numberStyle: boolean, currencyCode: boolean): void {

@@ -1,43 +1,15 @@
-import { hasPlaceholderSyntax } from '../../placeholder/scan.js';
-import type { PlanNode } from '../../template/plan.js';
-import { colorForm } from '../color.js';
-import { type Dict, hasKind, type Key } from './context.js';
-import { w3cDateProblem } from './w3c-date.js';
-
-// buildPass validates a rendered pass incrementally. Its template's static
-// parts were checked already, and a rule that reads a placeholder-bearing
-// (dynamic) value was skipped there; so after rendering, only those rules can
-// find an error. Each rule file states, next to its checks, what a value at
-// each of its locations may be for no rule to find an error there (`Sites`);
-// a location where that is not a cheap test on the value alone (a field key,
-// whose uniqueness depends on the others; an enum …) is `'none'`, and a
-// template with a placeholder there is always validated in full.
-
-/**
- * What the rendered value at a location may be for no rule to report an
- * error there (warnings aside): `'string'`; `'text'` (a string or a finite
- * number); `'number'` (finite); `'date'` (a W3C date Wallet reads);
- * `'color'` (any form the rules accept); `'any'` (no rule reads it); `'none'`
- * (no cheap test is exact).
- */
-export type Accept = 'string' | 'text' | 'number' | 'date' | 'color' | 'any' | 'none';
-
-/**
- * The spec of a location: an {@link Accept}; `{ each }`, an array whose
- * elements are at `each`; or, for an object, a function of its keys giving
- * each member's spec (so a field's `value` can depend on its style keys). A
- * value rendered whole where an array or object spec is asked for is `'none'`.
- */
-export type Sites = Accept | { readonly each: Sites } | ((keys: readonly string[]) => (key: string) => Sites);
+import type { PlanNode } from '../template/plan.js';
+import { hasPlaceholderSyntax } from '../placeholder/scan.js';
+import { colorForm } from '../rules/color.js';
+import { type Dict, hasKind, type Key } from '../rules/context.js';
+import type { Accept, Sites } from '../rules/sites.js';
+import { w3cDateProblem } from '../rules/w3c-date.js';
 
 /** A rendered value to test: where it is (keys from the pass) and what it must be. */
 export interface SiteCheck {
   path: readonly Key[];
   readonly accepts: Accept[];
 }
-
-/** The spec of an object none of whose members any rule reads (`userInfo`, `semantics`). */
-export const OPAQUE_OBJECT: Sites = () => () => 'any';
 
 /**
  * The tests that tell whether a body rendered from `root` holds no error at

@@ -1,4 +1,4 @@
-import { closestName } from '../../suggest.js';
+import { closestName } from '../suggest.js';
 import { type Context, quote, report } from './context.js';
 
 /**
