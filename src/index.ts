@@ -41,3 +41,5 @@ export type { ValidatePassOptions } from './pass/validate.js';
 export { validatePass } from './pass/validate.js';
 export type { Rgb } from './rules/color.js';
 export { formatRgb, parseColor, toRgbColor } from './rules/color.js';
+export type { JsonText, JsonTextLocation, JsonTextPosition, ParseJsonTextOptions } from './json-text.js';
+export { parseJsonText } from './json-text.js';

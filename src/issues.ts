@@ -103,7 +103,14 @@ export type IssueCode =
   | 'missing-certificate'
   | 'missing-wwdr'
   | 'untrusted-chain'
-  | 'identity-mismatch';
+  | 'identity-mismatch'
+  // issue 11: JSON text (parseJsonText): a member given twice, path of the repeated member
+  | 'duplicate-key'
+  // issue 11: pass checks, what Wallet shows and encodes
+  | 'too-many-fields'
+  | 'unknown-message-encoding'
+  | 'barcode-message-unencodable'
+  | 'barcode-message-too-long';
 
 /** `error` makes a report fail; `warning` is advice that never does. */
 export type Severity = 'error' | 'warning';

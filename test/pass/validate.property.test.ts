@@ -96,6 +96,11 @@ const CODES: { readonly [K in IssueCode]: true } = {
   'missing-wwdr': true,
   'untrusted-chain': true,
   'identity-mismatch': true,
+  'duplicate-key': true,
+  'too-many-fields': true,
+  'unknown-message-encoding': true,
+  'barcode-message-unencodable': true,
+  'barcode-message-too-long': true,
 };
 
 // Codes that name a member that is not there (so only its parent exists).
