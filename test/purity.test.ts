@@ -15,7 +15,7 @@ describe('the library stays portable', () => {
       .filter((file) => !nodeOnly.test(file.replaceAll('\\', '/')))
       .filter((file) => /from ['"]node:|import\(['"]node:|require\(/.test(read(file)))
       .sort();
-    expect(withNode).toEqual(['http/sha256/node.ts', 'pkpass/crypto/node.ts', 'webhooks/hmac/node.ts']);
+    expect(withNode).toEqual(['http/sha256/node.ts', 'pkpass/crypto/node.ts', 'webhooks/guarded-fetch/node.ts', 'webhooks/hmac/node.ts']);
   });
 
   test('only the code generator makes functions from strings, and nothing calls eval', () => {
