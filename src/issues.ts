@@ -85,6 +85,7 @@ export type IssueCode =
   | 'missing-icon'
   | 'not-png'
   | 'unused-image'
+  | 'unused-file'
   | 'image-size'
   | 'invalid-strings'
   | 'too-many-passes'
