@@ -79,6 +79,7 @@ const CODES: { readonly [K in IssueCode]: true } = {
   'missing-icon': true,
   'not-png': true,
   'unused-image': true,
+  'unused-file': true,
   'image-size': true,
   'invalid-strings': true,
   'too-many-passes': true,
