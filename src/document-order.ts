@@ -4,18 +4,41 @@ import type { Issue } from './issues.js';
  * Sorts issues by where their paths point in `root`, the way a person reads
  * the JSON: members in key order, array elements by index, a parent before its
  * children, and a missing member after its parent's existing ones. Stable:
- * issues at one place keep their order.
+ * issues at one place keep their order, except that text problems inside
+ * one string come in the order of their `offset`.
  */
 export function sortByDocumentOrder(issues: Issue[], root: unknown): Issue[] {
   if (issues.length < 2) return issues;
-  const keysOf = new Map<object, string[]>();
+  const keysOf = new Map<object, KeyIndex>();
   const positions = issues.map((issue) => position(issue.path, root, keysOf));
   const order = issues.map((_, index) => index);
-  order.sort((a, b) => compare(positions[a] as number[], positions[b] as number[]));
+  order.sort((a, b) => compare(positions[a] as number[], positions[b] as number[]) || offsetOf(issues[a] as Issue) - offsetOf(issues[b] as Issue));
   return order.map((index) => issues[index] as Issue);
 }
 
-function position(path: string, root: unknown, keysOf: Map<object, string[]>): number[] {
+// Inside one string, text problems in the order of their characters; the string's own issues first.
+function offsetOf(issue: Issue): number {
+  return issue.offset ?? -1;
+}
+
+/** An object's keys in order, and (for objects with many keys) each key's index. */
+interface KeyIndex {
+  readonly keys: readonly string[];
+  index: Map<string, number> | undefined;
+}
+
+// Below this many keys a linear search is cheaper than building a Map.
+const LINEAR_KEYS = 16;
+
+function indexOfKey(entry: KeyIndex, key: string): number {
+  if (entry.keys.length <= LINEAR_KEYS) return entry.keys.indexOf(key);
+  // Many keys (a hostile pass has 100,000 unknown ones): one Map per object,
+  // so locating every issue stays linear in the number of issues.
+  entry.index ??= new Map(entry.keys.map((each, position) => [each, position]));
+  return entry.index.get(key) ?? -1;
+}
+
+function position(path: string, root: unknown, keysOf: Map<object, KeyIndex>): number[] {
   const result: number[] = [];
   if (path === '') return result;
   let current: unknown = root;
@@ -31,13 +54,13 @@ function position(path: string, root: unknown, keysOf: Map<object, string[]>): n
       current = index >= 0 ? current[index] : undefined;
       continue;
     }
-    let keys = keysOf.get(current);
-    if (keys === undefined) {
-      keys = Object.keys(current);
-      keysOf.set(current, keys);
+    let entry = keysOf.get(current);
+    if (entry === undefined) {
+      entry = { keys: Object.keys(current), index: undefined };
+      keysOf.set(current, entry);
     }
-    const index = keys.indexOf(token);
-    result.push(index === -1 ? keys.length : index);
+    const index = indexOfKey(entry, token);
+    result.push(index === -1 ? entry.keys.length : index);
     current = index === -1 ? undefined : (current as { readonly [key: string]: unknown })[token];
   }
   return result;

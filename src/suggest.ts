@@ -1,14 +1,23 @@
 /** Options of {@link closestName}. */
 export interface ClosestNameOptions {
-  /** Most edits a likely typo has; default a third of the name's length, at least 1. */
+  /** Most edits a likely typo has; default a third of the name's length, at least 1; never more than {@link MAX_EDITS}. */
   readonly limit?: number;
   /** Compare without case (default: a change of case costs ½ an edit). */
   readonly ignoreCase?: boolean;
 }
 
 /**
+ * The most edits a suggestion may be away. Past a few edits a name is not a
+ * typo of another; and the cap keeps each comparison linear in the names'
+ * length (only a band of the edit table as wide as the cap is computed), so
+ * long hostile names cost no more than their length.
+ */
+export const MAX_EDITS = 4;
+
+/**
  * The candidate closest to `name` by edit distance, when it is close enough to
  * be a likely typo — the "did you mean" of `undeclared-placeholder` and `unknown-key`.
+ * Costs O((|name| + |candidate|) × limit) per candidate.
  *
  * @example
  * ```ts
@@ -16,12 +25,13 @@ export interface ClosestNameOptions {
  * ```
  */
 export function closestName(name: string, candidates: Iterable<string>, options: ClosestNameOptions = {}): string | undefined {
-  const limit = options.limit ?? Math.max(1, Math.floor(name.length / 3));
+  const limit = Math.min(MAX_EDITS, options.limit ?? Math.max(1, Math.floor(name.length / 3)));
   const ignoreCase = options.ignoreCase === true;
   const wanted = ignoreCase ? name.toLowerCase() : name;
   let best: string | undefined;
   let bestDistance = limit + 1;
   for (const candidate of candidates) {
+    // Each insertion or deletion costs 1: a length this far off cannot win.
     if (Math.abs(candidate.length - name.length) >= bestDistance) continue;
     const distance = editDistance(wanted, ignoreCase ? candidate.toLowerCase() : candidate, bestDistance);
     if (distance < bestDistance) {
@@ -34,25 +44,41 @@ export function closestName(name: string, candidates: Iterable<string>, options:
 
 // Optimal string alignment distance: insertions, deletions, substitutions and
 // swaps of neighbours (`levle` → `level`) cost 1, a change of case only ½ (`Name` → `name`).
-// Gives up with `cap` once every alignment already costs that much.
+// Returns `cap` when the distance is `cap` or more. A cell (i, j) with
+// |i − j| ≥ cap costs at least `cap` (that many insertions or deletions), so
+// only the band |i − j| < cap is computed: linear in the length for a small cap.
 function editDistance(a: string, b: string, cap: number): number {
-  let before: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const x = a[i - 1] as string;
+  const n = a.length;
+  const m = b.length;
+  if (Math.abs(n - m) >= cap) return cap;
+  const width = Math.ceil(cap) - 1;
+  const far = cap + 1;
+  let before: number[] = new Array<number>(m + 2).fill(far);
+  let previous: number[] = new Array<number>(m + 2).fill(far);
+  let current: number[] = new Array<number>(m + 2).fill(far);
+  for (let j = 0; j <= Math.min(m, width); j++) previous[j] = j;
+  for (let i = 1; i <= n; i++) {
+    const low = Math.max(1, i - width);
+    const high = Math.min(m, i + width);
+    // The cell left of the band: the first column, or out of reach.
+    current[low - 1] = low === 1 ? i : far;
+    let rowMin = current[low - 1] as number;
+    const x = a[i - 1] as string;
+    for (let j = low; j <= high; j++) {
       const y = b[j - 1] as string;
       const change = x === y ? 0 : x.toLowerCase() === y.toLowerCase() ? 0.5 : 1;
       let value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + change);
       if (i > 1 && j > 1 && x === b[j - 2] && a[i - 2] === y) value = Math.min(value, (before[j - 2] as number) + 1);
-      current.push(value);
+      current[j] = value;
       if (value < rowMin) rowMin = value;
     }
+    // The cell right of the band, which the next row reads from above.
+    if (high + 1 <= m) current[high + 1] = far;
     if (rowMin >= cap) return cap;
+    const spare = before;
     before = previous;
     previous = current;
+    current = spare;
   }
-  return previous[b.length] as number;
+  return Math.min(previous[m] as number, cap);
 }

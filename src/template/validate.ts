@@ -1,3 +1,4 @@
+import { sortByDocumentOrder } from '../document-order.js';
 import { joinPointer, toReport, type Issue, type Report } from '../issues.js';
 import { checkPassBody } from '../rules/pass-body.js';
 import { hasPlaceholderSyntax, scan, type Segment } from '../placeholder/scan.js';
@@ -19,9 +20,11 @@ export interface TemplateAnalysis {
 /**
  * Checks a pass template: its shape, its placeholder notation, that every name
  * used is declared (and every declared name used), and Apple's rules on the
- * parts of `description` (the pass body) that hold no placeholder.
+ * parts of `description` (the pass body) that hold no placeholder. Issues
+ * come in document order (the template's members in key order, a string's
+ * text problems by `offset`), as `validatePass` gives a pass's.
  *
- * Never throws, whatever it is given.
+ * Never throws, whatever it is given; costs time linear in the template's size.
  *
  * @example
  * ```ts
@@ -58,8 +61,8 @@ function analyze(template: unknown): TemplateAnalysis {
   const body = record['description'];
   const bodyIsObject = typeof body === 'object' && body !== null && !Array.isArray(body);
   // Declared names first, so each use is checked as the walk finds it; the
-  // issues still come out in the order of the checks: notation, JSON,
-  // duplicates, undeclared, unused, Apple's rules.
+  // issues are gathered check by check (notation, JSON, duplicates,
+  // undeclared, unused, Apple's rules) and then put in document order.
   const duplicates: Issue[] = [];
   const declared = declaredNames(record['placeholder'], duplicates);
   const declaredSet = new Set(declared);
@@ -68,6 +71,17 @@ function analyze(template: unknown): TemplateAnalysis {
   // A text met again (wide templates repeat theirs) is not scanned again: its
   // segments and notation issues are the same, only the path differs.
   const notation = new Map<string, readonly Issue[]>();
+  // "Did you mean": once per undeclared name, and for the first SUGGESTIONS
+  // names only — each looks at every declared name, so a template of
+  // thousands of undeclared names and thousands of declared ones would
+  // otherwise cost their product.
+  const suggestions = new Map<string, string | undefined>();
+  const suggest = (name: string): string | undefined => {
+    if (suggestions.has(name)) return suggestions.get(name);
+    const suggestion = suggestions.size < SUGGESTIONS ? closestName(name, declaredSet) : undefined;
+    suggestions.set(name, suggestion);
+    return suggestion;
+  };
   if (bodyIsObject) {
     const problems = jsonProblems(body, '/description', (text, pointer) => {
       if (!hasPlaceholderSyntax(text)) return;
@@ -93,7 +107,7 @@ function analyze(template: unknown): TemplateAnalysis {
         if (segment.type !== 'placeholder') continue;
         used.add(segment.name);
         if (declaredSet.has(segment.name)) continue;
-        const suggestion = closestName(segment.name, declaredSet);
+        const suggestion = suggest(segment.name);
         undeclared.push({
           severity: 'error',
           code: 'undeclared-placeholder',
@@ -129,7 +143,19 @@ function analyze(template: unknown): TemplateAnalysis {
   if (bodyIsObject) {
     for (const issue of checkPassBody(body, '/description', hasPlaceholderSyntax)) issues.push(issue);
   }
-  return { report: toReport(issues), declared, scans };
+  return { report: toReport(inDocumentOrder(issues, template)), declared, scans };
+}
+
+// Undeclared names that get a "did you mean" (see `suggest` in analyze).
+const SUGGESTIONS = 64;
+
+/** Issues in the order of the template's text, as validatePass gives a pass's; as found when the template cannot be read again. */
+function inDocumentOrder(issues: Issue[], template: object): Issue[] {
+  try {
+    return sortByDocumentOrder(issues, template);
+  } catch {
+    return issues;
+  }
 }
 
 function declaredNames(list: unknown, issues: Issue[]): string[] {

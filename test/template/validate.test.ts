@@ -59,7 +59,33 @@ describe('validateTemplate', () => {
     const template = { ...clone(eventTicket), placeholder: [...eventTicket.placeholder, 'spare', 'venue'] };
     const report = validateTemplate(template);
     expect(report.ok).toBe(true);
-    expect(codes(report.issues)).toEqual(['duplicate-placeholder /placeholder/7', 'unused-placeholder /placeholder/6']);
+    // Document order: /placeholder/6 before /placeholder/7.
+    expect(codes(report.issues)).toEqual(['unused-placeholder /placeholder/6', 'duplicate-placeholder /placeholder/7']);
+  });
+
+  test('issues come in document order, whatever check found them', () => {
+    const template = {
+      id: 1,
+      name: 'Order',
+      formatVersion: 1,
+      passType: 'pass.com.example.order',
+      description: {
+        backgroundColor: 'red',
+        generic: { primaryFields: [{ key: 'a', value: '${nmae} ${x' }], secondaryFields: [{ key: 'a', value: '${venue}' }] },
+      },
+      placeholder: ['name', 'name', 'venue'],
+    };
+    const report = validateTemplate(template);
+    expect(codes(report.issues)).toEqual([
+      'invalid-color /description/backgroundColor',
+      'undeclared-placeholder /description/generic/primaryFields/0/value',
+      'unterminated-placeholder /description/generic/primaryFields/0/value',
+      'duplicate-field-key /description/generic/secondaryFields/0/key',
+      'unused-placeholder /placeholder/0',
+      'duplicate-placeholder /placeholder/1',
+    ]);
+    // Inside one string, by offset: `${nmae}` at 0 before the unterminated `${x` at 8.
+    expect(report.issues.slice(1, 3).map((issue) => issue.offset)).toEqual([0, 8]);
   });
 
   test('notation errors carry the string path and offset', () => {
