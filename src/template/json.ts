@@ -90,3 +90,71 @@ export function copyJson(value: unknown): unknown {
   for (const key of Object.keys(value)) setOwn(out, key, copyJson((value as Record<string, unknown>)[key]));
   return out;
 }
+
+/** What {@link copyCheckedJson} gives: the copy, and the first problem found (then the copy is incomplete). */
+export interface CheckedCopy {
+  readonly copy: unknown;
+  readonly problem: JsonProblem | undefined;
+}
+
+/**
+ * A deep copy of a value, checked while it is made: each member is read
+ * once, and what is checked is what is copied. Checking first and copying
+ * after would read every member twice, and a getter (or a proxy) could then
+ * hand the copy something else than the check saw. Stops at the first
+ * problem (see {@link jsonProblems} for what a problem is).
+ */
+export function copyCheckedJson(value: unknown): CheckedCopy {
+  const trail: (string | number)[] = [];
+  const open: object[] = [];
+  let problem: JsonProblem | undefined;
+  const fail = (why: string): undefined => {
+    problem ??= { path: pointerOf('', trail), why };
+    return undefined;
+  };
+  const copy = (node: unknown, depth: number): unknown => {
+    switch (typeof node) {
+      case 'string':
+      case 'boolean':
+        return node;
+      case 'number':
+        return Number.isFinite(node) ? node : fail(`${node} is not a finite number`);
+      case 'object':
+        break;
+      default:
+        return fail(`a ${typeof node} is not a JSON value`);
+    }
+    if (node === null) return null;
+    const isArray = Array.isArray(node);
+    const proto: unknown = Object.getPrototypeOf(node);
+    if (!isArray && proto !== Object.prototype && proto !== null) return fail('only plain objects and arrays are JSON');
+    if (open.includes(node)) return fail('the value contains itself (a cycle)');
+    if (depth >= MAX_DEPTH) return fail(`nesting deeper than ${MAX_DEPTH} levels`);
+    open.push(node);
+    let out: unknown[] | Record<string, unknown>;
+    if (isArray) {
+      const length = node.length;
+      const items: unknown[] = new Array(length);
+      for (let index = 0; index < length && problem === undefined; index++) {
+        trail.push(index);
+        items[index] = copy(node[index], depth + 1);
+        trail.pop();
+      }
+      out = items;
+    } else {
+      const members: Record<string, unknown> = {};
+      const keys = Object.keys(node);
+      for (let index = 0; index < keys.length && problem === undefined; index++) {
+        const key = keys[index] as string;
+        trail.push(key);
+        setOwn(members, key, copy((node as Record<string, unknown>)[key], depth + 1));
+        trail.pop();
+      }
+      out = members;
+    }
+    open.pop();
+    return out;
+  };
+  const result = copy(value, 0);
+  return { copy: result, problem };
+}

@@ -1,6 +1,6 @@
 import { RenderError } from '../errors.js';
 import type { Issue } from '../issues.js';
-import { jsonProblems } from './json.js';
+import { copyCheckedJson } from './json.js';
 import type { PlanName } from './plan.js';
 
 /**
@@ -61,7 +61,16 @@ export function resolveValues(
     const value: unknown = (values as Record<string, unknown>)[use.name];
     slots[index] = value;
     if (typeof value === 'string') continue; // the common case, without a call
-    const problem = valueProblem(value, use);
+    let problem: string | undefined;
+    if (typeof value === 'object' && value !== null && !use.inText) {
+      // Copied once, and the copy is what is checked and rendered: a getter
+      // read a second time cannot put into the pass what the check never saw.
+      const checked = copyCheckedJson(value);
+      slots[index] = checked.copy;
+      if (checked.problem !== undefined) problem = `${checked.problem.why}${checked.problem.path === '' ? '' : ` at ${checked.problem.path}`}`;
+    } else {
+      problem = valueProblem(value, use);
+    }
     if (problem !== undefined) (issues ??= []).push(located(use, 'invalid-value', `Value of "${use.name}": ${problem}`));
   }
   if (strict) {
@@ -207,12 +216,9 @@ function valueProblem(value: unknown, use: PlanName): string | undefined {
       return undefined;
     case 'number':
       return Number.isFinite(value) ? undefined : `${value} is not a finite number`;
-    case 'object': {
-      if (value === null) return 'null is not a value';
-      if (use.inText) return `${Array.isArray(value) ? 'an array' : 'an object'} cannot stand inside text`;
-      const problem = jsonProblems(value)[0];
-      return problem === undefined ? undefined : `${problem.why}${problem.path === '' ? '' : ` at ${problem.path}`}`;
-    }
+    case 'object':
+      // A whole-value object is checked while it is copied (resolveValues).
+      return value === null ? 'null is not a value' : `${Array.isArray(value) ? 'an array' : 'an object'} cannot stand inside text`;
     default:
       return `a ${typeof value} is not a value`;
   }

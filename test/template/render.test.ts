@@ -191,3 +191,32 @@ describe('compileTemplate / render', () => {
     expect(() => renderTemplate(t, { ...eventValues, x: 1 } as never, { strict: true })).toThrow(RenderError);
   });
 });
+
+describe('values are read once: what is checked is what is rendered', () => {
+  for (const codegen of [true, false]) {
+    test(`a nested getter is read once and its checked value is the one rendered (codegen: ${codegen})`, () => {
+      let reads = 0;
+      const locations = [
+        {
+          get latitude(): unknown {
+            reads++;
+            // Valid when checked; a function if it were read again to copy.
+            return reads === 1 ? 48.85 : () => 'injected';
+          },
+          longitude: 2.35,
+        },
+      ];
+      const compiled = compileTemplate(template({ locations: '${locations}' }, ['locations']), { codegen });
+      const body = compiled.render({ locations }) as unknown as { locations: { latitude: unknown }[] };
+      expect(body.locations).toEqual([{ latitude: 48.85, longitude: 2.35 }]);
+      expect(reads).toBe(1);
+      // The rendered object is a plain copy, not the caller's (no getter left in it).
+      expect(Object.getOwnPropertyDescriptor(body.locations[0], 'latitude')?.get).toBeUndefined();
+    });
+  }
+
+  test('a problem found while copying is reported with its path inside the value', () => {
+    const issues = renderError(() => renderTemplate(template({ userInfo: '${info}' }, ['info']), { info: { a: [1, Number.NaN] } }));
+    expect(issues).toEqual([expect.objectContaining({ code: 'invalid-value', placeholder: 'info', message: 'Value of "info": NaN is not a finite number at /a/1' })]);
+  });
+});
