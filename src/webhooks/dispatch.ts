@@ -1,9 +1,10 @@
+import { checkFunction, checkInteger } from './check-option.js';
 import { signedDelivery } from './delivery.js';
 import { checkEvent } from './event-check.js';
 import type { WebhookEvent } from './event-types.js';
 import { deliver } from './deliver.js';
 import type { DeliverOptions, DeliveryResult } from './deliver.js';
-import { checkUrl } from './post.js';
+import { checkAttemptOptions, checkUrl } from './post.js';
 import type { RegistrationState } from './registration.js';
 import { checkSecret } from './signature.js';
 import { WebhookError } from './webhook-error.js';
@@ -23,7 +24,7 @@ export interface DispatchResult<TTarget extends DispatchTarget> {
 
 /** Options of `dispatchEvent`: those of `deliver`, plus how many requests run at once. */
 export interface DispatchOptions extends DeliverOptions {
-  /** Most requests in flight at once; default 64. */
+  /** Most requests in flight at once: an integer ≥ 1, default 64. */
   readonly concurrency?: number;
 }
 
@@ -35,8 +36,11 @@ export interface DispatchOptions extends DeliverOptions {
  * Each registration keeps its own retry state: re-queue the ones whose
  * outcome is `retry` with `nextRetryDelay`.
  *
- * URLs and secrets are checked before anything is sent (`invalid-url`,
- * `invalid-secret`), so a bad registration cannot half-send an event.
+ * URLs, secrets and options are checked before anything is sent
+ * (`invalid-url`, `private-address`, `invalid-secret`, `invalid-argument`), so
+ * a bad registration cannot half-send an event. In Node, a registration whose
+ * host name resolves to a refused address gets `reason: 'private-address'`
+ * in its own result; the others are delivered.
  *
  * @example
  * ```ts
@@ -52,15 +56,14 @@ export async function dispatchEvent<TTarget extends DispatchTarget>(
   registrations: Iterable<TTarget>,
   options: DispatchOptions = {},
 ): Promise<DispatchResult<TTarget>[]> {
-  const { concurrency = 64 } = options;
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new WebhookError('invalid-argument', 'concurrency must be an integer ≥ 1');
-  }
+  const concurrency = checkInteger('concurrency', options.concurrency ?? 64, 1);
+  const { allowPrivateNetworks } = checkAttemptOptions(options);
+  checkFunction('now', options.now);
   const problem = checkEvent(event);
   if (problem !== undefined) throw new WebhookError('invalid-event', `${problem.message} (at ${problem.path || '/'})`);
   const targets = [...registrations].filter((registration) => registration.state === 'enabled');
   for (const target of targets) {
-    checkUrl(target.url);
+    checkUrl(target.url, allowPrivateNetworks);
     checkSecret(target.secret);
   }
 

@@ -25,14 +25,24 @@ export function respondToVerification(event: WebhookEvent): Response | undefined
 }
 
 /** Why a handshake failed: see `EndpointVerification`. */
-export type VerificationFailure = 'wrong-token' | 'unexpected-status' | 'redirect' | 'timeout' | 'network-error' | 'aborted';
+export type VerificationFailure =
+  | 'wrong-token'
+  | 'unexpected-status'
+  | 'redirect'
+  | 'timeout'
+  | 'network-error'
+  | 'aborted'
+  | 'private-address';
 
 /**
  * The service's view of a handshake. `verified` when the URL answered 2xx with
  * the token (as the body, or as JSON `{"token": …}`, either trimmed).
  * Otherwise `reason` says why: `unexpected-status` (not 2xx), `redirect`
  * (3xx, not followed), `wrong-token` (2xx without the token), `timeout`,
- * `network-error`, `aborted`.
+ * `network-error`, `aborted`, `private-address` (in Node: the host name
+ * resolved to a private, loopback, link-local or multicast address, and no
+ * connection was made). `error` is for the registration's owner: it names no
+ * address, port or system error, so it cannot serve to map a network.
  */
 export type EndpointVerification =
   | { readonly verified: true; readonly status: number; readonly event: WebhookEventOf<'webhook.verify'> }
@@ -44,7 +54,7 @@ export type EndpointVerification =
       readonly event: WebhookEventOf<'webhook.verify'>;
     };
 
-/** Options of `verifyEndpoint`: those of one attempt (`fetch`, `timeoutMs`, `signal`). */
+/** Options of `verifyEndpoint`: those of one attempt (`fetch`, `timeoutMs`, `signal`, `allowPrivateNetworks`). */
 export type VerifyEndpointOptions = AttemptOptions;
 
 // A receiver answers with a token, not a page: anything longer is not the token.
@@ -53,8 +63,10 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 /**
  * The service's side of the handshake: sends a signed `webhook.verify` event
  * with a fresh random token to `url` and reports whether it came back. One
- * attempt; never throws for what the receiver or network does (`invalid-url`
- * and `invalid-secret` for misuse). Feed the result to
+ * attempt; never throws for what the receiver or network does (`invalid-url`,
+ * `private-address`, `invalid-secret` and `invalid-argument` for misuse).
+ * Private, loopback, link-local and multicast destinations are refused unless
+ * `allowPrivateNetworks` is set (see `deliver`). Feed the result to
  * `transitionRegistration` to move a `pending` registration to `enabled`.
  *
  * @example

@@ -1,4 +1,8 @@
+import { checkFlag, checkFunction, checkTimeout } from './check-option.js';
 import type { Delivery } from './delivery.js';
+import { guardedFetch } from './guarded-fetch/index.js';
+import { PrivateAddressRefusal } from './guarded-fetch/contract.js';
+import { isPrivateHost } from './private-address.js';
 import { WebhookError } from './webhook-error.js';
 
 /** A `fetch`-compatible function (the global one by default). */
@@ -6,18 +10,33 @@ export type FetchLike = (input: string | URL | Request, init?: RequestInit) => P
 
 /** Options for one HTTP attempt. */
 export interface AttemptOptions {
-  /** Used instead of the global `fetch` (a test double, a proxy agent, a rate limiter …). */
+  /**
+   * Used instead of the built-in transport (a test double, a proxy agent, a
+   * rate limiter …). URLs whose host is a private IP literal or `localhost`
+   * are still refused before it is called; what a host *name* resolves to is
+   * then this function's responsibility.
+   */
   readonly fetch?: FetchLike;
-  /** Give up after this many milliseconds, counted from the start of the request; default 15 000. */
+  /** Give up after this many milliseconds, counted from the start of the request; an integer from 1 to 2³¹−1, default 15 000. */
   readonly timeoutMs?: number;
   /** Abort the attempt from outside (e.g. on shutdown); reported as not received. */
   readonly signal?: AbortSignal;
+  /**
+   * Deliver to private, loopback, link-local and multicast addresses too
+   * (a receiver on your own network, tests on 127.0.0.1). Default `false`:
+   * such URLs throw `private-address`, and in Node host names resolving to
+   * them are refused on the address actually connected to.
+   */
+  readonly allowPrivateNetworks?: boolean;
 }
+
+/** Why a POST got no response. */
+export type NoResponseReason = 'timeout' | 'aborted' | 'network-error' | 'private-address';
 
 /** How one POST ended: a response the caller read within the timeout, or why there was none. */
 export type PostOutcome<TValue> =
   | { readonly kind: 'response'; readonly value: TValue }
-  | { readonly kind: 'failed'; readonly reason: 'timeout' | 'aborted' | 'network-error'; readonly error: string };
+  | { readonly kind: 'failed'; readonly reason: NoResponseReason; readonly error: string };
 
 /**
  * Default time limit of one delivery attempt: 15 s.
@@ -29,18 +48,57 @@ export type PostOutcome<TValue> =
  */
 export const DEFAULT_TIMEOUT_MS = 15_000;
 
-/** The URL as text when it is an absolute http(s) URL; throws `invalid-url` otherwise. */
-export function checkUrl(url: string | URL): string {
+// Error texts name no address, port or system error: a customer who can point
+// a registration anywhere must not learn from them which ports are open,
+// closed or filtered on hosts the service can reach.
+const NETWORK_ERROR = 'No HTTP response: the connection failed';
+const PRIVATE_ADDRESS = 'Not sent: the host name resolves to a private, loopback, link-local or multicast address';
+
+/** The checked options of one attempt. */
+export interface Attempt {
+  readonly fetch: FetchLike | undefined;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal | undefined;
+  readonly allowPrivateNetworks: boolean;
+}
+
+/** Checks the options every attempt shares; throws `invalid-argument`. */
+export function checkAttemptOptions(options: AttemptOptions): Attempt {
+  if (typeof options !== 'object' || options === null) throw new WebhookError('invalid-argument', 'options must be an object');
+  return {
+    fetch: checkFunction('fetch', options.fetch),
+    timeoutMs: checkTimeout('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    signal: options.signal,
+    allowPrivateNetworks: checkFlag('allowPrivateNetworks', options.allowPrivateNetworks) ?? false,
+  };
+}
+
+/**
+ * A webhook URL as the library will use it: an absolute http(s) URL without
+ * a user name or password, whose host is not a private IP literal or
+ * `localhost` (unless `allowPrivateNetworks`). Throws `invalid-url` or
+ * `private-address`; the message never repeats the URL, which may hold a password.
+ */
+export function checkUrl(url: string | URL, allowPrivateNetworks = false): URL {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new WebhookError('invalid-url', `Not an absolute URL: ${String(url)}`);
+    throw new WebhookError('invalid-url', 'A webhook URL must be an absolute http or https URL');
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new WebhookError('invalid-url', `A webhook URL must use http or https: ${parsed.href}`);
+    throw new WebhookError('invalid-url', `A webhook URL must use http or https, not ${parsed.protocol.slice(0, 20)}`);
   }
-  return parsed.href;
+  if (parsed.username !== '' || parsed.password !== '') {
+    throw new WebhookError('invalid-url', 'A webhook URL must not carry a user name or password (user:password@host)');
+  }
+  if (!allowPrivateNetworks && isPrivateHost(parsed.hostname)) {
+    throw new WebhookError(
+      'private-address',
+      'A webhook URL must not point to a private, loopback, link-local or multicast address (allowPrivateNetworks lets it)',
+    );
+  }
+  return parsed;
 }
 
 /**
@@ -53,11 +111,8 @@ export async function post<TValue>(
   options: AttemptOptions,
   read: (response: Response) => Promise<TValue> | TValue,
 ): Promise<PostOutcome<TValue>> {
-  const href = checkUrl(url);
-  const { fetch: fetchFn = globalThis.fetch, timeoutMs = DEFAULT_TIMEOUT_MS, signal } = options;
-  if (!(timeoutMs > 0) || timeoutMs === Number.POSITIVE_INFINITY) {
-    throw new WebhookError('invalid-argument', 'timeoutMs must be a positive, finite number of milliseconds');
-  }
+  const { fetch: custom, timeoutMs, signal, allowPrivateNetworks } = checkAttemptOptions(options);
+  const target = checkUrl(url, allowPrivateNetworks);
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -65,21 +120,32 @@ export async function post<TValue>(
     controller.abort(new Error(`No response within ${timeoutMs} ms`));
   }, timeoutMs);
   const onAbort = (): void => controller.abort(signal?.reason);
+  // Settles when the attempt is cut short, so a fetch (or a body) that ignores
+  // its signal cannot hold the attempt past the time limit.
+  const cutShort = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+  });
+  cutShort.catch(() => undefined);
   if (signal?.aborted === true) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
+  const init = {
+    method: 'POST',
+    headers: { ...delivery.headers },
+    body: delivery.body,
+    signal: controller.signal,
+  } as const;
   try {
-    const response = await fetchFn(href, {
-      method: 'POST',
-      headers: { ...delivery.headers },
-      body: delivery.body,
-      redirect: 'manual',
-      signal: controller.signal,
-    });
-    return { kind: 'response', value: await read(response) };
+    const sending =
+      custom === undefined
+        ? guardedFetch(target, init, allowPrivateNetworks)
+        : Promise.resolve().then(() => custom(target.href, { ...init, redirect: 'manual' }));
+    const response = await Promise.race([sending, cutShort]);
+    return { kind: 'response', value: await Promise.race([read(response), cutShort]) };
   } catch (error) {
     if (timedOut) return { kind: 'failed', reason: 'timeout', error: `No response within ${timeoutMs} ms` };
     if (signal?.aborted === true) return { kind: 'failed', reason: 'aborted', error: 'Aborted by the caller' };
-    return { kind: 'failed', reason: 'network-error', error: describeError(error) };
+    if (error instanceof PrivateAddressRefusal) return { kind: 'failed', reason: 'private-address', error: PRIVATE_ADDRESS };
+    return { kind: 'failed', reason: 'network-error', error: NETWORK_ERROR };
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
@@ -89,11 +155,4 @@ export async function post<TValue>(
 /** Frees the connection without reading a body nobody needs. */
 export function discardBody(response: Response): void {
   response.body?.cancel().catch(() => undefined);
-}
-
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  // undici reports "fetch failed" and puts the reason (ECONNREFUSED …) in `cause`.
-  const cause: unknown = error.cause;
-  return cause instanceof Error ? `${error.message}: ${cause.message}` : error.message;
 }

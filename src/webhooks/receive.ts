@@ -1,3 +1,4 @@
+import { checkFunction, checkInteger, checkNonNegative } from './check-option.js';
 import { checkEvent } from './event-check.js';
 import type { WebhookEvent } from './event-types.js';
 import { alreadyParsed, readBody } from './read-body.js';
@@ -27,12 +28,12 @@ export interface ReceiveWebhookOptions {
    * either way (`stale-event`); a replay guard. Off unless given. A retry
    * carries the event's original `created`, so a tolerance shorter than the
    * sender's retry window refuses late retries: deduplicate on `event.id`
-   * instead when every delivery must get through.
+   * instead when every delivery must get through. A finite number ≥ 0.
    */
   readonly toleranceSeconds?: number;
   /** Clock for `toleranceSeconds`, in milliseconds since the epoch; default `Date.now`. */
   readonly now?: () => number;
-  /** Largest body read, in bytes; default 1 MiB (`body-too-large` beyond). */
+  /** Largest body read, in bytes: an integer ≥ 0, default 1 MiB (`body-too-large` beyond). */
   readonly maxBodyBytes?: number;
 }
 
@@ -65,10 +66,11 @@ export async function receiveWebhook(
   options: ReceiveWebhookOptions = {},
 ): Promise<WebhookEvent> {
   const secretList = toSecretList(secrets);
-  const { toleranceSeconds, now = Date.now, maxBodyBytes = DEFAULT_MAX_BODY_BYTES } = options;
-  if (toleranceSeconds !== undefined && !(toleranceSeconds >= 0)) {
-    throw new WebhookError('invalid-argument', 'toleranceSeconds must be a number ≥ 0');
-  }
+  if (typeof options !== 'object' || options === null) throw new WebhookError('invalid-argument', 'options must be an object');
+  const toleranceSeconds =
+    options.toleranceSeconds === undefined ? undefined : checkNonNegative('toleranceSeconds', options.toleranceSeconds);
+  const now = checkFunction('now', options.now) ?? Date.now;
+  const maxBodyBytes = checkInteger('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, 0);
   if (typeof input !== 'object' || input === null || typeof input.headers !== 'object' || input.headers === null) {
     throw new WebhookError('invalid-argument', 'Expected a Request, a node:http request, or { body, headers }');
   }
@@ -101,7 +103,11 @@ export async function receiveWebhook(
   const event = value as WebhookEvent;
 
   if (toleranceSeconds !== undefined) {
-    const skewSeconds = Math.abs(now() - (parseEventTime(event.created) ?? 0)) / 1000;
+    const time = now();
+    if (!Number.isFinite(time)) {
+      throw new WebhookError('invalid-argument', `now() must return a finite number of milliseconds, not ${String(time)}`);
+    }
+    const skewSeconds = Math.abs(time - (parseEventTime(event.created) ?? 0)) / 1000;
     if (skewSeconds > toleranceSeconds) {
       throw new WebhookError(
         'stale-event',

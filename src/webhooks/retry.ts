@@ -1,3 +1,4 @@
+import { checkFunction, checkInteger, checkNonNegative } from './check-option.js';
 import { WebhookError } from './webhook-error.js';
 
 const SECOND = 1000;
@@ -71,24 +72,45 @@ export interface RetryDelayOptions {
  * ```
  */
 export function nextRetryDelay(attempt: number, options: RetryDelayOptions = {}): number | undefined {
-  const { retryAfterMs, maxAttempts, maxAgeMs, firstAttemptAt, now = Date.now, random = Math.random, jitter = 0.1 } =
-    options;
-  if (!Number.isInteger(attempt) || attempt < 1) {
-    throw new WebhookError('invalid-argument', `attempt must be an integer ≥ 1 (attempts made so far), not ${attempt}`);
+  if (typeof options !== 'object' || options === null) throw new WebhookError('invalid-argument', 'options must be an object');
+  // Every number is checked: a NaN maxAgeMs or maxAttempts would fail every
+  // comparison below and so silently mean "retry forever".
+  checkInteger('attempt (attempts made so far)', attempt, 1);
+  const retryAfterMs = optional(options.retryAfterMs, (value) => checkNonNegative('retryAfterMs', value));
+  const maxAttempts = optional(options.maxAttempts, (value) => checkInteger('maxAttempts', value, 1));
+  const maxAgeMs = optional(options.maxAgeMs, (value) => checkNonNegative('maxAgeMs', value));
+  const firstAttemptAt = optional(options.firstAttemptAt, (value) =>
+    checkNonNegative('firstAttemptAt', typeof value === 'number' ? value : value instanceof Date ? value.getTime() : Number.NaN),
+  );
+  const now = checkFunction('now', options.now) ?? Date.now;
+  const random = checkFunction('random', options.random) ?? Math.random;
+  const jitter = options.jitter ?? 0.1;
+  if (typeof jitter !== 'number' || !(jitter >= 0 && jitter < 1)) {
+    throw new WebhookError('invalid-argument', `jitter must be a number in [0, 1), not ${String(jitter)}`);
   }
-  if (!(jitter >= 0 && jitter < 1)) throw new WebhookError('invalid-argument', 'jitter must be in [0, 1)');
+  if (maxAgeMs !== undefined && firstAttemptAt === undefined) {
+    throw new WebhookError('invalid-argument', 'maxAgeMs needs firstAttemptAt (when the first attempt was made)');
+  }
   if (maxAttempts !== undefined && attempt >= maxAttempts) return undefined;
 
   const scheduled = RETRY_SCHEDULE_MS[Math.min(attempt, RETRY_SCHEDULE_MS.length) - 1] ?? DAY;
-  let delay = Math.round(scheduled * (1 + jitter * (2 * random() - 1)));
+  const draw = random();
+  if (typeof draw !== 'number' || !(draw >= 0 && draw < 1)) {
+    throw new WebhookError('invalid-argument', `random() must return a number in [0, 1), not ${String(draw)}`);
+  }
+  let delay = Math.round(scheduled * (1 + jitter * (2 * draw - 1)));
   if (retryAfterMs !== undefined && retryAfterMs > delay) delay = Math.max(delay, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
 
-  if (maxAgeMs !== undefined) {
-    if (firstAttemptAt === undefined) {
-      throw new WebhookError('invalid-argument', 'maxAgeMs needs firstAttemptAt (when the first attempt was made)');
+  if (maxAgeMs !== undefined && firstAttemptAt !== undefined) {
+    const time = now();
+    if (typeof time !== 'number' || !Number.isFinite(time)) {
+      throw new WebhookError('invalid-argument', `now() must return a finite number of milliseconds, not ${String(time)}`);
     }
-    const elapsed = now() - (typeof firstAttemptAt === 'number' ? firstAttemptAt : firstAttemptAt.getTime());
-    if (elapsed + delay > maxAgeMs) return undefined;
+    if (time - firstAttemptAt + delay > maxAgeMs) return undefined;
   }
   return delay;
+}
+
+function optional<TValue, TResult>(value: TValue | undefined, check: (value: TValue) => TResult): TResult | undefined {
+  return value === undefined ? undefined : check(value);
 }

@@ -3,9 +3,11 @@
  *
  * Receiving (`receiveWebhook`): `missing-signature`, `invalid-signature`,
  * `malformed-body`, `body-already-parsed`, `body-too-large`, `invalid-event`,
- * `stale-event`. Misuse by the caller: `invalid-secret`, `invalid-url`,
- * `invalid-argument` (and `invalid-event` for an event that `createEvent` or
- * `createDelivery` cannot send).
+ * `stale-event`. Misuse by the caller: `invalid-secret`, `invalid-url`
+ * (not absolute http(s), or with a user name or password), `private-address`
+ * (a URL whose host is a private, loopback, link-local or multicast IP, or
+ * `localhost`, without `allowPrivateNetworks`), `invalid-argument` (and
+ * `invalid-event` for an event that `createEvent` or `createDelivery` cannot send).
  */
 export type WebhookErrorCode =
   | 'missing-signature'
@@ -17,6 +19,7 @@ export type WebhookErrorCode =
   | 'stale-event'
   | 'invalid-secret'
   | 'invalid-url'
+  | 'private-address'
   | 'invalid-argument';
 
 /**

@@ -6,6 +6,8 @@ import { trackedServers } from './servers.js';
 
 const event = createEvent('registration.created', passData);
 const server = trackedServers();
+// The receivers run on 127.0.0.1, which deliveries refuse unless asked.
+const local = { allowPrivateNetworks: true } as const;
 
 interface Registration {
   readonly id: number;
@@ -39,7 +41,7 @@ describe('dispatchEvent', () => {
         return { id, url: receiver.url, secret, state: 'enabled' as const };
       }),
     );
-    const results = await dispatchEvent(event, registrations);
+    const results = await dispatchEvent(event, registrations, local);
     expect(results.map(({ registration, result }) => [registration.id, result.outcome])).toEqual(
       registrations.map(({ id }) => [id, 'received']),
     );
@@ -58,7 +60,7 @@ describe('dispatchEvent', () => {
       { id: 4, url: ok.url, secret: 's4', state: 'disabled' },
       { id: 5, url: failing.url, secret: 's5', state: 'enabled' },
     ];
-    const results = await dispatchEvent(event, registrations);
+    const results = await dispatchEvent(event, registrations, local);
     expect(results.map(({ registration, result }) => [registration.id, result.outcome, result.status])).toEqual([
       [1, 'received', 200],
       [3, 'gone', 410],

@@ -18,6 +18,8 @@ import type { TestServer } from './servers.js';
 
 const secret = 'whsec_handshake';
 const server = trackedServers();
+// The receivers run on 127.0.0.1, which deliveries refuse unless asked.
+const local = { allowPrivateNetworks: true } as const;
 
 /** A receiver written as the README shows: verify, then answer the handshake with respondToVerification. */
 async function libraryReceiver(receiverSecret: string): Promise<TestServer> {
@@ -54,7 +56,7 @@ describe('verifyEndpoint (against real receivers)', () => {
   test('a receiver using the library is verified; its registration goes pending → enabled', async () => {
     const receiver = await libraryReceiver(secret);
     let state: RegistrationState = 'pending';
-    const result = await verifyEndpoint(receiver.url, secret);
+    const result = await verifyEndpoint(receiver.url, secret, local);
     state = transitionRegistration(state, result.verified ? 'verified' : 'verification-failed');
     expect(result).toMatchObject({ verified: true, status: 200, event: { type: 'webhook.verify' } });
     expect(result.event.data.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -69,8 +71,8 @@ describe('verifyEndpoint (against real receivers)', () => {
       tokens.push(await (answer as Response).text());
       res.end(tokens.at(-1));
     });
-    await verifyEndpoint(receiver.url, secret);
-    await verifyEndpoint(receiver.url, secret);
+    await verifyEndpoint(receiver.url, secret, local);
+    await verifyEndpoint(receiver.url, secret, local);
     expect(tokens).toHaveLength(2);
     expect(tokens[0]).not.toBe(tokens[1]);
   });
@@ -82,13 +84,13 @@ describe('verifyEndpoint (against real receivers)', () => {
         const event = await receiveWebhook(req, secret);
         res.writeHead(200, { 'Content-Type': 'application/json' }).end(answer((event.data as { token: string }).token));
       });
-      expect(await verifyEndpoint(receiver.url, secret)).toMatchObject({ verified: true });
+      expect(await verifyEndpoint(receiver.url, secret, local)).toMatchObject({ verified: true });
     }
   });
 
   test('a receiver with the wrong secret answers 401: not verified, unexpected-status; the registration stays pending', async () => {
     const receiver = await libraryReceiver('whsec_other');
-    const result = await verifyEndpoint(receiver.url, secret);
+    const result = await verifyEndpoint(receiver.url, secret, local);
     expect(result).toMatchObject({ verified: false, reason: 'unexpected-status', status: 401, error: 'HTTP 401' });
     expect(transitionRegistration('pending', 'verification-failed')).toBe('pending');
   });
@@ -104,24 +106,24 @@ describe('verifyEndpoint (against real receivers)', () => {
       const event = await receiveWebhook(req, secret);
       res.writeHead(200).end(answer((event.data as { token: string }).token));
     });
-    expect(await verifyEndpoint(receiver.url, secret)).toMatchObject({ verified: false, reason: 'wrong-token', status: 200 });
+    expect(await verifyEndpoint(receiver.url, secret, local)).toMatchObject({ verified: false, reason: 'wrong-token', status: 200 });
   });
 
   test('an answer over 64 KiB is not read to the end: wrong-token', async () => {
     const receiver = await server((_, res) => void res.writeHead(200).end('x'.repeat(100_000)));
-    expect(await verifyEndpoint(receiver.url, secret)).toMatchObject({ verified: false, reason: 'wrong-token' });
+    expect(await verifyEndpoint(receiver.url, secret, local)).toMatchObject({ verified: false, reason: 'wrong-token' });
   });
 
   test('a redirect is not followed: redirect', async () => {
     const target = await libraryReceiver(secret);
     const receiver = await server((_, res) => void res.writeHead(302, { Location: target.url }).end());
-    expect(await verifyEndpoint(receiver.url, secret)).toMatchObject({ verified: false, reason: 'redirect', status: 302 });
+    expect(await verifyEndpoint(receiver.url, secret, local)).toMatchObject({ verified: false, reason: 'redirect', status: 302 });
     expect(target.hits()).toBe(0);
   });
 
   test('a receiver that hangs: timeout', async () => {
     const receiver = await server(() => undefined);
-    expect(await verifyEndpoint(receiver.url, secret, { timeoutMs: 50 })).toMatchObject({ verified: false, reason: 'timeout' });
+    expect(await verifyEndpoint(receiver.url, secret, { ...local, timeoutMs: 50 })).toMatchObject({ verified: false, reason: 'timeout' });
   });
 
   test('a receiver that sends headers and then stalls the body: timeout (the limit covers reading the answer)', async () => {
@@ -129,11 +131,11 @@ describe('verifyEndpoint (against real receivers)', () => {
       res.writeHead(200);
       res.write('partial');
     });
-    expect(await verifyEndpoint(receiver.url, secret, { timeoutMs: 100 })).toMatchObject({ verified: false, reason: 'timeout' });
+    expect(await verifyEndpoint(receiver.url, secret, { ...local, timeoutMs: 100 })).toMatchObject({ verified: false, reason: 'timeout' });
   });
 
   test('nobody listening: network-error', async () => {
-    expect(await verifyEndpoint(await closedUrl(), secret)).toMatchObject({ verified: false, reason: 'network-error' });
+    expect(await verifyEndpoint(await closedUrl(), secret, local)).toMatchObject({ verified: false, reason: 'network-error' });
   });
 
   test('misuse throws: invalid-url, invalid-secret', async () => {
