@@ -1,0 +1,123 @@
+// The zip container, written by hand: a few dozen lines, and every header is
+// ours — sizes and CRC in the local headers (no data descriptors, which some
+// Wallet versions are not proven to accept), fixed timestamps, fixed order.
+// Entries are compressed beforehand (once per template for shared files) and
+// only copied here.
+
+import { deflateSync } from 'fflate';
+import { crc32 } from './crc32.js';
+
+/** One file, ready to be copied into a zip. */
+export interface ZipEntry {
+  /** The name's UTF-8 bytes. */
+  readonly name: Uint8Array;
+  /** Whether the name has non-ASCII characters (general-purpose flag bit 11). */
+  readonly utf8: boolean;
+  readonly crc: number;
+  /** Uncompressed size. */
+  readonly size: number;
+  /** 0 stored, 8 deflated. */
+  readonly method: 0 | 8;
+  /** The bytes as stored in the archive (deflated when `method` is 8). */
+  readonly data: Uint8Array;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Makes an entry for `bytes`: deflated when `compress` and that saves space, else stored.
+ *
+ * @example
+ * ```ts
+ * const entry = zipEntry('pass.json', json, true);
+ * ```
+ */
+export function zipEntry(name: string, bytes: Uint8Array, compress: boolean): ZipEntry {
+  const nameBytes = encoder.encode(name);
+  const base = { name: nameBytes, utf8: nameBytes.length !== name.length, crc: crc32(bytes), size: bytes.length };
+  if (compress && bytes.length > 0) {
+    const deflated = deflateSync(bytes, { level: 6 });
+    if (deflated.length < bytes.length) return { ...base, method: 8, data: deflated };
+  }
+  return { ...base, method: 0, data: bytes };
+}
+
+/** MS-DOS date and time (local-time fields; we write UTC), clamped to 1980–2107. */
+export function dosDateTime(date: Date): { time: number; date: number } {
+  const ms = date.getTime();
+  if (!Number.isFinite(ms) || date.getUTCFullYear() < 1980) return { time: 0, date: (0 << 9) | (1 << 5) | 1 };
+  if (date.getUTCFullYear() > 2107) return { time: (23 << 11) | (59 << 5) | 29, date: (127 << 9) | (12 << 5) | 31 };
+  return {
+    time: (date.getUTCHours() << 11) | (date.getUTCMinutes() << 5) | (date.getUTCSeconds() >> 1),
+    date: ((date.getUTCFullYear() - 1980) << 9) | ((date.getUTCMonth() + 1) << 5) | date.getUTCDate(),
+  };
+}
+
+const LOCAL = 30;
+const CENTRAL = 46;
+const END = 22;
+// Version made by: Unix (3), zip 2.0; external attributes: a regular file, rw-r--r--.
+const MADE_BY = (3 << 8) | 20;
+const REGULAR_FILE = (0o100644 << 16) >>> 0;
+
+/**
+ * Lays `entries` out as a zip archive, in the given order, every entry dated `date`.
+ *
+ * @example
+ * ```ts
+ * const bytes = writeZip([zipEntry('a.txt', data, true)], new Date());
+ * ```
+ */
+export function writeZip(entries: readonly ZipEntry[], date: Date): Uint8Array {
+  let size = END;
+  for (const entry of entries) size += LOCAL + CENTRAL + 2 * entry.name.length + entry.data.length;
+  if (entries.length > 0xffff || size > 0xffffffff) throw new RangeError('A zip this large needs zip64, which passes never do');
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  const { time, date: day } = dosDateTime(date);
+  const offsets: number[] = [];
+  let at = 0;
+  for (const entry of entries) {
+    offsets.push(at);
+    view.setUint32(at, 0x04034b50, true);
+    view.setUint16(at + 4, entry.method === 8 ? 20 : 10, true);
+    view.setUint16(at + 6, entry.utf8 ? 0x0800 : 0, true);
+    view.setUint16(at + 8, entry.method, true);
+    view.setUint16(at + 10, time, true);
+    view.setUint16(at + 12, day, true);
+    view.setUint32(at + 14, entry.crc, true);
+    view.setUint32(at + 18, entry.data.length, true);
+    view.setUint32(at + 22, entry.size, true);
+    view.setUint16(at + 26, entry.name.length, true);
+    view.setUint16(at + 28, 0, true);
+    out.set(entry.name, at + LOCAL);
+    at += LOCAL + entry.name.length;
+    out.set(entry.data, at);
+    at += entry.data.length;
+  }
+  const directory = at;
+  entries.forEach((entry, index) => {
+    view.setUint32(at, 0x02014b50, true);
+    view.setUint16(at + 4, MADE_BY, true);
+    view.setUint16(at + 6, entry.method === 8 ? 20 : 10, true);
+    view.setUint16(at + 8, entry.utf8 ? 0x0800 : 0, true);
+    view.setUint16(at + 10, entry.method, true);
+    view.setUint16(at + 12, time, true);
+    view.setUint16(at + 14, day, true);
+    view.setUint32(at + 16, entry.crc, true);
+    view.setUint32(at + 20, entry.data.length, true);
+    view.setUint32(at + 24, entry.size, true);
+    view.setUint16(at + 28, entry.name.length, true);
+    // extra, comment, disk, internal attributes: 0
+    view.setUint32(at + 38, REGULAR_FILE, true);
+    view.setUint32(at + 42, offsets[index]!, true);
+    out.set(entry.name, at + CENTRAL);
+    at += CENTRAL + entry.name.length;
+  });
+  view.setUint32(at, 0x06054b50, true);
+  view.setUint16(at + 8, entries.length, true);
+  view.setUint16(at + 10, entries.length, true);
+  view.setUint32(at + 12, at - directory, true);
+  view.setUint32(at + 16, directory, true);
+  return out;
+}
