@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { createPassSigner, type PassSigner } from '../../src/pkpass/signer.js';
 
 const exec = promisify(execFile);
 
@@ -314,4 +315,39 @@ export async function otherWwdr(options: { readonly sameName?: boolean } = {}): 
     extensions: 'ca_ext',
     issuer: { cert: b.root.path, key: b.keys.root },
   });
+}
+
+let defaultSigner: Promise<PassSigner> | undefined;
+
+/** `createPassSigner` over the default PKI (PKCS #8 key), made once per test process. */
+export function signer(): Promise<PassSigner> {
+  defaultSigner ??= makePki().then((pki) => createPassSigner({ certificate: pki.certPem, privateKey: pki.keyPem, wwdr: pki.wwdrPem }));
+  return defaultSigner;
+}
+
+/**
+ * Runs `openssl cms -verify` on a detached signature over `content`, trusting
+ * `rootPem` (default: the PKI's root). Resolves with openssl's exit code and stderr.
+ */
+export async function opensslVerify(signature: Uint8Array, content: Uint8Array, rootPath?: string): Promise<{ readonly code: number; readonly stderr: string }> {
+  const pki = await makePki();
+  const work = join(pki.dir, `verify-${++counter}`);
+  mkdirSync(work);
+  writeFileSync(join(work, 'signature'), signature);
+  writeFileSync(join(work, 'content'), content);
+  try {
+    await exec('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', 'signature', '-content', 'content', '-CAfile', rootPath ?? pki.rootPath, '-purpose', 'any', '-out', '/dev/null'], { cwd: work });
+    return { code: 0, stderr: '' };
+  } catch (error) {
+    const failure = error as { code?: number; stderr?: string };
+    return { code: failure.code ?? -1, stderr: failure.stderr ?? '' };
+  }
+}
+
+/** `openssl cms -cmsout -print` of a DER CMS. */
+export async function opensslPrint(signature: Uint8Array): Promise<string> {
+  const pki = await makePki();
+  const path = join(pki.dir, `print-${++counter}.der`);
+  writeFileSync(path, signature);
+  return openssl(['cms', '-cmsout', '-print', '-inform', 'DER', '-in', path]);
 }

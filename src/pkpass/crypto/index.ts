@@ -1,3 +1,3 @@
 // The single place that picks an implementation: `#pkcrypto` resolves through
 // package.json "imports" (node → node.ts/js, default → web.ts/js).
-export { digest } from '#pkcrypto';
+export { digest, importRsaSigningKey, rsaVerify } from '#pkcrypto';
