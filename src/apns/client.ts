@@ -173,7 +173,9 @@ export function createApnsClient(options: ApnsClientOptions): ApnsClient {
     inFlight++;
   };
 
-  const send = (path: string, topic: string, pushOptions: PushOptions, renew: boolean): Promise<PushResult> =>
+  // `lost`: the connection died before any answer (APNs closed it, a reset) — safe to send again:
+  // a repeated `{}` push only makes a device poll once more.
+  const send = (path: string, topic: string, pushOptions: PushOptions, renew: boolean): Promise<PushResult & { lost?: true }> =>
     new Promise((resolve) => {
       const headers: Record<string, string> = {
         ':method': 'POST',
@@ -219,7 +221,9 @@ export function createApnsClient(options: ApnsClientOptions): ApnsClient {
       });
       stream.on('close', () => {
         if (status === undefined || failure !== undefined) {
-          resolve({ outcome: 'retry', error: failure ?? `The stream closed without an answer (code ${stream.rstCode})` });
+          const error = failure ?? `The stream closed without an answer (code ${stream.rstCode})`;
+          const lost = status === undefined && !error.startsWith('No answer within') && (active.closed || active.destroyed);
+          resolve(lost ? { outcome: 'retry', error, lost } : { outcome: 'retry', error });
           return;
         }
         const reason = readReason(body);
@@ -247,11 +251,13 @@ export function createApnsClient(options: ApnsClientOptions): ApnsClient {
       await acquire();
       try {
         const path = `/3/device/${pushToken.toLowerCase()}`;
-        const first = await send(path, topic, pushOptions, false);
-        if (tokens !== undefined && first.status === 403 && first.reason === 'ExpiredProviderToken') {
-          return await send(path, topic, pushOptions, true);
+        let result = await send(path, topic, pushOptions, false);
+        if (result.lost === true) result = await send(path, topic, pushOptions, false);
+        if (tokens !== undefined && result.status === 403 && result.reason === 'ExpiredProviderToken') {
+          result = await send(path, topic, pushOptions, true);
         }
-        return first;
+        const { lost: _lost, ...answer } = result;
+        return answer;
       } finally {
         settle();
       }
