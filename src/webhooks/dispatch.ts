@@ -56,7 +56,7 @@ export async function dispatchEvent<TTarget extends DispatchTarget>(
   registrations: Iterable<TTarget>,
   options: DispatchOptions = {},
 ): Promise<DispatchResult<TTarget>[]> {
-  const concurrency = checkInteger('concurrency', options.concurrency ?? 64, 1);
+  const concurrency = checkInteger('concurrency', options.concurrency === undefined ? 64 : options.concurrency, 1);
   const { allowPrivateNetworks } = checkAttemptOptions(options);
   checkFunction('now', options.now);
   const problem = checkEvent(event);

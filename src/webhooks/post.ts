@@ -67,7 +67,7 @@ export function checkAttemptOptions(options: AttemptOptions): Attempt {
   if (typeof options !== 'object' || options === null) throw new WebhookError('invalid-argument', 'options must be an object');
   return {
     fetch: checkFunction('fetch', options.fetch),
-    timeoutMs: checkTimeout('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    timeoutMs: checkTimeout('timeoutMs', options.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : options.timeoutMs),
     signal: options.signal,
     allowPrivateNetworks: checkFlag('allowPrivateNetworks', options.allowPrivateNetworks) ?? false,
   };

@@ -70,7 +70,7 @@ export async function receiveWebhook(
   const toleranceSeconds =
     options.toleranceSeconds === undefined ? undefined : checkNonNegative('toleranceSeconds', options.toleranceSeconds);
   const now = checkFunction('now', options.now) ?? Date.now;
-  const maxBodyBytes = checkInteger('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, 0);
+  const maxBodyBytes = checkInteger('maxBodyBytes', options.maxBodyBytes === undefined ? DEFAULT_MAX_BODY_BYTES : options.maxBodyBytes, 0);
   if (typeof input !== 'object' || input === null || typeof input.headers !== 'object' || input.headers === null) {
     throw new WebhookError('invalid-argument', 'Expected a Request, a node:http request, or { body, headers }');
   }

@@ -84,7 +84,7 @@ export function nextRetryDelay(attempt: number, options: RetryDelayOptions = {})
   );
   const now = checkFunction('now', options.now) ?? Date.now;
   const random = checkFunction('random', options.random) ?? Math.random;
-  const jitter = options.jitter ?? 0.1;
+  const jitter = options.jitter === undefined ? 0.1 : options.jitter;
   if (typeof jitter !== 'number' || !(jitter >= 0 && jitter < 1)) {
     throw new WebhookError('invalid-argument', `jitter must be a number in [0, 1), not ${String(jitter)}`);
   }
