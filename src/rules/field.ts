@@ -110,14 +110,16 @@ function checkField(context: Context, field: unknown, index: number, list: strin
         break;
       case 'changeMessage':
         if (expectKind(context, value, 'string', member) && !(value as string).includes('%@')) {
-          report(context, 'error', 'invalid-change-message', member, `\`changeMessage\` must contain %@ (where Wallet puts the new value): ${describe(value)}`);
+          // Wallet still shows the message, only without the new value in it.
+          report(context, 'warning', 'invalid-change-message', member, `\`changeMessage\` should contain %@ (where Wallet puts the new value): ${describe(value)}`);
         }
         break;
       case 'textAlignment':
-        if (kind !== 'other') {
-          report(context, 'error', 'text-alignment-not-allowed', member, `\`textAlignment\` is not allowed on ${kind} fields`);
-        } else {
-          checkEnum(context, value, member, TEXT_ALIGNMENTS, 'invalid-text-alignment');
+        // Apple does not allow it on primary and back fields, where Wallet lays
+        // fields out its own way and ignores it: a warning, unless the value is
+        // not one Wallet reads at all (then that error says all).
+        if (checkEnum(context, value, member, TEXT_ALIGNMENTS, 'invalid-text-alignment') && kind !== 'other') {
+          report(context, 'warning', 'text-alignment-not-allowed', member, `\`textAlignment\` has no effect on ${kind} fields (Apple does not allow it there; Wallet ignores it)`);
         }
         break;
       case 'dateStyle':
@@ -198,10 +200,12 @@ function checkValueAgainstStyles(context: Context, field: Dict, dated: boolean, 
 
 type EnumCode = 'invalid-text-alignment' | 'invalid-date-style' | 'invalid-number-style' | 'invalid-data-detector';
 
-function checkEnum(context: Context, value: unknown, key: Key, allowed: ReadonlySet<string>, code: EnumCode): void {
-  if (typeof value === 'string' && (allowed.has(value) || context.isDynamic(value))) return;
+/** Reports `code` unless `value` is one of `allowed` (or dynamic); whether it is. */
+function checkEnum(context: Context, value: unknown, key: Key, allowed: ReadonlySet<string>, code: EnumCode): boolean {
+  if (typeof value === 'string' && (allowed.has(value) || context.isDynamic(value))) return true;
   const name = typeof key === 'number' ? `dataDetectorTypes/${key}` : key;
   report(context, 'error', code, key, `${quote(name)} must be one of ${[...allowed].join(', ')}; not ${describe(value)}`);
+  return false;
 }
 
 function checkDataDetectors(context: Context, value: unknown, kind: FieldArrayKind): void {

@@ -35,6 +35,7 @@ const ALL_REQUIRED = 63;
 /** Wallet's shortest `authenticationToken`. */
 export const MIN_TOKEN_LENGTH = 16;
 
+const PASS_PREFIX = 'pass.';
 const PASS_TYPE_IDENTIFIER = /^pass\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
 const TEAM_IDENTIFIER = /^[A-Z0-9]{10}$/;
 // RFC 3986 unreserved characters travel in URL paths without escaping.
@@ -115,7 +116,8 @@ export function passKeysAreValid(pass: Dict, allowHttp: boolean): boolean {
     typeof serialNumber !== 'string' ||
     serialNumber === '' ||
     typeof passTypeIdentifier !== 'string' ||
-    !isPassTypeIdentifier(passTypeIdentifier) ||
+    !passTypeIdentifier.startsWith(PASS_PREFIX) ||
+    passTypeIdentifier.length === PASS_PREFIX.length ||
     pass['formatVersion'] !== 1 ||
     typeof description !== 'string' ||
     typeof organizationName !== 'string' ||
@@ -135,14 +137,23 @@ function checkFormatVersion(context: Context, value: unknown): void {
   }
 }
 
+// Wallet accepts a pass whose identifier equals its signing certificate's,
+// and Apple issues certificates only for identifiers that start `pass.`:
+// anything else is refused (an error). Past that prefix, Apple has issued
+// names that are not clean reverse-DNS (`pass.au.com.spinninghalf.demo..gig.x`,
+// a real certificate): an identifier Apple issued is not ours to refuse, so
+// another shape is only a warning.
 function checkPassTypeIdentifier(context: Context, value: unknown): void {
   if (!expectKind(context, value, 'string', 'passTypeIdentifier') || isPassTypeIdentifier(value as string)) return;
+  const issued = (value as string).startsWith(PASS_PREFIX) && (value as string).length > PASS_PREFIX.length;
   report(
     context,
-    'error',
+    issued ? 'warning' : 'error',
     'invalid-pass-type-identifier',
     'passTypeIdentifier',
-    `\`passTypeIdentifier\` must be "pass." followed by a reverse-DNS name (e.g. pass.com.example.membership-card), not ${describe(value)}`,
+    issued
+      ? `\`passTypeIdentifier\` is usually "pass." followed by a reverse-DNS name (e.g. pass.com.example.membership-card), not ${describe(value)}; Wallet accepts it when it is exactly the identifier of the signing certificate`
+      : `\`passTypeIdentifier\` must start with "pass." (Apple issues pass type identifiers only in that form, and Wallet requires the signing certificate's), not ${describe(value)}`,
   );
 }
 

@@ -186,7 +186,8 @@ function checkBody(context: Context, body: unknown): void {
   }
   if (grouping && !groupable) {
     const on = firstStyle === undefined ? 'a pass without a style' : `\`${firstStyle}\``;
-    report(context, 'error', 'unexpected-grouping-identifier', 'groupingIdentifier', `\`groupingIdentifier\` is allowed only on event tickets and boarding passes, not on ${on}`);
+    // Wallet groups only event tickets and boarding passes, and ignores the key elsewhere.
+    report(context, 'warning', 'unexpected-grouping-identifier', 'groupingIdentifier', `\`groupingIdentifier\` has an effect only on event tickets and boarding passes; Wallet ignores it on ${on}`);
   }
   if (launchUrl) checkStoreIdentifiers(context, body);
 }
@@ -195,8 +196,8 @@ function checkStoreIdentifiers(context: Context, body: Dict): void {
   const identifiers = Object.hasOwn(body, 'associatedStoreIdentifiers') ? body['associatedStoreIdentifiers'] : undefined;
   if (isDynamic(context, identifiers)) return;
   if (identifiers === undefined) {
-    report(context, 'error', 'missing-store-identifiers', 'associatedStoreIdentifiers', '`appLaunchURL` needs `associatedStoreIdentifiers` (the App Store IDs of the app to launch)');
+    report(context, 'warning', 'missing-store-identifiers', 'associatedStoreIdentifiers', '`appLaunchURL` needs `associatedStoreIdentifiers` (the App Store IDs of the app to launch); without them Wallet shows no app link');
   } else if (Array.isArray(identifiers) && identifiers.length === 0) {
-    report(context, 'error', 'missing-store-identifiers', 'associatedStoreIdentifiers', '`appLaunchURL` needs at least one entry in `associatedStoreIdentifiers`');
+    report(context, 'warning', 'missing-store-identifiers', 'associatedStoreIdentifiers', '`appLaunchURL` needs at least one entry in `associatedStoreIdentifiers`; without one Wallet shows no app link');
   }
 }

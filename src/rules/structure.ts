@@ -60,7 +60,8 @@ export function checkStructure(context: Context, value: unknown, style: PassStyl
 
 function checkTransitType(context: Context, value: unknown, style: PassStyle): void {
   if (style !== 'boardingPass') {
-    report(context, 'error', 'unexpected-transit-type', 'transitType', `\`transitType\` is allowed only in \`boardingPass\`, not in ${quote(style)}`);
+    // Only a boarding pass reads it; elsewhere Wallet ignores it.
+    report(context, 'warning', 'unexpected-transit-type', 'transitType', `\`transitType\` has an effect only in \`boardingPass\`; Wallet ignores it in ${quote(style)}`);
     return;
   }
   if (typeof value === 'string' && (TRANSIT_TYPES.has(value) || context.isDynamic(value))) return;

@@ -118,12 +118,11 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
     return errors === 0;
   }
   validate21.evaluated = {"props":{"message":true,"format":true,"messageEncoding":true,"altText":true},"dynamicProps":false,"dynamicItems":false};
-  const schema46 = {"type":"string","enum":["PKTransitTypeAir","PKTransitTypeBoat","PKTransitTypeBus","PKTransitTypeGeneric","PKTransitTypeTrain"]};
-  const schema40 = {"description":"One field. Its key is unique across all field arrays of the pass.","type":"object","required":["key","value"],"properties":{"key":{"type":"string"},"value":{"description":"A string, a number, or a W3C date string.","type":["string","number"]},"label":{"type":"string"},"attributedValue":{"description":"HTML; only <a href> is supported.","type":["string","number"]},"changeMessage":{"description":"Update notification text; must contain %@.","type":"string","pattern":"%@"},"textAlignment":{"type":"string","enum":["PKTextAlignmentLeft","PKTextAlignmentCenter","PKTextAlignmentRight","PKTextAlignmentNatural"]},"dateStyle":{"$ref":"#/$defs/dateStyle"},"timeStyle":{"$ref":"#/$defs/dateStyle"},"ignoresTimeZone":{"type":"boolean"},"isRelative":{"type":"boolean"},"numberStyle":{"type":"string","enum":["PKNumberStyleDecimal","PKNumberStylePercent","PKNumberStyleScientific","PKNumberStyleSpellOut"]},"currencyCode":{"description":"ISO 4217 currency code.","type":"string","pattern":"^[A-Z]{3}$"},"dataDetectorTypes":{"type":"array","items":{"type":"string","enum":["PKDataDetectorTypePhoneNumber","PKDataDetectorTypeLink","PKDataDetectorTypeAddress","PKDataDetectorTypeCalendarEvent"]}},"semantics":{"type":"object"},"row":{"type":"integer","minimum":0,"maximum":1}},"dependentSchemas":{"dateStyle":{"type":"object","properties":{"value":{"$ref":"#/$defs/date"}}},"timeStyle":{"type":"object","properties":{"value":{"$ref":"#/$defs/date"}}},"numberStyle":{"type":"object","properties":{"value":{"type":"number"}},"not":{"required":["currencyCode"]}},"currencyCode":{"type":"object","properties":{"value":{"type":"number"}}}}};
+  const schema45 = {"type":"string","enum":["PKTransitTypeAir","PKTransitTypeBoat","PKTransitTypeBus","PKTransitTypeGeneric","PKTransitTypeTrain"]};
+  const schema40 = {"description":"One field. Its key is unique across all field arrays of the pass.","type":"object","required":["key","value"],"properties":{"key":{"type":"string"},"value":{"description":"A string, a number, or a W3C date string.","type":["string","number"]},"label":{"type":"string"},"attributedValue":{"description":"HTML; only <a href> is supported.","type":["string","number"]},"changeMessage":{"description":"Update notification text; Wallet puts the new value where it holds %@ (validatePass warns without one).","type":"string"},"textAlignment":{"type":"string","enum":["PKTextAlignmentLeft","PKTextAlignmentCenter","PKTextAlignmentRight","PKTextAlignmentNatural"]},"dateStyle":{"$ref":"#/$defs/dateStyle"},"timeStyle":{"$ref":"#/$defs/dateStyle"},"ignoresTimeZone":{"type":"boolean"},"isRelative":{"type":"boolean"},"numberStyle":{"type":"string","enum":["PKNumberStyleDecimal","PKNumberStylePercent","PKNumberStyleScientific","PKNumberStyleSpellOut"]},"currencyCode":{"description":"ISO 4217 currency code.","type":"string","pattern":"^[A-Z]{3}$"},"dataDetectorTypes":{"type":"array","items":{"type":"string","enum":["PKDataDetectorTypePhoneNumber","PKDataDetectorTypeLink","PKDataDetectorTypeAddress","PKDataDetectorTypeCalendarEvent"]}},"semantics":{"type":"object"},"row":{"type":"integer","minimum":0,"maximum":1}},"dependentSchemas":{"dateStyle":{"type":"object","properties":{"value":{"$ref":"#/$defs/date"}}},"timeStyle":{"type":"object","properties":{"value":{"$ref":"#/$defs/date"}}},"numberStyle":{"type":"object","properties":{"value":{"type":"number"}},"not":{"required":["currencyCode"]}},"currencyCode":{"type":"object","properties":{"value":{"type":"number"}}}}};
   const schema41 = {"type":"string","enum":["PKDateStyleNone","PKDateStyleShort","PKDateStyleMedium","PKDateStyleLong","PKDateStyleFull"]};
-  const pattern8 = new RegExp("%@", "u");
-  const pattern9 = new RegExp("^[A-Z]{3}$", "u");
-  const pattern10 = new RegExp("^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$", "u");
+  const pattern8 = new RegExp("^[A-Z]{3}$", "u");
+  const pattern9 = new RegExp("^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$", "u");
   function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
     let vErrors = null;
     let errors = 0;
@@ -206,21 +205,21 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
         }
       }
       if(data.changeMessage !== undefined){
-        let data4 = data.changeMessage;
-        if(typeof data4 === "string"){
-          if(!pattern8.test(data4)){
-            const err6 = {instancePath:instancePath+"/changeMessage",schemaPath:"#/properties/changeMessage/pattern",keyword:"pattern",params:{pattern: "%@"}};
-            if(vErrors === null){
-              vErrors = [err6];
-            }
-            else {
-              vErrors.push(err6);
-            }
-            errors++;
+        if(typeof data.changeMessage !== "string"){
+          const err6 = {instancePath:instancePath+"/changeMessage",schemaPath:"#/properties/changeMessage/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err6];
           }
+          else {
+            vErrors.push(err6);
+          }
+          errors++;
         }
-        else {
-          const err7 = {instancePath:instancePath+"/changeMessage",schemaPath:"#/properties/changeMessage/type",keyword:"type",params:{type: "string"}};
+      }
+      if(data.textAlignment !== undefined){
+        let data5 = data.textAlignment;
+        if(typeof data5 !== "string"){
+          const err7 = {instancePath:instancePath+"/textAlignment",schemaPath:"#/properties/textAlignment/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
             vErrors = [err7];
           }
@@ -229,11 +228,8 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           }
           errors++;
         }
-      }
-      if(data.textAlignment !== undefined){
-        let data5 = data.textAlignment;
-        if(typeof data5 !== "string"){
-          const err8 = {instancePath:instancePath+"/textAlignment",schemaPath:"#/properties/textAlignment/type",keyword:"type",params:{type: "string"}};
+        if(!((((data5 === "PKTextAlignmentLeft") || (data5 === "PKTextAlignmentCenter")) || (data5 === "PKTextAlignmentRight")) || (data5 === "PKTextAlignmentNatural"))){
+          const err8 = {instancePath:instancePath+"/textAlignment",schemaPath:"#/properties/textAlignment/enum",keyword:"enum",params:{allowedValues: schema40.properties.textAlignment.enum}};
           if(vErrors === null){
             vErrors = [err8];
           }
@@ -242,8 +238,11 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           }
           errors++;
         }
-        if(!((((data5 === "PKTextAlignmentLeft") || (data5 === "PKTextAlignmentCenter")) || (data5 === "PKTextAlignmentRight")) || (data5 === "PKTextAlignmentNatural"))){
-          const err9 = {instancePath:instancePath+"/textAlignment",schemaPath:"#/properties/textAlignment/enum",keyword:"enum",params:{allowedValues: schema40.properties.textAlignment.enum}};
+      }
+      if(data.dateStyle !== undefined){
+        let data6 = data.dateStyle;
+        if(typeof data6 !== "string"){
+          const err9 = {instancePath:instancePath+"/dateStyle",schemaPath:"#/$defs/dateStyle/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
             vErrors = [err9];
           }
@@ -252,11 +251,8 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           }
           errors++;
         }
-      }
-      if(data.dateStyle !== undefined){
-        let data6 = data.dateStyle;
-        if(typeof data6 !== "string"){
-          const err10 = {instancePath:instancePath+"/dateStyle",schemaPath:"#/$defs/dateStyle/type",keyword:"type",params:{type: "string"}};
+        if(!(((((data6 === "PKDateStyleNone") || (data6 === "PKDateStyleShort")) || (data6 === "PKDateStyleMedium")) || (data6 === "PKDateStyleLong")) || (data6 === "PKDateStyleFull"))){
+          const err10 = {instancePath:instancePath+"/dateStyle",schemaPath:"#/$defs/dateStyle/enum",keyword:"enum",params:{allowedValues: schema41.enum}};
           if(vErrors === null){
             vErrors = [err10];
           }
@@ -265,8 +261,11 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           }
           errors++;
         }
-        if(!(((((data6 === "PKDateStyleNone") || (data6 === "PKDateStyleShort")) || (data6 === "PKDateStyleMedium")) || (data6 === "PKDateStyleLong")) || (data6 === "PKDateStyleFull"))){
-          const err11 = {instancePath:instancePath+"/dateStyle",schemaPath:"#/$defs/dateStyle/enum",keyword:"enum",params:{allowedValues: schema41.enum}};
+      }
+      if(data.timeStyle !== undefined){
+        let data7 = data.timeStyle;
+        if(typeof data7 !== "string"){
+          const err11 = {instancePath:instancePath+"/timeStyle",schemaPath:"#/$defs/dateStyle/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
             vErrors = [err11];
           }
@@ -275,11 +274,8 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           }
           errors++;
         }
-      }
-      if(data.timeStyle !== undefined){
-        let data7 = data.timeStyle;
-        if(typeof data7 !== "string"){
-          const err12 = {instancePath:instancePath+"/timeStyle",schemaPath:"#/$defs/dateStyle/type",keyword:"type",params:{type: "string"}};
+        if(!(((((data7 === "PKDateStyleNone") || (data7 === "PKDateStyleShort")) || (data7 === "PKDateStyleMedium")) || (data7 === "PKDateStyleLong")) || (data7 === "PKDateStyleFull"))){
+          const err12 = {instancePath:instancePath+"/timeStyle",schemaPath:"#/$defs/dateStyle/enum",keyword:"enum",params:{allowedValues: schema41.enum}};
           if(vErrors === null){
             vErrors = [err12];
           }
@@ -288,8 +284,10 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           }
           errors++;
         }
-        if(!(((((data7 === "PKDateStyleNone") || (data7 === "PKDateStyleShort")) || (data7 === "PKDateStyleMedium")) || (data7 === "PKDateStyleLong")) || (data7 === "PKDateStyleFull"))){
-          const err13 = {instancePath:instancePath+"/timeStyle",schemaPath:"#/$defs/dateStyle/enum",keyword:"enum",params:{allowedValues: schema41.enum}};
+      }
+      if(data.ignoresTimeZone !== undefined){
+        if(typeof data.ignoresTimeZone !== "boolean"){
+          const err13 = {instancePath:instancePath+"/ignoresTimeZone",schemaPath:"#/properties/ignoresTimeZone/type",keyword:"type",params:{type: "boolean"}};
           if(vErrors === null){
             vErrors = [err13];
           }
@@ -299,9 +297,9 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.ignoresTimeZone !== undefined){
-        if(typeof data.ignoresTimeZone !== "boolean"){
-          const err14 = {instancePath:instancePath+"/ignoresTimeZone",schemaPath:"#/properties/ignoresTimeZone/type",keyword:"type",params:{type: "boolean"}};
+      if(data.isRelative !== undefined){
+        if(typeof data.isRelative !== "boolean"){
+          const err14 = {instancePath:instancePath+"/isRelative",schemaPath:"#/properties/isRelative/type",keyword:"type",params:{type: "boolean"}};
           if(vErrors === null){
             vErrors = [err14];
           }
@@ -311,9 +309,10 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.isRelative !== undefined){
-        if(typeof data.isRelative !== "boolean"){
-          const err15 = {instancePath:instancePath+"/isRelative",schemaPath:"#/properties/isRelative/type",keyword:"type",params:{type: "boolean"}};
+      if(data.numberStyle !== undefined){
+        let data10 = data.numberStyle;
+        if(typeof data10 !== "string"){
+          const err15 = {instancePath:instancePath+"/numberStyle",schemaPath:"#/properties/numberStyle/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
             vErrors = [err15];
           }
@@ -322,11 +321,8 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           }
           errors++;
         }
-      }
-      if(data.numberStyle !== undefined){
-        let data10 = data.numberStyle;
-        if(typeof data10 !== "string"){
-          const err16 = {instancePath:instancePath+"/numberStyle",schemaPath:"#/properties/numberStyle/type",keyword:"type",params:{type: "string"}};
+        if(!((((data10 === "PKNumberStyleDecimal") || (data10 === "PKNumberStylePercent")) || (data10 === "PKNumberStyleScientific")) || (data10 === "PKNumberStyleSpellOut"))){
+          const err16 = {instancePath:instancePath+"/numberStyle",schemaPath:"#/properties/numberStyle/enum",keyword:"enum",params:{allowedValues: schema40.properties.numberStyle.enum}};
           if(vErrors === null){
             vErrors = [err16];
           }
@@ -335,38 +331,28 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           }
           errors++;
         }
-        if(!((((data10 === "PKNumberStyleDecimal") || (data10 === "PKNumberStylePercent")) || (data10 === "PKNumberStyleScientific")) || (data10 === "PKNumberStyleSpellOut"))){
-          const err17 = {instancePath:instancePath+"/numberStyle",schemaPath:"#/properties/numberStyle/enum",keyword:"enum",params:{allowedValues: schema40.properties.numberStyle.enum}};
-          if(vErrors === null){
-            vErrors = [err17];
-          }
-          else {
-            vErrors.push(err17);
-          }
-          errors++;
-        }
       }
       if(data.currencyCode !== undefined){
         let data11 = data.currencyCode;
         if(typeof data11 === "string"){
-          if(!pattern9.test(data11)){
-            const err18 = {instancePath:instancePath+"/currencyCode",schemaPath:"#/properties/currencyCode/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"}};
+          if(!pattern8.test(data11)){
+            const err17 = {instancePath:instancePath+"/currencyCode",schemaPath:"#/properties/currencyCode/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"}};
             if(vErrors === null){
-              vErrors = [err18];
+              vErrors = [err17];
             }
             else {
-              vErrors.push(err18);
+              vErrors.push(err17);
             }
             errors++;
           }
         }
         else {
-          const err19 = {instancePath:instancePath+"/currencyCode",schemaPath:"#/properties/currencyCode/type",keyword:"type",params:{type: "string"}};
+          const err18 = {instancePath:instancePath+"/currencyCode",schemaPath:"#/properties/currencyCode/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
-            vErrors = [err19];
+            vErrors = [err18];
           }
           else {
-            vErrors.push(err19);
+            vErrors.push(err18);
           }
           errors++;
         }
@@ -378,7 +364,17 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           for(let i0=0; i0<len0; i0++){
             let data13 = data12[i0];
             if(typeof data13 !== "string"){
-              const err20 = {instancePath:instancePath+"/dataDetectorTypes/" + i0,schemaPath:"#/properties/dataDetectorTypes/items/type",keyword:"type",params:{type: "string"}};
+              const err19 = {instancePath:instancePath+"/dataDetectorTypes/" + i0,schemaPath:"#/properties/dataDetectorTypes/items/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err19];
+              }
+              else {
+                vErrors.push(err19);
+              }
+              errors++;
+            }
+            if(!((((data13 === "PKDataDetectorTypePhoneNumber") || (data13 === "PKDataDetectorTypeLink")) || (data13 === "PKDataDetectorTypeAddress")) || (data13 === "PKDataDetectorTypeCalendarEvent"))){
+              const err20 = {instancePath:instancePath+"/dataDetectorTypes/" + i0,schemaPath:"#/properties/dataDetectorTypes/items/enum",keyword:"enum",params:{allowedValues: schema40.properties.dataDetectorTypes.items.enum}};
               if(vErrors === null){
                 vErrors = [err20];
               }
@@ -387,20 +383,23 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
               }
               errors++;
             }
-            if(!((((data13 === "PKDataDetectorTypePhoneNumber") || (data13 === "PKDataDetectorTypeLink")) || (data13 === "PKDataDetectorTypeAddress")) || (data13 === "PKDataDetectorTypeCalendarEvent"))){
-              const err21 = {instancePath:instancePath+"/dataDetectorTypes/" + i0,schemaPath:"#/properties/dataDetectorTypes/items/enum",keyword:"enum",params:{allowedValues: schema40.properties.dataDetectorTypes.items.enum}};
-              if(vErrors === null){
-                vErrors = [err21];
-              }
-              else {
-                vErrors.push(err21);
-              }
-              errors++;
-            }
           }
         }
         else {
-          const err22 = {instancePath:instancePath+"/dataDetectorTypes",schemaPath:"#/properties/dataDetectorTypes/type",keyword:"type",params:{type: "array"}};
+          const err21 = {instancePath:instancePath+"/dataDetectorTypes",schemaPath:"#/properties/dataDetectorTypes/type",keyword:"type",params:{type: "array"}};
+          if(vErrors === null){
+            vErrors = [err21];
+          }
+          else {
+            vErrors.push(err21);
+          }
+          errors++;
+        }
+      }
+      if(data.semantics !== undefined){
+        let data14 = data.semantics;
+        if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))){
+          const err22 = {instancePath:instancePath+"/semantics",schemaPath:"#/properties/semantics/type",keyword:"type",params:{type: "object"}};
           if(vErrors === null){
             vErrors = [err22];
           }
@@ -410,10 +409,10 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.semantics !== undefined){
-        let data14 = data.semantics;
-        if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))){
-          const err23 = {instancePath:instancePath+"/semantics",schemaPath:"#/properties/semantics/type",keyword:"type",params:{type: "object"}};
+      if(data.row !== undefined){
+        let data15 = data.row;
+        if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+          const err23 = {instancePath:instancePath+"/row",schemaPath:"#/properties/row/type",keyword:"type",params:{type: "integer"}};
           if(vErrors === null){
             vErrors = [err23];
           }
@@ -422,37 +421,24 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           }
           errors++;
         }
-      }
-      if(data.row !== undefined){
-        let data15 = data.row;
-        if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-          const err24 = {instancePath:instancePath+"/row",schemaPath:"#/properties/row/type",keyword:"type",params:{type: "integer"}};
-          if(vErrors === null){
-            vErrors = [err24];
-          }
-          else {
-            vErrors.push(err24);
-          }
-          errors++;
-        }
         if((typeof data15 == "number") && (isFinite(data15))){
           if(data15 > 1 || isNaN(data15)){
-            const err25 = {instancePath:instancePath+"/row",schemaPath:"#/properties/row/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}};
+            const err24 = {instancePath:instancePath+"/row",schemaPath:"#/properties/row/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}};
+            if(vErrors === null){
+              vErrors = [err24];
+            }
+            else {
+              vErrors.push(err24);
+            }
+            errors++;
+          }
+          if(data15 < 0 || isNaN(data15)){
+            const err25 = {instancePath:instancePath+"/row",schemaPath:"#/properties/row/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
             if(vErrors === null){
               vErrors = [err25];
             }
             else {
               vErrors.push(err25);
-            }
-            errors++;
-          }
-          if(data15 < 0 || isNaN(data15)){
-            const err26 = {instancePath:instancePath+"/row",schemaPath:"#/properties/row/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-            if(vErrors === null){
-              vErrors = [err26];
-            }
-            else {
-              vErrors.push(err26);
             }
             errors++;
           }
@@ -464,36 +450,36 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           if(data.value !== undefined){
             let data16 = data.value;
             if(typeof data16 === "string"){
-              if(!pattern10.test(data16)){
-                const err27 = {instancePath:instancePath+"/value",schemaPath:"#/$defs/date/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"}};
+              if(!pattern9.test(data16)){
+                const err26 = {instancePath:instancePath+"/value",schemaPath:"#/$defs/date/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"}};
                 if(vErrors === null){
-                  vErrors = [err27];
+                  vErrors = [err26];
                 }
                 else {
-                  vErrors.push(err27);
+                  vErrors.push(err26);
                 }
                 errors++;
               }
             }
             else {
-              const err28 = {instancePath:instancePath+"/value",schemaPath:"#/$defs/date/type",keyword:"type",params:{type: "string"}};
+              const err27 = {instancePath:instancePath+"/value",schemaPath:"#/$defs/date/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
-                vErrors = [err28];
+                vErrors = [err27];
               }
               else {
-                vErrors.push(err28);
+                vErrors.push(err27);
               }
               errors++;
             }
           }
         }
         else {
-          const err29 = {instancePath,schemaPath:"#/dependentSchemas/dateStyle/type",keyword:"type",params:{type: "object"}};
+          const err28 = {instancePath,schemaPath:"#/dependentSchemas/dateStyle/type",keyword:"type",params:{type: "object"}};
           if(vErrors === null){
-            vErrors = [err29];
+            vErrors = [err28];
           }
           else {
-            vErrors.push(err29);
+            vErrors.push(err28);
           }
           errors++;
         }
@@ -526,36 +512,36 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           if(data.value !== undefined){
             let data17 = data.value;
             if(typeof data17 === "string"){
-              if(!pattern10.test(data17)){
-                const err30 = {instancePath:instancePath+"/value",schemaPath:"#/$defs/date/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"}};
+              if(!pattern9.test(data17)){
+                const err29 = {instancePath:instancePath+"/value",schemaPath:"#/$defs/date/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"}};
                 if(vErrors === null){
-                  vErrors = [err30];
+                  vErrors = [err29];
                 }
                 else {
-                  vErrors.push(err30);
+                  vErrors.push(err29);
                 }
                 errors++;
               }
             }
             else {
-              const err31 = {instancePath:instancePath+"/value",schemaPath:"#/$defs/date/type",keyword:"type",params:{type: "string"}};
+              const err30 = {instancePath:instancePath+"/value",schemaPath:"#/$defs/date/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
-                vErrors = [err31];
+                vErrors = [err30];
               }
               else {
-                vErrors.push(err31);
+                vErrors.push(err30);
               }
               errors++;
             }
           }
         }
         else {
-          const err32 = {instancePath,schemaPath:"#/dependentSchemas/timeStyle/type",keyword:"type",params:{type: "object"}};
+          const err31 = {instancePath,schemaPath:"#/dependentSchemas/timeStyle/type",keyword:"type",params:{type: "object"}};
           if(vErrors === null){
-            vErrors = [err32];
+            vErrors = [err31];
           }
           else {
-            vErrors.push(err32);
+            vErrors.push(err31);
           }
           errors++;
         }
@@ -577,24 +563,24 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
         if(data && typeof data == "object" && !Array.isArray(data)){
           let missing0;
           if((data.currencyCode === undefined) && (missing0 = "currencyCode")){
-            const err33 = {};
+            const err32 = {};
             if(vErrors === null){
-              vErrors = [err33];
+              vErrors = [err32];
             }
             else {
-              vErrors.push(err33);
+              vErrors.push(err32);
             }
             errors++;
           }
         }
         var valid10 = _errs48 === errors;
         if(valid10){
-          const err34 = {instancePath,schemaPath:"#/dependentSchemas/numberStyle/not",keyword:"not",params:{}};
+          const err33 = {instancePath,schemaPath:"#/dependentSchemas/numberStyle/not",keyword:"not",params:{}};
           if(vErrors === null){
-            vErrors = [err34];
+            vErrors = [err33];
           }
           else {
-            vErrors.push(err34);
+            vErrors.push(err33);
           }
           errors++;
         }
@@ -613,24 +599,24 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           if(data.value !== undefined){
             let data18 = data.value;
             if(!((typeof data18 == "number") && (isFinite(data18)))){
-              const err35 = {instancePath:instancePath+"/value",schemaPath:"#/dependentSchemas/numberStyle/properties/value/type",keyword:"type",params:{type: "number"}};
+              const err34 = {instancePath:instancePath+"/value",schemaPath:"#/dependentSchemas/numberStyle/properties/value/type",keyword:"type",params:{type: "number"}};
               if(vErrors === null){
-                vErrors = [err35];
+                vErrors = [err34];
               }
               else {
-                vErrors.push(err35);
+                vErrors.push(err34);
               }
               errors++;
             }
           }
         }
         else {
-          const err36 = {instancePath,schemaPath:"#/dependentSchemas/numberStyle/type",keyword:"type",params:{type: "object"}};
+          const err35 = {instancePath,schemaPath:"#/dependentSchemas/numberStyle/type",keyword:"type",params:{type: "object"}};
           if(vErrors === null){
-            vErrors = [err36];
+            vErrors = [err35];
           }
           else {
-            vErrors.push(err36);
+            vErrors.push(err35);
           }
           errors++;
         }
@@ -651,24 +637,24 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           if(data.value !== undefined){
             let data19 = data.value;
             if(!((typeof data19 == "number") && (isFinite(data19)))){
-              const err37 = {instancePath:instancePath+"/value",schemaPath:"#/dependentSchemas/currencyCode/properties/value/type",keyword:"type",params:{type: "number"}};
+              const err36 = {instancePath:instancePath+"/value",schemaPath:"#/dependentSchemas/currencyCode/properties/value/type",keyword:"type",params:{type: "number"}};
               if(vErrors === null){
-                vErrors = [err37];
+                vErrors = [err36];
               }
               else {
-                vErrors.push(err37);
+                vErrors.push(err36);
               }
               errors++;
             }
           }
         }
         else {
-          const err38 = {instancePath,schemaPath:"#/dependentSchemas/currencyCode/type",keyword:"type",params:{type: "object"}};
+          const err37 = {instancePath,schemaPath:"#/dependentSchemas/currencyCode/type",keyword:"type",params:{type: "object"}};
           if(vErrors === null){
-            vErrors = [err38];
+            vErrors = [err37];
           }
           else {
-            vErrors.push(err38);
+            vErrors.push(err37);
           }
           errors++;
         }
@@ -685,12 +671,12 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
       }
     }
     else {
-      const err39 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+      const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
       if(vErrors === null){
-        vErrors = [err39];
+        vErrors = [err38];
       }
       else {
-        vErrors.push(err39);
+        vErrors.push(err38);
       }
       errors++;
     }
@@ -699,54 +685,6 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
     return errors === 0;
   }
   validate26.evaluated = {"dynamicProps":true,"dynamicItems":false};
-  function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-    let vErrors = null;
-    let errors = 0;
-    const evaluated0 = validate28.evaluated;
-    if(evaluated0.dynamicProps){
-      evaluated0.props = undefined;
-    }
-    if(evaluated0.dynamicItems){
-      evaluated0.items = undefined;
-    }
-    if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-      vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-      errors = vErrors.length;
-    }
-    else {
-      var props0 = validate26.evaluated.props;
-    }
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      if(props0 !== true){
-        props0 = props0 || {};
-        props0.textAlignment = true;
-      }
-      if(data.textAlignment !== undefined){
-        const err0 = {instancePath:instancePath+"/textAlignment",schemaPath:"#/properties/textAlignment/false schema",keyword:"false schema",params:{}};
-        if(vErrors === null){
-          vErrors = [err0];
-        }
-        else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    else {
-      const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    validate28.errors = vErrors;
-    evaluated0.props = props0;
-    return errors === 0;
-  }
-  validate28.evaluated = {"dynamicProps":true,"dynamicItems":false};
   function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
     let vErrors = null;
     let errors = 0;
@@ -785,8 +723,8 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
         if(Array.isArray(data2)){
           const len1 = data2.length;
           for(let i1=0; i1<len1; i1++){
-            if(!(validate28(data2[i1], {instancePath:instancePath+"/primaryFields/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
-              vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+            if(!(validate26(data2[i1], {instancePath:instancePath+"/primaryFields/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
+              vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
               errors = vErrors.length;
             }
           }
@@ -851,8 +789,8 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
         if(Array.isArray(data8)){
           const len4 = data8.length;
           for(let i4=0; i4<len4; i4++){
-            if(!(validate28(data8[i4], {instancePath:instancePath+"/backFields/" + i4,parentData:data8,parentDataProperty:i4,rootData,dynamicAnchors}))){
-              vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+            if(!(validate26(data8[i4], {instancePath:instancePath+"/backFields/" + i4,parentData:data8,parentDataProperty:i4,rootData,dynamicAnchors}))){
+              vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
               errors = vErrors.length;
             }
           }
@@ -943,7 +881,7 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
         if(!(((((data0 === "PKTransitTypeAir") || (data0 === "PKTransitTypeBoat")) || (data0 === "PKTransitTypeBus")) || (data0 === "PKTransitTypeGeneric")) || (data0 === "PKTransitTypeTrain"))){
-          const err2 = {instancePath:instancePath+"/transitType",schemaPath:"#/$defs/transitType/enum",keyword:"enum",params:{allowedValues: schema46.enum}};
+          const err2 = {instancePath:instancePath+"/transitType",schemaPath:"#/$defs/transitType/enum",keyword:"enum",params:{allowedValues: schema45.enum}};
           if(vErrors === null){
             vErrors = [err2];
           }
@@ -968,48 +906,36 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
     return errors === 0;
   }
   validate24.evaluated = {"props":{"transitType":true,"headerFields":true,"primaryFields":true,"secondaryFields":true,"auxiliaryFields":true,"backFields":true,"additionalInfoFields":true},"dynamicProps":false,"dynamicItems":false};
-  function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+  function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
     let vErrors = null;
     let errors = 0;
-    const evaluated0 = validate37.evaluated;
+    const evaluated0 = validate35.evaluated;
     if(evaluated0.dynamicProps){
       evaluated0.props = undefined;
     }
     if(evaluated0.dynamicItems){
       evaluated0.items = undefined;
     }
+    if(!(data && typeof data == "object" && !Array.isArray(data))){
+      const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+      if(vErrors === null){
+        vErrors = [err0];
+      }
+      else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
     if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
       vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
       errors = vErrors.length;
     }
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      if(data.transitType !== undefined){
-        const err0 = {instancePath:instancePath+"/transitType",schemaPath:"#/properties/transitType/false schema",keyword:"false schema",params:{}};
-        if(vErrors === null){
-          vErrors = [err0];
-        }
-        else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    else {
-      const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    validate37.errors = vErrors;
+    validate35.errors = vErrors;
     return errors === 0;
   }
-  validate37.evaluated = {"props":{"transitType":true,"headerFields":true,"primaryFields":true,"secondaryFields":true,"auxiliaryFields":true,"backFields":true,"additionalInfoFields":true},"dynamicProps":false,"dynamicItems":false};
+  validate35.evaluated = {"props":{"headerFields":true,"primaryFields":true,"secondaryFields":true,"auxiliaryFields":true,"backFields":true,"additionalInfoFields":true},"dynamicProps":false,"dynamicItems":false};
   const pattern4 = new RegExp("^(rgb\\(\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*,\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*,\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*\\)|#[0-9A-Fa-f]{3}|#[0-9A-Fa-f]{6})$", "u");
-  const pattern17 = new RegExp("^pass\\.[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)+$", "u");
+  const pattern16 = new RegExp("^pass\\.", "u");
   function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
     let vErrors = null;
     let errors = 0;
@@ -1426,26 +1352,26 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
         }
       }
       if(data.coupon !== undefined){
-        if(!(validate37(data.coupon, {instancePath:instancePath+"/coupon",parentData:data,parentDataProperty:"coupon",rootData,dynamicAnchors}))){
-          vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+        if(!(validate35(data.coupon, {instancePath:instancePath+"/coupon",parentData:data,parentDataProperty:"coupon",rootData,dynamicAnchors}))){
+          vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
           errors = vErrors.length;
         }
       }
       if(data.eventTicket !== undefined){
-        if(!(validate37(data.eventTicket, {instancePath:instancePath+"/eventTicket",parentData:data,parentDataProperty:"eventTicket",rootData,dynamicAnchors}))){
-          vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+        if(!(validate35(data.eventTicket, {instancePath:instancePath+"/eventTicket",parentData:data,parentDataProperty:"eventTicket",rootData,dynamicAnchors}))){
+          vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
           errors = vErrors.length;
         }
       }
       if(data.generic !== undefined){
-        if(!(validate37(data.generic, {instancePath:instancePath+"/generic",parentData:data,parentDataProperty:"generic",rootData,dynamicAnchors}))){
-          vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+        if(!(validate35(data.generic, {instancePath:instancePath+"/generic",parentData:data,parentDataProperty:"generic",rootData,dynamicAnchors}))){
+          vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
           errors = vErrors.length;
         }
       }
       if(data.storeCard !== undefined){
-        if(!(validate37(data.storeCard, {instancePath:instancePath+"/storeCard",parentData:data,parentDataProperty:"storeCard",rootData,dynamicAnchors}))){
-          vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+        if(!(validate35(data.storeCard, {instancePath:instancePath+"/storeCard",parentData:data,parentDataProperty:"storeCard",rootData,dynamicAnchors}))){
+          vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
           errors = vErrors.length;
         }
       }
@@ -1464,7 +1390,7 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
       if(data.relevantDate !== undefined){
         let data15 = data.relevantDate;
         if(typeof data15 === "string"){
-          if(!pattern10.test(data15)){
+          if(!pattern9.test(data15)){
             const err27 = {instancePath:instancePath+"/relevantDate",schemaPath:"#/$defs/date/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"}};
             if(vErrors === null){
               vErrors = [err27];
@@ -1496,7 +1422,7 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
               if(data17.date !== undefined){
                 let data18 = data17.date;
                 if(typeof data18 === "string"){
-                  if(!pattern10.test(data18)){
+                  if(!pattern9.test(data18)){
                     const err29 = {instancePath:instancePath+"/relevantDates/" + i1+"/date",schemaPath:"#/$defs/date/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"}};
                     if(vErrors === null){
                       vErrors = [err29];
@@ -1521,7 +1447,7 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
               if(data17.startDate !== undefined){
                 let data19 = data17.startDate;
                 if(typeof data19 === "string"){
-                  if(!pattern10.test(data19)){
+                  if(!pattern9.test(data19)){
                     const err31 = {instancePath:instancePath+"/relevantDates/" + i1+"/startDate",schemaPath:"#/$defs/date/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"}};
                     if(vErrors === null){
                       vErrors = [err31];
@@ -1546,7 +1472,7 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
               if(data17.endDate !== undefined){
                 let data20 = data17.endDate;
                 if(typeof data20 === "string"){
-                  if(!pattern10.test(data20)){
+                  if(!pattern9.test(data20)){
                     const err33 = {instancePath:instancePath+"/relevantDates/" + i1+"/endDate",schemaPath:"#/$defs/date/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"}};
                     if(vErrors === null){
                       vErrors = [err33];
@@ -1595,7 +1521,7 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
       if(data.expirationDate !== undefined){
         let data21 = data.expirationDate;
         if(typeof data21 === "string"){
-          if(!pattern10.test(data21)){
+          if(!pattern9.test(data21)){
             const err37 = {instancePath:instancePath+"/expirationDate",schemaPath:"#/$defs/date/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"}};
             if(vErrors === null){
               vErrors = [err37];
@@ -2192,8 +2118,8 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
       if(data.passTypeIdentifier !== undefined){
         let data53 = data.passTypeIdentifier;
         if(typeof data53 === "string"){
-          if(!pattern17.test(data53)){
-            const err85 = {instancePath:instancePath+"/passTypeIdentifier",schemaPath:"#/properties/passTypeIdentifier/pattern",keyword:"pattern",params:{pattern: "^pass\\.[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)+$"}};
+          if(!pattern16.test(data53)){
+            const err85 = {instancePath:instancePath+"/passTypeIdentifier",schemaPath:"#/properties/passTypeIdentifier/pattern",keyword:"pattern",params:{pattern: "^pass\\."}};
             if(vErrors === null){
               vErrors = [err85];
             }
@@ -2520,203 +2446,21 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.appLaunchURL !== undefined){
-        const _errs165 = errors;
-        if(data && typeof data == "object" && !Array.isArray(data)){
-          if(data.associatedStoreIdentifiers === undefined){
-            const err112 = {instancePath,schemaPath:"#/dependentSchemas/appLaunchURL/required",keyword:"required",params:{missingProperty: "associatedStoreIdentifiers"}};
-            if(vErrors === null){
-              vErrors = [err112];
-            }
-            else {
-              vErrors.push(err112);
-            }
-            errors++;
-          }
-          if(data.associatedStoreIdentifiers !== undefined){
-            let data75 = data.associatedStoreIdentifiers;
-            if(Array.isArray(data75)){
-              if(data75.length < 1){
-                const err113 = {instancePath:instancePath+"/associatedStoreIdentifiers",schemaPath:"#/dependentSchemas/appLaunchURL/properties/associatedStoreIdentifiers/minItems",keyword:"minItems",params:{limit: 1}};
-                if(vErrors === null){
-                  vErrors = [err113];
-                }
-                else {
-                  vErrors.push(err113);
-                }
-                errors++;
-              }
-            }
-            else {
-              const err114 = {instancePath:instancePath+"/associatedStoreIdentifiers",schemaPath:"#/dependentSchemas/appLaunchURL/properties/associatedStoreIdentifiers/type",keyword:"type",params:{type: "array"}};
-              if(vErrors === null){
-                vErrors = [err114];
-              }
-              else {
-                vErrors.push(err114);
-              }
-              errors++;
-            }
-          }
-        }
-        else {
-          const err115 = {instancePath,schemaPath:"#/dependentSchemas/appLaunchURL/type",keyword:"type",params:{type: "object"}};
-          if(vErrors === null){
-            vErrors = [err115];
-          }
-          else {
-            vErrors.push(err115);
-          }
-          errors++;
-        }
-        var valid32 = _errs165 === errors;
-        if(valid32){
-          var props0 = {};
-          props0.associatedStoreIdentifiers = true;
-          props0.barcode = true;
-          props0.barcodes = true;
-          props0.logoText = true;
-          props0.foregroundColor = true;
-          props0.backgroundColor = true;
-          props0.labelColor = true;
-          props0.footerBackgroundColor = true;
-          props0.boardingPass = true;
-          props0.coupon = true;
-          props0.eventTicket = true;
-          props0.generic = true;
-          props0.storeCard = true;
-          props0.groupingIdentifier = true;
-          props0.relevantDate = true;
-          props0.relevantDates = true;
-          props0.expirationDate = true;
-          props0.voided = true;
-          props0.sharingProhibited = true;
-          props0.suppressStripShine = true;
-          props0.suppressHeaderDarkening = true;
-          props0.useAutomaticColors = true;
-          props0.eventLogoText = true;
-          props0.preferredStyleSchemes = true;
-          props0.locations = true;
-          props0.beacons = true;
-          props0.maxDistance = true;
-          props0.nfc = true;
-          props0.appLaunchURL = true;
-          props0.userInfo = true;
-          props0.semantics = true;
-          props0.serialNumber = true;
-          props0.passTypeIdentifier = true;
-          props0.formatVersion = true;
-          props0.description = true;
-          props0.organizationName = true;
-          props0.teamIdentifier = true;
-          props0.authenticationToken = true;
-          props0.webServiceURL = true;
-          props0.accessibilityURL = true;
-          props0.addOnURL = true;
-          props0.bagPolicyURL = true;
-          props0.changeSeatURL = true;
-          props0.contactVenueEmail = true;
-          props0.contactVenuePhoneNumber = true;
-          props0.contactVenueWebsite = true;
-          props0.directionsInformationURL = true;
-          props0.merchandiseURL = true;
-          props0.orderFoodURL = true;
-          props0.parkingInformationURL = true;
-          props0.purchaseParkingURL = true;
-          props0.sellURL = true;
-          props0.transferURL = true;
-          props0.transitInformationURL = true;
-        }
-      }
-      else {
-        var valid32 = true;
-      }
-      if(data.groupingIdentifier !== undefined){
-        const _errs169 = errors;
-        if(!(data && typeof data == "object" && !Array.isArray(data))){
-          const err116 = {instancePath,schemaPath:"#/dependentSchemas/groupingIdentifier/type",keyword:"type",params:{type: "object"}};
-          if(vErrors === null){
-            vErrors = [err116];
-          }
-          else {
-            vErrors.push(err116);
-          }
-          errors++;
-        }
-        const _errs171 = errors;
-        let valid34 = false;
-        const _errs172 = errors;
-        if(data && typeof data == "object" && !Array.isArray(data)){
-          if(data.eventTicket === undefined){
-            const err117 = {instancePath,schemaPath:"#/dependentSchemas/groupingIdentifier/anyOf/0/required",keyword:"required",params:{missingProperty: "eventTicket"}};
-            if(vErrors === null){
-              vErrors = [err117];
-            }
-            else {
-              vErrors.push(err117);
-            }
-            errors++;
-          }
-        }
-        var _valid1 = _errs172 === errors;
-        valid34 = valid34 || _valid1;
-        const _errs173 = errors;
-        if(data && typeof data == "object" && !Array.isArray(data)){
-          if(data.boardingPass === undefined){
-            const err118 = {instancePath,schemaPath:"#/dependentSchemas/groupingIdentifier/anyOf/1/required",keyword:"required",params:{missingProperty: "boardingPass"}};
-            if(vErrors === null){
-              vErrors = [err118];
-            }
-            else {
-              vErrors.push(err118);
-            }
-            errors++;
-          }
-        }
-        var _valid1 = _errs173 === errors;
-        valid34 = valid34 || _valid1;
-        if(!valid34){
-          const err119 = {instancePath,schemaPath:"#/dependentSchemas/groupingIdentifier/anyOf",keyword:"anyOf",params:{}};
-          if(vErrors === null){
-            vErrors = [err119];
-          }
-          else {
-            vErrors.push(err119);
-          }
-          errors++;
-        }
-        else {
-          errors = _errs171;
-          if(vErrors !== null){
-            if(_errs171){
-              vErrors.length = _errs171;
-            }
-            else {
-              vErrors = null;
-            }
-          }
-        }
-        var valid32 = _errs169 === errors;
-      }
-      else {
-        var valid32 = true;
-      }
     }
     else {
-      const err120 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+      const err112 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
       if(vErrors === null){
-        vErrors = [err120];
+        vErrors = [err112];
       }
       else {
-        vErrors.push(err120);
+        vErrors.push(err112);
       }
       errors++;
     }
     validate20.errors = vErrors;
-    evaluated0.props = props0;
     return errors === 0;
   }
-  validate20.evaluated = {"dynamicProps":true,"dynamicItems":false};
+  validate20.evaluated = {"props":{"barcode":true,"barcodes":true,"logoText":true,"foregroundColor":true,"backgroundColor":true,"labelColor":true,"footerBackgroundColor":true,"boardingPass":true,"coupon":true,"eventTicket":true,"generic":true,"storeCard":true,"groupingIdentifier":true,"relevantDate":true,"relevantDates":true,"expirationDate":true,"voided":true,"sharingProhibited":true,"suppressStripShine":true,"suppressHeaderDarkening":true,"useAutomaticColors":true,"eventLogoText":true,"preferredStyleSchemes":true,"locations":true,"beacons":true,"maxDistance":true,"nfc":true,"appLaunchURL":true,"associatedStoreIdentifiers":true,"userInfo":true,"semantics":true,"serialNumber":true,"passTypeIdentifier":true,"formatVersion":true,"description":true,"organizationName":true,"teamIdentifier":true,"authenticationToken":true,"webServiceURL":true,"accessibilityURL":true,"addOnURL":true,"bagPolicyURL":true,"changeSeatURL":true,"contactVenueEmail":true,"contactVenuePhoneNumber":true,"contactVenueWebsite":true,"directionsInformationURL":true,"merchandiseURL":true,"orderFoodURL":true,"parkingInformationURL":true,"purchaseParkingURL":true,"sellURL":true,"transferURL":true,"transitInformationURL":true},"dynamicProps":false,"dynamicItems":false};
   return validate20;
 })();
 /** Validates against pass-template.schema.json. */

@@ -70,11 +70,24 @@ describe('validatePass: required keys and identifiers', () => {
     expect(found(edit(genericPass, (pass) => (pass.formatVersion = version)))).toEqual(['error invalid-format-version /formatVersion']);
   });
 
-  test.each(['com.example.event', 'pass.', 'pass.example', 'pass.com..example', 'pass.com.example/x', 'Pass.com.example'])(
-    'passTypeIdentifier %j is invalid-pass-type-identifier',
+  test.each(['com.example.event', 'pass.', 'Pass.com.example', ''])(
+    'passTypeIdentifier %j (no certificate can have it) is an error invalid-pass-type-identifier',
     (id) => {
       expect(found(edit(genericPass, (pass) => (pass.passTypeIdentifier = id)))).toEqual([
         'error invalid-pass-type-identifier /passTypeIdentifier',
+      ]);
+    },
+  );
+
+  // Apple issued a certificate for exactly `pass.au.com.spinninghalf.demo..gig.x`:
+  // what follows `pass.` is Apple's to decide, so other shapes are only a warning.
+  test.each(['pass.au.com.spinninghalf.demo..gig.x', 'pass.example', 'pass.com..example', 'pass.com.example/x', 'pass.com.example_tickets'])(
+    'passTypeIdentifier %j (a shape Apple may issue) is a warning invalid-pass-type-identifier',
+    (id) => {
+      const report = validatePass(edit(genericPass, (pass) => (pass.passTypeIdentifier = id)));
+      expect(report.ok).toBe(true);
+      expect(report.issues.map((issue) => `${issue.severity} ${issue.code} ${issue.path}`)).toEqual([
+        'warning invalid-pass-type-identifier /passTypeIdentifier',
       ]);
     },
   );
@@ -144,10 +157,10 @@ describe('validatePass: web service', () => {
 
   test('appLaunchURL needs associatedStoreIdentifiers, with at least one entry', () => {
     expect(found(edit(storeCardPass, (pass) => delete pass.associatedStoreIdentifiers))).toEqual([
-      'error missing-store-identifiers /associatedStoreIdentifiers',
+      'warning missing-store-identifiers /associatedStoreIdentifiers',
     ]);
     expect(found(edit(storeCardPass, (pass) => (pass.associatedStoreIdentifiers = [])))).toEqual([
-      'error missing-store-identifiers /associatedStoreIdentifiers',
+      'warning missing-store-identifiers /associatedStoreIdentifiers',
     ]);
     expect(found(edit(storeCardPass, (pass) => (pass.associatedStoreIdentifiers = ['123456789'])))).toEqual([
       'error invalid-type /associatedStoreIdentifiers/0',
@@ -184,7 +197,7 @@ describe('validatePass: style bodies', () => {
 
   test('transitType in another style is unexpected-transit-type', () => {
     expect(found(edit(genericPass, (pass) => (pass.generic.transitType = 'PKTransitTypeAir')))).toEqual([
-      'error unexpected-transit-type /generic/transitType',
+      'warning unexpected-transit-type /generic/transitType',
     ]);
   });
 
@@ -192,7 +205,7 @@ describe('validatePass: style bodies', () => {
     expect(validatePass(eventTicketPass).issues).toEqual([]);
     expect(validatePass(boardingPass).issues).toEqual([]);
     expect(found(edit(genericPass, (pass) => (pass.groupingIdentifier = 'x')))).toEqual([
-      'error unexpected-grouping-identifier /groupingIdentifier',
+      'warning unexpected-grouping-identifier /groupingIdentifier',
     ]);
   });
 
@@ -242,12 +255,12 @@ describe('validatePass: fields', () => {
     expect(validatePass(genericPass).issues).toEqual([]);
   });
 
-  test('textAlignment is not allowed on primary and back fields', () => {
+  test('textAlignment on primary and back fields is a warning: Wallet ignores it there', () => {
     expect(found(edit(genericPass, (pass) => (pass.generic.primaryFields[0].textAlignment = 'PKTextAlignmentLeft')))).toEqual([
-      'error text-alignment-not-allowed /generic/primaryFields/0/textAlignment',
+      'warning text-alignment-not-allowed /generic/primaryFields/0/textAlignment',
     ]);
     expect(found(edit(couponPass, (pass) => (pass.coupon.backFields[0].textAlignment = 'PKTextAlignmentLeft')))).toEqual([
-      'error text-alignment-not-allowed /coupon/backFields/0/textAlignment',
+      'warning text-alignment-not-allowed /coupon/backFields/0/textAlignment',
     ]);
   });
 
@@ -318,9 +331,9 @@ describe('validatePass: fields', () => {
     expect(found(outside)).toEqual(['warning data-detectors-outside-back /eventTicket/secondaryFields/0/dataDetectorTypes']);
   });
 
-  test('changeMessage must contain %@', () => {
+  test('a changeMessage without %@ is a warning: Wallet shows it without the new value', () => {
     expect(found(edit(boardingPass, (pass) => (pass.boardingPass.headerFields[0].changeMessage = 'The gate changed')))).toEqual([
-      'error invalid-change-message /boardingPass/headerFields/0/changeMessage',
+      'warning invalid-change-message /boardingPass/headerFields/0/changeMessage',
     ]);
   });
 
@@ -496,7 +509,7 @@ describe('validatePass: reports', () => {
   test('one problem gives one issue, even where the schema and the rules both see it', () => {
     expect(found(edit(genericPass, (pass) => (pass.formatVersion = '1')))).toEqual(['error invalid-format-version /formatVersion']);
     expect(found(edit(genericPass, (pass) => (pass.generic.primaryFields[0].textAlignment = 3)))).toEqual([
-      'error text-alignment-not-allowed /generic/primaryFields/0/textAlignment',
+      'error invalid-text-alignment /generic/primaryFields/0/textAlignment',
     ]);
   });
 

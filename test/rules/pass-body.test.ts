@@ -51,9 +51,9 @@ describe('checkPassBody', () => {
     };
     expect(found(body)).toEqual([
       'error invalid-color /description/foregroundColor',
-      'error text-alignment-not-allowed /description/generic/primaryFields/0/textAlignment',
+      'warning text-alignment-not-allowed /description/generic/primaryFields/0/textAlignment',
       'error duplicate-field-key /description/generic/secondaryFields/0/key',
-      'error unexpected-transit-type /description/generic/transitType',
+      'warning unexpected-transit-type /description/generic/transitType',
     ]);
   });
 
@@ -76,7 +76,7 @@ describe('checkPassBody', () => {
   test('a missing style and a missing store identifier are body rules', () => {
     expect(found({ appLaunchURL: 'app://x' })).toEqual([
       'error missing-style /description',
-      'error missing-store-identifiers /description/associatedStoreIdentifiers',
+      'warning missing-store-identifiers /description/associatedStoreIdentifiers',
     ]);
     expect(found({ generic: {}, appLaunchURL: 'app://x', associatedStoreIdentifiers: '${ids}' })).toEqual([]);
   });
