@@ -98,7 +98,7 @@ export function unzipNames(bytes: Uint8Array): string[] {
  * `openssl cms -verify` of the package's signature over its manifest, both
  * extracted with `unzip -p`; resolves to openssl's exit status.
  */
-export async function opensslVerify(pkpass: Uint8Array, rootPath: string): Promise<number> {
+export async function opensslVerifyPackage(pkpass: Uint8Array, rootPath: string): Promise<number> {
   const { dir, done } = tempDir();
   try {
     writeFileSync(join(dir, 'signature'), unzipEntry(pkpass, 'signature'));

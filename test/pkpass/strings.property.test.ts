@@ -21,7 +21,8 @@ describe('pass.strings round trip', () => {
   });
 
   test('the encoded text read as UTF-8 (well-formed strings) gives the same entries', () => {
-    const wellFormed = entries.filter((pairs) => pairs.every(([key, value]) => key.isWellFormed() && value.isWellFormed()));
+    const isWellFormed = (text: string): boolean => !/\p{Cs}/u.test(text);
+    const wellFormed = entries.filter((pairs) => pairs.every(([key, value]) => isWellFormed(key) && isWellFormed(value)));
     fc.assert(
       fc.property(wellFormed, (pairs) => {
         const text = new TextDecoder('utf-16le').decode(encodePassStrings(pairs));

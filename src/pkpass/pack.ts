@@ -1,0 +1,124 @@
+// packPass: pass.json + prepared files → a signed .pkpass, refusing before
+// signing everything Wallet would refuse.
+
+import type { Issue } from '../issues.js';
+import { validatePass, type ValidatePassOptions } from '../pass/validate.js';
+import type { Pass } from '../types.js';
+import { digest } from './crypto/index.js';
+import type { DigestName } from './crypto/contract.js';
+import { toHex, writeManifest } from './manifest.js';
+import { PackError } from './pack-error.js';
+import { checkFilesForPass } from './pass-checks.js';
+import { passJsonPointer } from './paths.js';
+import { type PassFiles, prepare, PreparedFiles } from './prepare.js';
+import type { PassSigner } from './signer.js';
+import { writeZip, zipEntry } from './zip-write.js';
+
+/**
+ * Options of {@link packPass}.
+ *
+ * @example
+ * ```ts
+ * const options: PackOptions = { signingTime: new Date('2026-05-01T00:00:00Z'), digest: 'sha1' };
+ * ```
+ */
+export interface PackOptions extends ValidatePassOptions {
+  /** The signature's signing time, and every entry's timestamp. Default: now. Fixed → the same bytes every time. */
+  readonly signingTime?: Date;
+  /** The CMS digest: `sha256` (default, OpenSSL's) or `sha1` (Apple's `signpass`). */
+  readonly digest?: DigestName;
+  /** Deflate pass.json, manifest.json and the files that gain from it (default `true`); `false` stores everything. */
+  readonly compress?: boolean;
+  /** Called once with the warnings (`unused-image`, `image-size` …) when there are any; they never stop packing. */
+  readonly onWarnings?: (issues: readonly Issue[]) => void;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Packs and signs a pass: `pass.json`, the files (raw, or prepared once with
+ * {@link prepareFiles}), `manifest.json` (each file's SHA-1) and `signature`
+ * (detached CMS over the manifest's exact bytes), zipped in a fixed order with
+ * sizes in the local headers. Before signing it checks what Wallet checks —
+ * the pass (validatePass), its identifiers against the certificate's, the
+ * certificates' dates, `icon.png`, PNG images, safe paths, readable
+ * `pass.strings` — and throws one {@link PackError} listing every error.
+ * Issue paths: bundle paths (`/icon.png`), and `/pass.json/…` inside the pass.
+ *
+ * @example
+ * ```ts
+ * const signer = await createPassSigner({ certificate, privateKey, wwdr });
+ * const pkpass = await packPass(pass, { 'icon.png': icon, 'icon@2x.png': icon2x }, signer);
+ * return new Response(pkpass, { headers: pkpassHeaders('ticket.pkpass') });
+ * ```
+ */
+export async function packPass(pass: Pass | unknown, files: PassFiles | PreparedFiles, signer: PassSigner, options: PackOptions = {}): Promise<Uint8Array> {
+  const signingTime = options.signingTime ?? new Date();
+  const compress = options.compress !== false;
+  const prepared = files instanceof PreparedFiles ? files : await prepare(files);
+  const issues: Issue[] = [];
+
+  for (const issue of validatePass(pass, options).issues) issues.push({ ...issue, path: passJsonPointer(issue.path) });
+  let passBytes: Uint8Array | undefined;
+  try {
+    const json = JSON.stringify(pass);
+    if (typeof json === 'string') passBytes = encoder.encode(json);
+  } catch {
+    // A cycle or a BigInt: reported below.
+  }
+  if (passBytes === undefined) issues.push({ severity: 'error', code: 'invalid-json', message: 'The pass cannot be written as JSON', path: '/pass.json' });
+  checkIdentity(pass, signer, issues);
+  checkDates(signer, signingTime, issues);
+  issues.push(...prepared.issues);
+  checkFilesForPass(pass, prepared.files, issues);
+
+  if (passBytes === undefined || issues.some((issue) => issue.severity === 'error')) throw new PackError('The pass cannot be packed', issues);
+  if (issues.length > 0) options.onWarnings?.(issues);
+
+  const manifest = writeManifest([
+    ['pass.json', toHex(await digest('sha1', passBytes))],
+    ...prepared.files.map((file) => [file.path, file.sha1] as const),
+  ]);
+  const signature = await signer.sign(manifest, { signingTime, ...(options.digest === undefined ? {} : { digest: options.digest }) });
+  return writeZip(
+    [
+      zipEntry('pass.json', passBytes, compress),
+      ...prepared.files.map((file) => (compress ? file.compressed : file.stored)),
+      zipEntry('manifest.json', manifest, compress),
+      zipEntry('signature', signature, false),
+    ],
+    signingTime,
+  );
+}
+
+function checkIdentity(pass: unknown, signer: PassSigner, issues: Issue[]): void {
+  if (typeof pass !== 'object' || pass === null) return;
+  const record = pass as Record<string, unknown>;
+  for (const [key, expected] of [
+    ['passTypeIdentifier', signer.passTypeIdentifier],
+    ['teamIdentifier', signer.teamIdentifier],
+  ] as const) {
+    const value = Object.hasOwn(record, key) ? record[key] : undefined;
+    if (typeof value === 'string' && value !== expected) {
+      issues.push({
+        severity: 'error',
+        code: 'identity-mismatch',
+        message: `The pass's ${key} ${JSON.stringify(value)} is not the certificate's ${JSON.stringify(expected)}`,
+        path: passJsonPointer(`/${key}`),
+      });
+    }
+  }
+}
+
+function checkDates(signer: PassSigner, at: Date, issues: Issue[]): void {
+  const time = at.getTime();
+  if (time < signer.notBefore.getTime()) {
+    issues.push({ severity: 'error', code: 'certificate-not-yet-valid', message: `The pass certificate is valid from ${signer.notBefore.toISOString()}, after the signing time`, path: '/certificate' });
+  }
+  if (time > signer.notAfter.getTime()) {
+    issues.push({ severity: 'error', code: 'certificate-expired', message: `The pass certificate expired ${signer.notAfter.toISOString()}, before the signing time`, path: '/certificate' });
+  }
+  if (time > signer.wwdrNotAfter.getTime()) {
+    issues.push({ severity: 'error', code: 'certificate-expired', message: `The WWDR certificate expired ${signer.wwdrNotAfter.toISOString()}, before the signing time`, path: '/wwdr' });
+  }
+}

@@ -1,0 +1,39 @@
+// The checks that need both the pass and its files: the icon, which images
+// the style shows, Apple's size guidance, personalization only with NFC.
+
+import type { Issue } from '../issues.js';
+import type { BundleFile } from './bundle-files.js';
+import { sizeGuidance, styleOf, unusedReason } from './images.js';
+import { filePointer, preview } from './paths.js';
+
+/** Appends the issues of `files` as the files of `pass` to `issues`. */
+export function checkFilesForPass(pass: unknown, files: readonly BundleFile[], issues: Issue[]): void {
+  if (!files.some((file) => file.path === 'icon.png')) {
+    issues.push({ severity: 'error', code: 'missing-icon', message: 'Every pass needs icon.png; Wallet refuses a pass without it', path: '/icon.png' });
+  }
+  const style = styleOf(pass);
+  const hasNfc = typeof pass === 'object' && pass !== null && Object.hasOwn(pass, 'nfc');
+  const hasStrip = files.some((file) => file.image?.name === 'strip');
+  for (const file of files) {
+    const image = file.image;
+    if (image !== undefined) {
+      const reason = style === undefined && image.name !== 'personalizationLogo' ? undefined : unusedReason(image.name, style ?? 'generic', hasStrip, hasNfc);
+      if (reason !== undefined) {
+        issues.push({ severity: 'warning', code: 'unused-image', message: `${preview(file.path)} is never shown: ${reason}`, path: filePointer(file.path) });
+      } else if (image.size !== undefined) {
+        const { max, min } = sizeGuidance(image.name, style);
+        const { width, height } = image.size;
+        const scale = image.scale;
+        if (max !== undefined && (width > max[0] * scale || height > max[1] * scale)) {
+          issues.push({ severity: 'warning', code: 'image-size', message: `${preview(file.path)} is ${width}×${height} pixels; Apple's guidance for it is at most ${max[0] * scale}×${max[1] * scale}`, path: filePointer(file.path) });
+        }
+        if (min !== undefined && (width < min[0] * scale || height < min[1] * scale)) {
+          issues.push({ severity: 'warning', code: 'image-size', message: `${preview(file.path)} is ${width}×${height} pixels; Apple's guidance for it is at least ${min[0] * scale}×${min[1] * scale}`, path: filePointer(file.path) });
+        }
+      }
+    }
+    if (file.personalization === true && !hasNfc) {
+      issues.push({ severity: 'warning', code: 'unused-file', message: 'personalization.json is read only in passes with "nfc"', path: filePointer(file.path) });
+    }
+  }
+}
