@@ -10,7 +10,7 @@ export const PASSPHRASE_OPTIONS: OptionTable = {
 };
 
 /** Help lines for {@link PASSPHRASE_OPTIONS}. */
-export const PASSPHRASE_HELP = [
+export const PASSPHRASE_HELP: string = [
   '  --passphrase-env VAR    read the passphrase from environment variable VAR',
   '  --passphrase-file FILE  read it from FILE (one trailing newline is dropped)',
 ].join('\n');
