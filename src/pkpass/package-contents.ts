@@ -24,7 +24,8 @@ export function openPackage(bytes: Uint8Array, limits: ReadLimits = {}): OpenedP
   if (issues.some((issue) => issue.code === 'invalid-zip' && issue.path === '')) return { files, issues };
   const passBytes = files.get('pass.json');
   if (passBytes === undefined) {
-    if (!issues.some((issue) => issue.path === '/pass.json')) {
+    // Unless reading failed where pass.json may have been (an unnamed entry, the whole archive).
+    if (!issues.some((issue) => issue.path === '/pass.json' || issue.path === '')) {
       issues.push({ severity: 'error', code: 'missing-pass-json', message: 'The package has no pass.json', path: '/pass.json' });
     }
     return { files, issues };

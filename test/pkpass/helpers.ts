@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { crc32 as zlibCrc32, deflateSync } from 'node:zlib';
 import type { PassSigner } from '../../src/pkpass/signer.js';
+import { readZip } from '../../src/pkpass/zip-read.js';
+import { writeZip, zipEntry } from '../../src/pkpass/zip-write.js';
 import { makePki, type Pki } from './pki.js';
 
 const exec = promisify(execFile);
@@ -140,4 +142,14 @@ export async function opensslSigner(pki?: Pki): Promise<PassSigner> {
       }
     },
   } as PassSigner;
+}
+
+/** The package's entries after `change`, zipped again in the same order (new entries last). */
+export function rezip(pkpass: Uint8Array, change: (files: Map<string, Uint8Array>) => void): Uint8Array {
+  const { files } = readZip(pkpass);
+  change(files);
+  return writeZip(
+    [...files].map(([name, bytes]) => zipEntry(name, bytes, true)),
+    new Date('2026-05-07T10:30:00Z'),
+  );
 }

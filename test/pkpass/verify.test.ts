@@ -1,0 +1,178 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { toHex, writeManifest } from '../../src/pkpass/manifest.js';
+import { packPass } from '../../src/pkpass/pack.js';
+import { verifyPass } from '../../src/pkpass/verify.js';
+import { readZip } from '../../src/pkpass/zip-read.js';
+import { writeZip, zipEntry } from '../../src/pkpass/zip-write.js';
+import { genericPass } from '../pass/passes.js';
+import { imageSet, opensslSigner, png, rezip, sha1Hex, tempDir } from './helpers.js';
+import { makePki, signer, PASS_TYPE_IDENTIFIER, TEAM_IDENTIFIER } from './pki.js';
+
+const pass = { ...genericPass, passTypeIdentifier: PASS_TYPE_IDENTIFIER, teamIdentifier: TEAM_IDENTIFIER };
+const signingTime = new Date();
+const text = (value: string): Uint8Array => new TextEncoder().encode(value);
+const located = (report: { issues: readonly { severity: string; code: string; path: string }[] }) => report.issues.map((issue) => `${issue.severity} ${issue.code} ${issue.path}`);
+
+let packed: Promise<Uint8Array> | undefined;
+async function good(): Promise<Uint8Array> {
+  packed ??= signer().then((s) => packPass(pass, { ...imageSet(), 'de.lproj/pass.strings': text('"a" = "b";') }, s, { signingTime }));
+  return packed;
+}
+
+/** Rewrites the manifest for the current files and signs it again: a package consistent but for what the test changed. */
+async function resign(files: Map<string, Uint8Array>): Promise<void> {
+  const entries = [...files].filter(([name]) => name !== 'manifest.json' && name !== 'signature').map(([name, bytes]) => [name, sha1Hex(bytes)] as const);
+  const manifest = writeManifest(entries);
+  files.set('manifest.json', manifest);
+  files.set('signature', await (await signer()).sign(manifest, { signingTime }));
+}
+async function rezipSigned(change: (files: Map<string, Uint8Array>) => void): Promise<Uint8Array> {
+  let copy = new Map<string, Uint8Array>();
+  rezip(await good(), (files) => {
+    change(files);
+    copy = files;
+  });
+  await resign(copy);
+  return rezip(await good(), (files) => {
+    files.clear();
+    for (const [name, bytes] of copy) files.set(name, bytes);
+  });
+}
+
+describe('verifyPass', () => {
+  test('a package from packPass: ok, no issue at all, with what the signature says', async () => {
+    const pki = await makePki();
+    const report = await verifyPass(await good(), { roots: [pki.rootPem] });
+    expect(report.issues).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.digest).toBe('sha256');
+    expect(report.signingTime?.getTime()).toBe(Math.floor(signingTime.getTime() / 1000) * 1000);
+    expect(report.signer).toMatchObject({ passTypeIdentifier: PASS_TYPE_IDENTIFIER, teamIdentifier: TEAM_IDENTIFIER });
+  });
+
+  test('a package signed by the openssl command verifies; one re-zipped by Info-ZIP (directory entries) too', async () => {
+    const pki = await makePki();
+    const bytes = await packPass(pass, { ...imageSet(), 'de.lproj/logo.png': png(160, 50) }, await opensslSigner(), { signingTime });
+    expect((await verifyPass(bytes, { roots: [pki.rootPem] })).issues).toEqual([]);
+    const { dir, done } = tempDir();
+    try {
+      writeFileSync(join(dir, 'in.pkpass'), bytes);
+      execFileSync('unzip', ['-q', 'in.pkpass', '-d', 'x'], { cwd: dir });
+      execFileSync('sh', ['-c', 'cd x && zip -q -r ../out.pkpass .'], { cwd: dir });
+      expect((await verifyPass(new Uint8Array(readFileSync(join(dir, 'out.pkpass'))), { roots: [pki.rootPem] })).issues).toEqual([]);
+    } finally {
+      done();
+    }
+  });
+
+  test('a root that did not issue the chain: the signature check\'s issue at /signature', async () => {
+    const pki = await makePki();
+    const report = await verifyPass(await good(), { roots: [pki.otherRootPem] });
+    expect(report.ok).toBe(false);
+    expect(report.issues.map((issue) => issue.path)).toEqual(['/signature']);
+  });
+
+  test('a file changed after signing: hash-mismatch at the file', async () => {
+    const bytes = rezip(await good(), (files) => files.set('icon@2x.png', png(58, 58, 0x10)));
+    expect(located(await verifyPass(bytes))).toEqual(['error hash-mismatch /icon@2x.png']);
+  });
+
+  test('pass.json changed after signing: hash-mismatch at /pass.json', async () => {
+    const bytes = rezip(await good(), (files) => files.set('pass.json', text(JSON.stringify({ ...pass, serialNumber: 'forged' }))));
+    expect(located(await verifyPass(bytes))).toEqual(['error hash-mismatch /pass.json']);
+  });
+
+  test('a file added, a file removed: missing-from-manifest at the file, missing-file at the manifest entry', async () => {
+    const added = rezip(await good(), (files) => files.set('de.lproj/icon.png', png(29, 29)));
+    expect(located(await verifyPass(added))).toEqual(['error missing-from-manifest /de.lproj/icon.png']);
+    const removed = rezip(await good(), (files) => files.delete('de.lproj/pass.strings'));
+    expect(located(await verifyPass(removed))).toEqual(['error missing-file /manifest.json/de.lproj~1pass.strings']);
+  });
+
+  test('the manifest changed after signing: the signature check fails at /signature', async () => {
+    const bytes = rezip(await good(), (files) => files.set('manifest.json', text(`${new TextDecoder().decode(files.get('manifest.json'))} `)));
+    const report = await verifyPass(bytes);
+    expect(report.ok).toBe(false);
+    expect(report.issues.every((issue) => issue.path === '/signature')).toBe(true);
+  });
+
+  test('no manifest, no signature, no pass.json: missing-manifest, missing-signature, missing-pass-json', async () => {
+    expect(located(await verifyPass(rezip(await good(), (files) => files.delete('manifest.json'))))).toEqual(['error missing-manifest /manifest.json']);
+    expect(located(await verifyPass(rezip(await good(), (files) => files.delete('signature'))))).toEqual(['error missing-signature /signature']);
+    expect(located(await verifyPass(rezip(await good(), (files) => files.delete('pass.json'))))).toEqual([
+      'error missing-pass-json /pass.json',
+      'error missing-file /manifest.json/pass.json',
+    ]);
+  });
+
+  test('a manifest that is not JSON, or holds something else than hex SHA-1s: invalid-manifest', async () => {
+    const report = await verifyPass(rezip(await good(), (files) => files.set('manifest.json', text('{nope'))));
+    const [first, ...rest] = located(report);
+    expect(first).toBe('error invalid-manifest /manifest.json');
+    expect(rest.length).toBeGreaterThan(0);
+    expect(rest.every((line) => line.endsWith(' /signature'))).toBe(true);
+    const wrongHash = await (async () => {
+      let copy = new Map<string, Uint8Array>();
+      rezip(await good(), (files) => (copy = files));
+      const entries = [...copy].filter(([name]) => name !== 'manifest.json' && name !== 'signature').map(([name, bytes]) => [name, name === 'icon.png' ? 'not-a-hash' : sha1Hex(bytes)] as const);
+      const manifest = writeManifest(entries);
+      copy.set('manifest.json', manifest);
+      copy.set('signature', await (await signer()).sign(manifest, { signingTime }));
+      return rezip(await good(), (files) => {
+        files.clear();
+        for (const [name, bytes] of copy) files.set(name, bytes);
+      });
+    })();
+    expect(located(await verifyPass(wrongHash))).toEqual(['error invalid-manifest /manifest.json/icon.png']);
+  });
+
+  test('identifiers that are not the certificate\'s (signed by it all the same): identity-mismatch', async () => {
+    const bytes = await rezipSigned((files) => files.set('pass.json', text(JSON.stringify({ ...pass, passTypeIdentifier: 'pass.com.example.other' }))));
+    expect(located(await verifyPass(bytes))).toEqual(['error identity-mismatch /pass.json/passTypeIdentifier']);
+  });
+
+  test('pass.json that is not JSON: invalid-json; a pass Apple\'s rules refuse: its issues under /pass.json', async () => {
+    expect(located(await verifyPass(await rezipSigned((files) => files.set('pass.json', text('{"a":')))))).toEqual(['error invalid-json /pass.json']);
+    const bad = await rezipSigned((files) => files.set('pass.json', text(JSON.stringify({ ...pass, formatVersion: 2 }))));
+    expect(located(await verifyPass(bad))).toEqual(['error invalid-format-version /pass.json/formatVersion']);
+  });
+
+  test('no icon, a non-PNG image, unreadable pass.strings, unused images: missing-icon, not-png, invalid-strings, unused-image', async () => {
+    const bytes = await rezipSigned((files) => {
+      files.delete('icon.png');
+      files.set('logo.png', text('not a png'));
+      files.set('de.lproj/pass.strings', text('"a" = '));
+      files.set('footer.png', png(10, 10));
+    });
+    expect(located(await verifyPass(bytes))).toEqual([
+      'error invalid-strings /de.lproj/pass.strings',
+      'error not-png /logo.png',
+      'error missing-icon /icon.png',
+      'warning unused-image /footer.png',
+    ]);
+  });
+
+  test('unsafe names and duplicates in the archive: unsafe-path, duplicate-entry', async () => {
+    const entries = [...readZip(await good()).files].map(([name, bytes]) => zipEntry(name, bytes, false));
+    const hostile = writeZip([...entries, zipEntry('../../evil.sh', text('x'), false), zipEntry('a\u0000b', text('x'), false), entries[1]!], signingTime);
+    expect(located(await verifyPass(hostile))).toEqual([
+      'error duplicate-entry /de.lproj/pass.strings',
+      'error unsafe-path /../../evil.sh',
+      'error unsafe-path /a\u0000b',
+    ]);
+  });
+
+  test('not a zip, a truncated package, not bytes at all: invalid-zip, never a throw', async () => {
+    const bytes = await good();
+    expect(located(await verifyPass(text('hello')))).toEqual(['error invalid-zip ']);
+    expect(located(await verifyPass(bytes.subarray(0, bytes.length - 30)))).toEqual(['error invalid-zip ']);
+    expect(located(await verifyPass(null as unknown as Uint8Array))).toEqual(['error invalid-zip ']);
+  });
+
+  test('the SHA-1 helper agrees with node:crypto', () => {
+    expect(toHex(new Uint8Array([0, 15, 255]))).toBe('000fff');
+  });
+});
