@@ -11,7 +11,7 @@ import { bundleCore, coreBreakdown, librarySizes } from './lib/bundle.js';
 import { measure, median, pairedRatio, timeSlow } from './lib/measure.js';
 
 const started = performance.now();
-// `node bench/run.js scan sizes` runs only those sections (render, scaling, scan, webhooks, sizes).
+// `node bench/run.js scan sizes` runs only those sections (render, scaling, scan, webhooks, wallet, sizes).
 const only = process.argv.slice(2);
 const want = (section) => only.length === 0 || only.includes(section);
 // The reference workload of the project's shared bench notes, copied here so a clone has it.
@@ -265,6 +265,19 @@ if (want('webhooks')) try {
   }
 } catch (error) {
   rows.push({ name: `webhooks: not measured (${error.message})`, ours: '—', baseline: '—', ratio: NaN, ratioText: '—', target: '≤ 1.5×', pass: false, oursValue: NaN, baselineValue: NaN });
+}
+
+// --- Wallet web service and pushes (issue 12) ----------------------------------
+if (want('wallet')) try {
+  const { benchWallet } = await import('./wallet.js');
+  const rate = (ns) => `${Math.round(1e9 / ns).toLocaleString('en')}/s`;
+  for (const row of await benchWallet()) {
+    // Pushes: within 1.5× of bare node:http2; the handler rows say what Apple's protocol costs over answering at all (info).
+    const isPush = row.name.startsWith('apns:');
+    atMost(row.name + (isPush ? '' : ' (info)'), row.ours, row.baseline, row.ratio, isPush ? 1.5 : undefined, rate);
+  }
+} catch (error) {
+  rows.push({ name: `wallet: not measured (${error.message})`, ours: '—', baseline: '—', ratio: NaN, ratioText: '—', target: '≤ 1.5×', pass: false, oursValue: NaN, baselineValue: NaN });
 }
 
 // --- Sizes ---------------------------------------------------------------------
