@@ -26,12 +26,12 @@ async function refusal(bytes: Uint8Array, options = {}): Promise<string[]> {
 
 describe('readPass', () => {
   test('gives the parts back: pass, files (not the three the library writes), manifest, signature, strings by language', async () => {
-    const files = { ...imageSet(), 'de.lproj/pass.strings': encodePassStrings({ Seat: 'Sitzplatz' }), 'fr.lproj/pass.strings': text('"Seat" = "Siège";') };
+    const files: Record<string, Uint8Array> = { ...imageSet(), 'de.lproj/pass.strings': encodePassStrings({ Seat: 'Sitzplatz' }), 'fr.lproj/pass.strings': text('"Seat" = "Siège";') };
     const bytes = await packPass(pass, files, await signer(), { signingTime });
     const pkg = await readPass(bytes);
     expect(pkg.pass).toEqual(pass);
     expect(new Map([...pkg.files].sort())).toEqual(new Map(Object.entries(files).sort()));
-    expect(pkg.manifest?.get('icon.png')).toBe(sha1Hex(files['icon.png']));
+    expect(pkg.manifest?.get('icon.png')).toBe(sha1Hex(files['icon.png']!));
     expect(pkg.manifest?.size).toBe(Object.keys(files).length + 1);
     expect(pkg.signature?.[0]).toBe(0x30); // a DER SEQUENCE
     expect(pkg.strings).toEqual(new Map([['de', new Map([['Seat', 'Sitzplatz']])], ['fr', new Map([['Seat', 'Siège']])]]));
