@@ -57,6 +57,8 @@ const SIGNATURE_HASHES: Readonly<Record<string, HashName>> = {
   [OID.sha512WithRSAEncryption]: 'sha512',
 };
 
+const MAX_WWDR_CANDIDATES = 8;
+
 const G4_HINT = "Certificates issued after 27 January 2022 chain to Apple's WWDR G4.";
 
 /**
@@ -192,7 +194,8 @@ async function findWwdr(signer: Certificate, certificates: readonly Certificate[
     issues.push(issue('missing-wwdr', `The signature does not carry the WWDR intermediate that issued the pass certificate ("${signer.issuer.text}"). ${G4_HINT}`));
     return undefined;
   }
-  for (const candidate of named) if ((await issuerProblem(signer, candidate)) === undefined) return candidate;
+  // Each candidate costs an RSA verification; a pass carries one, so a few are plenty.
+  for (const candidate of named.slice(0, MAX_WWDR_CANDIDATES)) if ((await issuerProblem(signer, candidate)) === undefined) return candidate;
   issues.push(
     issue('untrusted-chain', `The pass certificate's signature does not verify under the WWDR certificate carried ("${named[0]?.subject.text ?? ''}"): it has the issuer's name but not its key.`),
   );
