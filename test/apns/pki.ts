@@ -9,7 +9,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const PASS_TYPE_IDENTIFIER = 'pass.com.example.member';
+// The pkpass tests' pass type (test/pkpass/pki.ts), so the end-to-end test signs
+// the pass and pushes its updates under one identifier.
+export const PASS_TYPE_IDENTIFIER = 'pass.com.example.test';
 export const TEAM_IDENTIFIER = 'A93A5CM278';
 export const KEY_IDENTIFIER = 'ABC123DEFG';
 

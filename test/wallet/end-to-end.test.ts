@@ -9,7 +9,14 @@ import { createWalletHandler, type WalletEvent } from '../../src/wallet/handler.
 import { formatHttpDate } from '../../src/wallet/http-date.js';
 import { createMemoryWalletStore } from '../../src/wallet/memory-store.js';
 import { dispatchEvent, generateWebhookSecret, receiveWebhook, SIGNATURE_HEADER, type WebhookEvent } from '../../src/webhooks/index.js';
+import { packPass } from '../../src/pkpass/pack.js';
+import { readPass } from '../../src/pkpass/read.js';
+import { verifyPass } from '../../src/pkpass/verify.js';
+import type { Pass } from '../../src/types.js';
 import { apnsPki, PASS_TYPE_IDENTIFIER } from '../apns/pki.js';
+import { genericPass } from '../pass/passes.js';
+import { imageSet } from '../pkpass/helpers.js';
+import { makePki, PASS_TYPE_IDENTIFIER as SIGNING_PASS_TYPE, signer, TEAM_IDENTIFIER } from '../pkpass/pki.js';
 import { startApnsStandIn, type ReceivedPush, type StandIn } from '../apns/stand-in.js';
 import { serve, type Served } from '../http/serve.js';
 import { startServer, type TestServer } from '../webhooks/servers.js';
@@ -17,7 +24,7 @@ import { DeviceSimulator } from './device-simulator.js';
 
 const serialNumber = 'E5982H-I2';
 const authenticationToken = 'vxwxd7J8AlNNFPS8k0a0FfUFtq0ewzFdc';
-const encoder = new TextEncoder();
+const images = imageSet();
 
 describe("a pass kept current, end to end over Apple's protocol", () => {
   const store = createMemoryWalletStore();
@@ -25,8 +32,18 @@ describe("a pass kept current, end to end over Apple's protocol", () => {
   const received: { event: WebhookEvent; signature: string | undefined }[] = [];
   const dispatched: string[] = [];
   const devices = new Map<string, DeviceSimulator>();
-  // The service's current version of the pass.
-  let version = { bytes: encoder.encode('pkpass v1'), lastModified: Date.UTC(2026, 10, 23, 9, 0, 0) };
+  // The service's current version of the pass, and how it packs it: signed, with the throwaway openssl PKI.
+  let version = { pass: {} as Pass, lastModified: Date.UTC(2026, 10, 23, 9, 0, 0) };
+  const pack = async (pass: Pass): Promise<Uint8Array> => packPass(pass, images, await signer(), { allowHttp: true });
+  const passVersion = (webServiceURL: string, secondary: string): Pass => ({
+    ...genericPass,
+    passTypeIdentifier: PASS_TYPE_IDENTIFIER,
+    teamIdentifier: TEAM_IDENTIFIER,
+    serialNumber,
+    authenticationToken,
+    webServiceURL,
+    generic: { ...genericPass.generic, secondaryFields: [{ key: 'level', label: 'Level', value: secondary, changeMessage: 'Your level is now %@' }] },
+  }) as Pass;
   let receiver: TestServer;
   let standIn: StandIn;
   let wallet: Served;
@@ -61,11 +78,12 @@ describe("a pass kept current, end to end over Apple's protocol", () => {
       basePath: '/wallet',
       findPass: (passTypeIdentifier, serial) =>
         passTypeIdentifier === PASS_TYPE_IDENTIFIER && serial === serialNumber
-          ? { authenticationToken, lastModified: version.lastModified, pkpass: () => version.bytes }
+          ? { authenticationToken, lastModified: version.lastModified, pkpass: () => pack(version.pass) }
           : undefined,
       onEvent: fanOut,
     });
     wallet = await serve(handler);
+    version = { pass: passVersion(`${wallet.origin}/wallet/`, 'Silver'), lastModified: version.lastModified };
   });
 
   afterAll(async () => {
@@ -73,19 +91,21 @@ describe("a pass kept current, end to end over Apple's protocol", () => {
     await Promise.all([standIn.close(), wallet.close(), receiver.close()]);
   });
 
-  test('register, push, poll, fetch, 304, unregister, log — and the customer hears of it, signed', async () => {
+  test('register, push, poll, fetch a signed pass, 304, unregister, log — and the customer hears of it, signed', async () => {
+    expect(SIGNING_PASS_TYPE).toBe(PASS_TYPE_IDENTIFIER);
     const device = new DeviceSimulator(`${wallet.origin}/wallet/`, '6b7c2f1d0a9e4c3b8d7e6f5a4b3c2d1e', 'a1'.repeat(32));
     devices.set(device.pushToken, device);
     const pass = { passTypeIdentifier: PASS_TYPE_IDENTIFIER, serialNumber, authenticationToken };
 
     // Added to Wallet: registered, then registered again (Wallet does that) → 200.
-    expect(await device.addPass(pass, encoder.encode('pkpass v1'))).toBe(201);
-    expect(await device.addPass(pass, encoder.encode('pkpass v1'))).toBe(200);
+    const added = await pack(version.pass);
+    expect(await device.addPass(pass, added)).toBe(201);
+    expect(await device.addPass(pass, added)).toBe(200);
     const stranger = new DeviceSimulator(device.webServiceURL, 'ffff0000ffff0000ffff0000ffff0000', 'b2'.repeat(32));
     expect(await stranger.addPass({ ...pass, authenticationToken: 'not-the-token-of-this-pass' })).toBe(401);
 
     // The service changes the pass and tells the devices.
-    version = { bytes: encoder.encode('pkpass v2'), lastModified: Date.UTC(2026, 10, 23, 10, 15, 30) };
+    version = { pass: passVersion(version.pass.webServiceURL ?? '', 'Gold'), lastModified: Date.UTC(2026, 10, 23, 10, 15, 30) };
     const notified = await notifyPassUpdated({ store, apns, onEvent: fanOut }, PASS_TYPE_IDENTIFIER, serialNumber);
     expect(notified.pushes).toEqual([{ pushToken: device.pushToken, result: expect.objectContaining({ outcome: 'sent', status: 200 }) }]);
     expect(notified.removed).toEqual([]);
@@ -102,7 +122,13 @@ describe("a pass kept current, end to end over Apple's protocol", () => {
     expect(update).toEqual({ serialsStatus: 200, serialNumbers: [serialNumber], fetched: [200] });
     expect(device.tags.get(PASS_TYPE_IDENTIFIER)).toBe(notified.lastUpdated);
     const held = device.passes.get(`${PASS_TYPE_IDENTIFIER}/${serialNumber}`);
-    expect(new TextDecoder().decode(held?.bytes)).toBe('pkpass v2');
+    // What the device fetched is the new version, signed: it reads and verifies like any .pkpass.
+    const fetched = await readPass(held?.bytes ?? new Uint8Array());
+    expect(fetched.pass).toEqual(version.pass);
+    const verified = await verifyPass(held?.bytes ?? new Uint8Array(), { roots: [(await makePki()).rootPem] });
+    // The only complaint is the plain-http webServiceURL of this local test (Wallet allows it on development devices only).
+    expect(verified.issues.filter((issue) => issue.severity === 'error').map((issue) => issue.code)).toEqual(['insecure-web-service-url']);
+    expect(verified.signer?.passTypeIdentifier).toBe(PASS_TYPE_IDENTIFIER);
     expect(held?.lastModified).toBe(formatHttpDate(version.lastModified));
     // Asked again: not modified since; and nothing new since the tag.
     expect(await device.fetchPass(PASS_TYPE_IDENTIFIER, serialNumber)).toBe(304);
