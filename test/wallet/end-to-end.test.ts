@@ -43,7 +43,7 @@ describe("a pass kept current, end to end over Apple's protocol", () => {
     authenticationToken,
     webServiceURL,
     generic: { ...genericPass.generic, secondaryFields: [{ key: 'level', label: 'Level', value: secondary, changeMessage: 'Your level is now %@' }] },
-  }) as Pass;
+  }) as unknown as Pass;
   let receiver: TestServer;
   let standIn: StandIn;
   let wallet: Served;
