@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 
@@ -51,3 +53,60 @@ describe.skipIf(!built)(`the built package${built ? '' : ' (skipped: run `npm ru
     expect(JSON.parse(out)).toEqual([true, true, true]);
   });
 });
+
+// Issue 11: what a user gets from `npm pack` (and from a git install, which
+// runs the same `prepare` build in a fresh clone). Slow on purpose (seconds):
+// it builds a copy of the sources, packs it, installs the tarball into an
+// empty project and uses it from there, as a user would.
+describe('the package a user installs', () => {
+  test('npm pack in a clean copy builds dist/ (prepare) and gives a tarball that installs and runs', () => {
+    const work = mkdtempSync(join(tmpdir(), 'passmint-pack-'));
+    try {
+      // A copy without dist/ or build output, as a fresh clone has it; node_modules is shared, not reinstalled.
+      const copy = join(work, 'passmint');
+      const skip = new Set(['node_modules', 'dist', '.git', 'test-results', 'playground-dist', '.scratch']);
+      cpSync(root, copy, { recursive: true, filter: (source) => !skip.has(relative(root, source).split(sep)[0] ?? '') });
+      symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
+      // The build's own output (publint's verdict) shares stdout with the JSON: read from the JSON's first line.
+      const output = npm(copy, 'pack', '--json', '--pack-destination', work);
+      const packed = JSON.parse(output.slice(output.search(/^\[/m))) as [{ filename: string; files: { path: string }[] }];
+      const files = packed[0].files.map((file) => file.path);
+
+      // The right files: the build, the schemas, the license; no maps, no sources, no tests.
+      expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/pkpass/index.js', 'dist/cli/main.js', 'dist/schema/validators.js', 'src/schema/pass.schema.json']));
+      expect(files.filter((path) => path.endsWith('.map') || path.startsWith('test/') || (path.startsWith('src/') && !path.endsWith('.schema.json')))).toEqual([]);
+      const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; imports: Record<string, unknown>; bin: Record<string, string> };
+      const targets = [...Object.values(manifest.exports), ...Object.values(manifest.imports), ...Object.values(manifest.bin)]
+        .flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target as Record<string, string>)))
+        .filter((target) => !target.includes('*'))
+        .map((target) => target.replace(/^\.\//, ''));
+      expect(targets.filter((target) => !files.includes(target))).toEqual([]);
+
+      // Installed into an empty project: both entry points import, and the command runs.
+      const project = join(work, 'project');
+      mkdirSync(project);
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
+      npm(project, 'install', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed[0].filename));
+      const imported = execFileSync(process.execPath, ['--input-type=module', '-e', `
+        const core = await import('passmint');
+        const pkpass = await import('passmint/pkpass');
+        console.log(JSON.stringify([typeof core.buildPass, typeof pkpass.createPassSigner]));
+      `], { cwd: project, encoding: 'utf8' });
+      expect(JSON.parse(imported)).toEqual(['function', 'function']);
+      const help = execFileSync('npx', ['passmint', '--help'], { cwd: project, encoding: 'utf8' });
+      expect(help).toContain('Usage: passmint <command>');
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
+
+function npm(cwd: string, ...args: string[]): string {
+  try {
+    return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    // tsc and publint report on stdout: show it with the failure.
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`npm ${args.join(' ')} failed in ${cwd}:\n${stdout ?? ''}\n${stderr ?? ''}`);
+  }
+}

@@ -142,7 +142,8 @@ async function runRender(args: readonly string[], io: CliIo): Promise<ExitCode> 
   if (out === undefined) io.stdout(json);
   else {
     writeOutput(io, out, json);
-    io.stderr(`Wrote ${out}\n`);
+    // stdout is free when the JSON goes to a file: say where it went, as pack does.
+    io.stdout(`Wrote ${out}\n`);
   }
   return EXIT_OK;
 }

@@ -37,7 +37,7 @@ describe('passmint render', () => {
 
   test('with --issuer: a whole pass that validates; -o writes it', async () => {
     const result = await render('template.json', '--values', 'values.json', '--issuer', 'issuer.json', '-o', 'pass.json');
-    expect(result).toEqual({ code: 0, stdout: '', stderr: 'Wrote pass.json\n' });
+    expect(result).toEqual({ code: 0, stdout: 'Wrote pass.json\n', stderr: '' });
     const pass = JSON.parse(readFileSync(join(dir, 'pass.json'), 'utf8'));
     expect(validatePass(pass).ok).toBe(true);
     expect(pass).toMatchObject({ serialNumber: issuer.serialNumber, teamIdentifier: 'A93A5CM278', foregroundColor: 'rgb(255, 255, 255)' });
