@@ -1,5 +1,6 @@
 import type { PlanNode } from '../template/plan.js';
 import { hasPlaceholderSyntax } from '../placeholder/scan.js';
+import { isPlainBarcodeText } from '../rules/barcode-capacity.js';
 import { colorForm } from '../rules/color.js';
 import { type Dict, hasKind, type Key } from '../rules/context.js';
 import type { Accept, Sites } from '../rules/sites.js';
@@ -87,6 +88,8 @@ function accepts(value: unknown, accept: Accept): boolean {
       return hasKind(value, accept);
     case 'date':
       return typeof value === 'string' && w3cDateProblem(value) === undefined;
+    case 'barcode-text':
+      return isPlainBarcodeText(value);
     case 'color':
       return typeof value === 'string' && colorForm(value) !== undefined;
     default:

@@ -3,6 +3,7 @@ import type { PassStyle } from '../types.js';
 import { BARCODE_SITES, checkListedBarcode, checkSingleBarcode } from './barcode.js';
 import { type Context, createContext, describe, type Dict, isDict, isDynamic, mayInherit, report } from './context.js';
 import { finishPassKeys, PASS_KEY_CHECKS } from './identity.js';
+import { checkFieldCounts, type FieldCounts, isSquareBarcode } from './layout.js';
 import {
   BEACON_SITES,
   checkBeacon,
@@ -15,6 +16,8 @@ import {
   RELEVANT_DATE_SITES,
 } from './relevance.js';
 import { checkStructure, STYLE_SITES, STYLES } from './structure.js';
+import { checkSemantics } from './semantics.js';
+import { checkUpcomingEntry, UPCOMING_SITES } from './upcoming.js';
 import { reportUnknownKey } from './unknown-key.js';
 import { OPAQUE_OBJECT, type Sites } from './sites.js';
 import { arrayCheck, type Check, checkDate, colorCheck, kindCheck } from './values.js';
@@ -64,9 +67,13 @@ const BODY: readonly (readonly [string, Check, Sites])[] = [
   // Its presence needs associatedStoreIdentifiers; its value is any string.
   ['appLaunchURL', string, 'string'],
   ['associatedStoreIdentifiers', arrayCheck(kindCheck('integer')), 'none'],
+  // iOS 18: the apps of a poster event ticket's event guide.
+  ['auxiliaryStoreIdentifiers', arrayCheck(kindCheck('integer')), 'none'],
   ['userInfo', object, OPAQUE_OBJECT],
-  ['semantics', object, OPAQUE_OBJECT],
-  // Links shown on iOS 18 event tickets.
+  ['semantics', checkSemantics, OPAQUE_OBJECT],
+  // iOS 26: the further events of a multi-event ticket.
+  ['upcomingPassInformation', arrayCheck(checkUpcomingEntry), UPCOMING_SITES],
+  // Links shown on iOS 18 poster event tickets (changeSeatURL on boarding passes too).
   ...[
     'accessibilityURL',
     'addOnURL',
@@ -83,6 +90,20 @@ const BODY: readonly (readonly [string, Check, Sites])[] = [
     'sellURL',
     'transferURL',
     'transitInformationURL',
+    // iOS 26: the services of a semantic boarding pass.
+    'entertainmentURL',
+    'managementURL',
+    'purchaseAdditionalBaggageURL',
+    'purchaseLoungeAccessURL',
+    'purchaseWifiURL',
+    'registerServiceAnimalURL',
+    'reportLostBagURL',
+    'requestWheelchairURL',
+    'trackBagsURL',
+    'transitProviderEmail',
+    'transitProviderPhoneNumber',
+    'transitProviderWebsiteURL',
+    'upgradeURL',
   ].map((key) => [key, string, 'string'] as const),
   // Checked only in a complete pass (see checkPassRules); a body may not hold
   // them, and buildPass replaces them with the issuer's (checked apart).
@@ -158,6 +179,7 @@ function checkBody(context: Context, body: unknown): void {
   let groupable = false;
   let grouping = false;
   let launchUrl = false;
+  let counts: FieldCounts | undefined;
   const inherited = mayInherit(context, body);
   for (const key in body) {
     if (inherited && !Object.hasOwn(body, key)) continue;
@@ -173,10 +195,11 @@ function checkBody(context: Context, body: unknown): void {
       if (style === 'eventTicket' || style === 'boardingPass') groupable = true;
       if (firstStyle === undefined) {
         firstStyle = style;
+        counts = checkStructure(context, value, style);
       } else {
         report(context, 'error', 'multiple-styles', key, `A pass has exactly one style; \`${key}\` comes after \`${firstStyle}\` (${context.prefix}/${firstStyle})`);
+        checkStructure(context, value, style);
       }
-      checkStructure(context, value, style);
     } else {
       reportUnknownKey(context, key, KNOWN_KEYS, 'a pass');
     }
@@ -190,6 +213,11 @@ function checkBody(context: Context, body: unknown): void {
     report(context, 'warning', 'unexpected-grouping-identifier', 'groupingIdentifier', `\`groupingIdentifier\` has an effect only on event tickets and boarding passes; Wallet ignores it on ${on}`);
   }
   if (launchUrl) checkStoreIdentifiers(context, body);
+  if (firstStyle !== undefined && counts !== undefined) {
+    const barcodes = Object.hasOwn(body, 'barcodes') ? body['barcodes'] : undefined;
+    const barcode = Object.hasOwn(body, 'barcode') ? body['barcode'] : undefined;
+    checkFieldCounts(context, firstStyle, counts, isSquareBarcode(context, barcodes, barcode));
+  }
 }
 
 function checkStoreIdentifiers(context: Context, body: Dict): void {

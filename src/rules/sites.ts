@@ -16,10 +16,11 @@
  * What the rendered value at a location may be for no rule to report an
  * error there (warnings aside): `'string'`; `'text'` (a string or a finite
  * number); `'number'` (finite); `'date'` (a W3C date Wallet reads);
- * `'color'` (any form the rules accept); `'any'` (no rule reads it); `'none'`
+ * `'color'` (any form the rules accept); `'barcode-text'` (a barcode message
+ * that fits every format and encoding: see `isPlainBarcodeText`); `'any'` (no rule reads it); `'none'`
  * (no cheap test is exact).
  */
-export type Accept = 'string' | 'text' | 'number' | 'date' | 'color' | 'any' | 'none';
+export type Accept = 'string' | 'text' | 'number' | 'date' | 'color' | 'barcode-text' | 'any' | 'none';
 
 /**
  * The spec of a location: an {@link Accept}; `{ each }`, an array whose

@@ -1,6 +1,7 @@
 import type { PassStyle } from '../types.js';
 import { type Context, describe, isDict, isDynamic, quote, report, mayInherit } from './context.js';
 import { checkFieldList, FIELD_SITES, type FieldArrayKind } from './field.js';
+import { type FieldCounts, noFieldCounts } from './layout.js';
 import { resetSeenKeys } from './seen-keys.js';
 import type { Sites } from './sites.js';
 import { reportUnknownKey } from './unknown-key.js';
@@ -23,16 +24,25 @@ const STRUCTURE_KEYS = [...FIELD_ARRAYS.keys(), 'transitType'];
 export const STYLE_SITES: Sites = () => (key) => (FIELD_ARRAYS.has(key) ? { each: FIELD_SITES } : key === 'transitType' ? 'none' : 'any');
 const TRANSIT_TYPES = new Set(['PKTransitTypeAir', 'PKTransitTypeBoat', 'PKTransitTypeBus', 'PKTransitTypeGeneric', 'PKTransitTypeTrain']);
 
+// The front areas whose fields are counted (see layout.ts).
+const COUNTED: { readonly [list: string]: keyof FieldCounts } = {
+  headerFields: 'header',
+  primaryFields: 'primary',
+  secondaryFields: 'secondary',
+  auxiliaryFields: 'auxiliary',
+};
+
 /**
  * Checks style body `style` of the current object: its field arrays (keys
  * unique across all of them), and `transitType`, required in `boardingPass`
- * and not allowed elsewhere.
+ * and ignored elsewhere. Returns how many fields each front area holds.
  */
-export function checkStructure(context: Context, value: unknown, style: PassStyle): void {
-  if (isDynamic(context, value)) return;
+export function checkStructure(context: Context, value: unknown, style: PassStyle): FieldCounts {
+  const counts = noFieldCounts();
+  if (isDynamic(context, value)) return counts;
   if (!isDict(value)) {
     report(context, 'error', 'invalid-type', style, `${quote(style)} must be an object (a style body with field arrays), not ${describe(value)}`);
-    return;
+    return counts;
   }
   context.stack.push(style);
   const seen = resetSeenKeys(context.seen, context.stack.length);
@@ -45,6 +55,8 @@ export function checkStructure(context: Context, value: unknown, style: PassStyl
     const kind = FIELD_ARRAYS.get(member);
     if (kind !== undefined) {
       checkFieldList(context, child, member, kind, seen);
+      const area = Object.hasOwn(COUNTED, member) ? COUNTED[member] : undefined;
+      if (area !== undefined && Array.isArray(child)) counts[area] = child.length;
     } else if (member === 'transitType') {
       hasTransitType = true;
       checkTransitType(context, child, style);
@@ -56,6 +68,7 @@ export function checkStructure(context: Context, value: unknown, style: PassStyl
     report(context, 'error', 'missing-transit-type', 'transitType', `A boarding pass needs a \`transitType\` (${[...TRANSIT_TYPES].join(', ')})`);
   }
   context.stack.pop();
+  return counts;
 }
 
 function checkTransitType(context: Context, value: unknown, style: PassStyle): void {

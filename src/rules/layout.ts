@@ -1,0 +1,95 @@
+import type { PassStyle } from '../types.js';
+import { type Context, isDict, report } from './context.js';
+
+/**
+ * How many fields of each front area a style body holds; `-1` when the area
+ * is not a static array (absent, a placeholder, not an array).
+ */
+export interface FieldCounts {
+  header: number;
+  primary: number;
+  secondary: number;
+  auxiliary: number;
+}
+
+/** A FieldCounts with nothing counted yet. */
+export function noFieldCounts(): FieldCounts {
+  return { header: -1, primary: -1, secondary: -1, auxiliary: -1 };
+}
+
+// What Wallet shows on the front of each style (Apple's Wallet Developer
+// Guide, "Pass Design and Creation" → fields; see SOURCES.md). Fields past
+// these are not shown: a warning, Wallet does not refuse the pass.
+const LIMITS: { readonly [S in PassStyle]: Readonly<FieldCounts> } = {
+  boardingPass: { header: 3, primary: 2, secondary: 4, auxiliary: 5 },
+  coupon: { header: 3, primary: 1, secondary: 4, auxiliary: 4 },
+  eventTicket: { header: 3, primary: 1, secondary: 4, auxiliary: 4 },
+  generic: { header: 3, primary: 1, secondary: 4, auxiliary: 4 },
+  storeCard: { header: 3, primary: 1, secondary: 4, auxiliary: 4 },
+};
+// A square barcode (QR, Aztec) takes the lower part of the front of these
+// styles: their secondary and auxiliary fields share one row, four in all.
+const SHARED_ROW_STYLES: ReadonlySet<PassStyle> = new Set(['coupon', 'generic', 'storeCard']);
+const SHARED_ROW = 4;
+const SQUARE_FORMATS: ReadonlySet<string> = new Set(['PKBarcodeFormatQR', 'PKBarcodeFormatAztec']);
+const ALL_FORMATS: ReadonlySet<string> = new Set(['PKBarcodeFormatQR', 'PKBarcodeFormatPDF417', 'PKBarcodeFormatAztec', 'PKBarcodeFormatCode128']);
+
+const AREAS = [
+  ['header', 'headerFields'],
+  ['primary', 'primaryFields'],
+  ['secondary', 'secondaryFields'],
+  ['auxiliary', 'auxiliaryFields'],
+] as const;
+
+/**
+ * Warns `too-many-fields` at the first field of an area that Wallet does not
+ * show on the front of `style`, and, on a coupon, store card or generic pass
+ * whose barcode is square, at the first secondary or auxiliary field past
+ * the four their shared row holds. `square` is `undefined` when the barcode
+ * is not known yet (a placeholder).
+ */
+export function checkFieldCounts(context: Context, style: PassStyle, counts: FieldCounts, square: boolean | undefined): void {
+  const limits = LIMITS[style];
+  context.stack.push(style);
+  for (const [area, list] of AREAS) {
+    const count = counts[area];
+    const limit = limits[area];
+    if (count > limit) {
+      context.stack.push(list);
+      report(context, 'warning', 'too-many-fields', limit, `A ${style} shows at most ${limit} ${area} field${limit === 1 ? '' : 's'}: this one and the rest of the ${count} are not shown`);
+      context.stack.pop();
+    }
+  }
+  const { secondary, auxiliary } = counts;
+  if (square === true && SHARED_ROW_STYLES.has(style) && secondary <= limits.secondary && auxiliary <= limits.auxiliary) {
+    const total = Math.max(secondary, 0) + Math.max(auxiliary, 0);
+    if (total > SHARED_ROW) {
+      // The first field past the shared row, in reading order: secondary fields, then auxiliary.
+      const [list, index] = secondary > SHARED_ROW ? ['secondaryFields', SHARED_ROW] : ['auxiliaryFields', SHARED_ROW - Math.max(secondary, 0)];
+      context.stack.push(list);
+      report(context, 'warning', 'too-many-fields', index, `With a square barcode, a ${style} shows at most ${SHARED_ROW} secondary and auxiliary fields together (it has ${total}): this one and those after it are not shown`);
+      context.stack.pop();
+    }
+  }
+  context.stack.pop();
+}
+
+/**
+ * Whether the barcode Wallet shows is square (QR or Aztec): the first of
+ * `barcodes` with a format Wallet knows, else `barcode`. `false` without
+ * one; `undefined` when a placeholder decides it.
+ */
+export function isSquareBarcode(context: Context, barcodes: unknown, barcode: unknown): boolean | undefined {
+  if (Array.isArray(barcodes)) {
+    for (const entry of barcodes as readonly unknown[]) {
+      const format = isDict(entry) ? entry['format'] : undefined;
+      if (typeof format !== 'string') continue;
+      if (context.isDynamic(format)) return undefined;
+      if (ALL_FORMATS.has(format)) return SQUARE_FORMATS.has(format);
+    }
+    if (barcodes.length > 0) return false;
+  } else if (typeof barcodes === 'string' && context.isDynamic(barcodes)) return undefined;
+  const format = isDict(barcode) ? barcode['format'] : barcode;
+  if (typeof format === 'string' && context.isDynamic(format)) return undefined;
+  return typeof format === 'string' && SQUARE_FORMATS.has(format);
+}
