@@ -3,7 +3,9 @@ import { validatePass } from '../pass/validate.js';
 import { validateTemplate } from '../template/validate.js';
 import type { Pass, PassTemplate } from '../types.js';
 import { ApiError } from './api-error.js';
-import { createProblem, type Problem } from './problem.js';
+import { createProblem } from './problem.js';
+import { readCappedText } from './read-body.js';
+import { readProblem } from './read-problem.js';
 import { isVisibleAscii } from './visible-ascii.js';
 
 /**
@@ -46,7 +48,41 @@ export interface PassClientOptions {
    * server; see `validatePass`'s option of the same name). Default `false`.
    */
   readonly allowHttp?: boolean | undefined;
+  /**
+   * Give up on a call after this many milliseconds, reading the body
+   * included: an integer from 1 to 2³¹−1, default 10 000. The call then
+   * rejects with `ApiError` (`status` 0, `code: 'timeout'`).
+   */
+  readonly timeoutMs?: number | undefined;
+  /**
+   * Largest response body read, in bytes: an integer ≥ 1, default 1 MiB. A
+   * longer body is abandoned as soon as it passes the cap (`ApiError`,
+   * `code: 'response-too-large'`).
+   */
+  readonly maxResponseBytes?: number | undefined;
 }
+
+/**
+ * Default time limit of one client call: 10 s.
+ *
+ * @example
+ * ```ts
+ * createPassClient({ baseUrl, apiKey, timeoutMs: DEFAULT_CLIENT_TIMEOUT_MS * 3 });
+ * ```
+ */
+export const DEFAULT_CLIENT_TIMEOUT_MS = 10_000;
+
+/**
+ * Default cap on a response body the client reads: 1 MiB (passes and templates are a few KB).
+ *
+ * @example
+ * ```ts
+ * createPassClient({ baseUrl, apiKey, maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES / 4 });
+ * ```
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES: number = 1024 * 1024;
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Options of one call.
@@ -59,6 +95,8 @@ export interface PassClientOptions {
 export interface PassRequestOptions {
   /** Aborting it rejects the call with the signal's reason (an `AbortError` by default). */
   readonly signal?: AbortSignal | undefined;
+  /** This call's time limit, instead of the client's `timeoutMs`. */
+  readonly timeoutMs?: number | undefined;
 }
 
 /**
@@ -74,13 +112,16 @@ export interface PassClient {
    * `GET /v1/passes/{passTypeIdentifier}/{serialNumber}/passjson`, checked with
    * `validatePass`. Rejects with `TypeError`/`RangeError` for an argument that
    * cannot be sent (not a string, `''`, `'.'`, `'..'`, a lone surrogate), with
-   * {@link ApiError} when the server refuses or sends something invalid.
+   * the signal's reason when the caller aborts, and with {@link ApiError} for
+   * everything else: the server refuses, sends something invalid or too
+   * large, does not answer in time, or cannot be reached.
    */
   getPassJson(passTypeIdentifier: string, serialNumber: string, options?: PassRequestOptions): Promise<Pass>;
   /**
    * `GET /v1/templates/{id}`, checked with `validateTemplate`. Rejects with
    * `TypeError`/`RangeError` when `id` is not a positive safe integer, with
-   * {@link ApiError} when the server refuses or sends something invalid.
+   * the signal's reason when the caller aborts, and with {@link ApiError} for
+   * everything else (as `getPassJson`).
    */
   getTemplate(id: number, options?: PassRequestOptions): Promise<PassTemplate>;
 }
@@ -94,8 +135,18 @@ export interface PassClient {
  * 2xx answer is parsed and validated with the core's validators and must be
  * the pass or template that was asked for.
  *
+ * The server is not trusted: bodies are read up to `maxResponseBytes`
+ * (1 MiB), each call has a time limit (`timeoutMs`, 10 s, combined with the
+ * caller's `signal`), and a problem body is checked member by member. What
+ * comes back is a validated object or an `ApiError` — a network failure too
+ * (`status` 0, `code: 'network-error'`) — never a `TypeError` from the
+ * server's bytes.
+ *
  * @throws {TypeError} when `baseUrl` is not an absolute http(s) URL without
- * query or fragment, or `apiKey` is not a non-empty string of visible ASCII.
+ * query or fragment, `apiKey` is not a non-empty string of visible ASCII, or
+ * `timeoutMs` / `maxResponseBytes` is not a number.
+ * @throws {RangeError} when `timeoutMs` is not an integer from 1 to 2³¹−1 or
+ * `maxResponseBytes` not an integer ≥ 1.
  *
  * @example
  * ```ts
@@ -115,16 +166,56 @@ export function createPassClient(options: PassClientOptions): PassClient {
     throw new TypeError('createPassClient: `fetch` must be a function');
   }
   const send: FetchLike = custom ?? ((input, init) => globalThis.fetch(input, init));
+  const defaultTimeoutMs = checkInteger('createPassClient', 'timeoutMs', options.timeoutMs, DEFAULT_CLIENT_TIMEOUT_MS, MAX_TIMER_MS);
+  const maxResponseBytes = checkInteger(
+    'createPassClient',
+    'maxResponseBytes',
+    options.maxResponseBytes,
+    DEFAULT_MAX_RESPONSE_BYTES,
+    Number.MAX_SAFE_INTEGER,
+  );
   const common = new Headers(options.headers);
   common.set('accept', 'application/json');
   common.set('authorization', `Bearer ${apiKey}`);
 
   async function get(path: string, requestOptions: PassRequestOptions | undefined): Promise<[unknown, Response]> {
-    const init: RequestInit = { method: 'GET', headers: new Headers(common) };
+    const timeoutMs = checkInteger('getPassJson/getTemplate', 'timeoutMs', requestOptions?.timeoutMs, defaultTimeoutMs, MAX_TIMER_MS);
     const signal = requestOptions?.signal;
-    if (signal !== undefined) init.signal = signal;
-    const response = await send(prefix + path, init);
-    const text = await response.text();
+    if (signal?.aborted === true) throw signal.reason;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`No response within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onAbort = (): void => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    // Settles when the call is cut short, so a fetch (or a body) that ignores
+    // its signal cannot hold the call past the time limit.
+    const cutShort = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+    });
+    cutShort.catch(() => undefined);
+    const init: RequestInit = { method: 'GET', headers: new Headers(common), signal: controller.signal };
+    let response: Response;
+    let text: string;
+    try {
+      response = await Promise.race([Promise.resolve().then(() => send(prefix + path, init)), cutShort]);
+      if (!isResponse(response)) throw new TypeError('fetch did not return a Response');
+      if (response.type === 'error') throw new TypeError('fetch returned a network error');
+      text = await Promise.race([readCappedText(response, maxResponseBytes), cutShort]);
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      if (timedOut) throw new ApiError(0, createProblem('timeout', 0, `No response within ${timeoutMs} ms.`), { cause: error });
+      // Read afresh: the check before the request narrowed `aborted` to false.
+      if (aborted(signal)) throw signal?.reason;
+      throw new ApiError(0, createProblem('network-error', 0, 'The request failed before a complete response arrived.'), {
+        cause: error,
+      });
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
     if (!response.ok) throw new ApiError(response.status, readProblem(response, text));
     try {
       return [JSON.parse(text), response];
@@ -205,32 +296,25 @@ function invalidResponse(response: Response, detail: string): ApiError {
   return new ApiError(response.status, createProblem('invalid-response', response.status, detail));
 }
 
-/** The RFC 9457 body of a refusal, or one made up from the status when the body is something else. */
-function readProblem(response: Response, text: string): Problem {
-  const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
-  if (contentType.includes('json')) {
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
-      const members = body as { readonly [member: string]: unknown };
-      return {
-        ...members,
-        type: stringOr(members['type'], 'about:blank'),
-        title: stringOr(members['title'], response.statusText || 'HTTP error'),
-        status: typeof members['status'] === 'number' ? members['status'] : response.status,
-        detail: stringOr(members['detail'], ''),
-        code: stringOr(members['code'], 'http-error'),
-      };
-    }
+/** A value as a checked integer option: `fallback` when undefined; TypeError / RangeError otherwise. */
+function checkInteger(where: string, name: string, value: unknown, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number') throw new TypeError(`${where}: \`${name}\` must be a number`);
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw new RangeError(`${where}: \`${name}\` must be an integer from 1 to ${max}, not ${value}`);
   }
-  const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-  return createProblem('http-error', response.status, `The server answered ${status} without a problem body.`);
+  return value;
 }
 
-function stringOr(value: unknown, fallback: string): string {
-  return typeof value === 'string' ? value : fallback;
+function isResponse(value: unknown): value is Response {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Response).status === 'number' &&
+    typeof (value as Response).headers?.get === 'function'
+  );
+}
+
+function aborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
 }

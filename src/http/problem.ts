@@ -3,9 +3,11 @@ import type { Issue } from '../issues.js';
 /**
  * Every `code` passmint puts in a problem body, as a stable string.
  *
- * The handler sends the first eleven; the client makes up the last two when
- * the server sent something unusable. A code never changes meaning once
- * released; new codes may be added.
+ * The handler sends the first eleven; the client makes up the last five:
+ * `invalid-response` and `http-error` when the server sent something
+ * unusable, `response-too-large` over `maxResponseBytes`, and — with status
+ * 0, when no response arrived — `timeout` and `network-error`. A code never
+ * changes meaning once released; new codes may be added.
  *
  * @example
  * ```ts
@@ -30,7 +32,10 @@ export type ProblemCode =
   | 'internal-error'
   // made up by the client
   | 'invalid-response'
-  | 'http-error';
+  | 'http-error'
+  | 'response-too-large'
+  | 'timeout'
+  | 'network-error';
 
 /**
  * An RFC 9457 problem body (`application/problem+json`) with passmint's stable `code`.
@@ -55,7 +60,7 @@ export interface Problem {
   readonly type: string;
   /** A short summary of the kind of problem; the same for every occurrence. */
   readonly title: string;
-  /** The HTTP status code the server gave. */
+  /** The HTTP status code the server gave; 0 when no response arrived (`timeout`, `network-error`). */
   readonly status: number;
   /** What went wrong this time, for a person. */
   readonly detail: string;
@@ -83,6 +88,9 @@ const titles: { readonly [K in ProblemCode]: string } = {
   'internal-error': 'Internal error',
   'invalid-response': 'Invalid response',
   'http-error': 'HTTP error',
+  'response-too-large': 'Response too large',
+  timeout: 'Timeout',
+  'network-error': 'Network error',
 };
 
 /**
