@@ -1,7 +1,7 @@
 import type { Issue, IssueCode } from '../issues.js';
 import { encodeSignedData, signedAttributes } from './cms/encode.js';
 import type { DigestName, RsaSigningKey } from './crypto/contract.js';
-import { digest, importRsaSigningKey } from './crypto/index.js';
+import { digest, importRsaSigningKey, rsaVerify } from './crypto/index.js';
 import { readPrivateKey } from './keys/private-key.js';
 import { OID } from './oids.js';
 import { SignerError } from './signer-error.js';
@@ -77,6 +77,8 @@ export interface PassSigner {
   /** Detached CMS SignedData, DER, over `content`. */
   sign(content: Uint8Array, options?: SignOptions): Promise<Uint8Array>;
 }
+
+const PROBE: Uint8Array = new TextEncoder().encode('passmint: does this key sign for its certificate?');
 
 const G4_HINT =
   "Certificates issued after 27 January 2022 chain to Apple's WWDR G4 (https://www.apple.com/certificateauthority/AppleWWDRCAG4.cer, valid until 2030-12-10); older ones to the G1 intermediate, which expired on 2023-02-07.";
@@ -179,12 +181,25 @@ export async function createPassSigner(options: PassSignerOptions): Promise<Pass
     }
     return imported;
   };
+  let probe: Uint8Array;
   try {
-    await keyFor('sha256');
+    probe = await (await keyFor('sha256')).sign(PROBE);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new SignerError('The pass signer cannot be created', [
       { severity: 'error', code: 'invalid-key', path: '/privateKey', message: `The private key cannot be imported (${reason}).` },
+    ]);
+  }
+  // Equal public halves do not prove a sound private half (a damaged file can
+  // keep n and e): one signature checked now saves every pass made with it.
+  if (!(await rsaVerify(certificate.spki, 'sha256', PROBE, probe))) {
+    throw new SignerError('The pass signer cannot be created', [
+      {
+        severity: 'error',
+        code: 'invalid-key',
+        path: '/privateKey',
+        message: "The private key is damaged: its signatures do not verify under its certificate's public key. Export the key again.",
+      },
     ]);
   }
 

@@ -236,6 +236,22 @@ describe('createPassSigner refuses, saying what to do', () => {
     expect(pbes2Des3.messages[0]).toContain('3DES (des-ede3-cbc)');
   });
 
+  test('a damaged key whose public half still matches: invalid-key, found by a probe signature', async () => {
+    const pkcs1 = await keyVariantDer(['rsa', '-traditional']);
+    const key = parseDer(pkcs1);
+    const damaged = new Uint8Array(pkcs1);
+    // Change the private exponent and the first CRT exponent: n and e stay, signatures go wrong.
+    for (const index of [3, 6]) {
+      const part = key.children[index];
+      if (part === undefined) throw new Error('not an RSAPrivateKey');
+      const at = part.offset + part.raw.length - 10;
+      damaged[at] = (damaged[at] as number) ^ 0x5a;
+    }
+    const { pairs, messages } = await failure({ ...(await base()), privateKey: damaged });
+    expect(pairs).toEqual([['invalid-key', '/privateKey']]);
+    expect(messages[0]).toContain('damaged');
+  });
+
   test('garbage, a non-RSA key, and a certificate given as the key: invalid-key', async () => {
     const pki = await makePki();
     expect((await failure({ ...(await base()), privateKey: 'not a key' })).pairs).toEqual([['invalid-key', '/privateKey']]);
