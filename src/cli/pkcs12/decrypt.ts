@@ -1,6 +1,6 @@
 import { createDecipheriv, pbkdf2Sync } from 'node:crypto';
-import { childrenOf, DerError, readOctets, readOid, readSmallInteger, TAG, type DerNode } from '../../pkpass/asn1/index.js';
-import { KDF_IV, KDF_KEY, pkcs12Kdf } from './kdf.js';
+import { childrenOf, DerError, readOctets, readOid, TAG, type DerNode } from '../../pkpass/asn1/index.js';
+import { iterationsOf, KDF_IV, KDF_KEY, pkcs12Kdf } from './kdf.js';
 import type { Passphrase } from './passphrase.js';
 import {
   OID_PBE_SHA_2DES,
@@ -25,9 +25,6 @@ const LEGACY: Readonly<Record<string, { readonly cipher: 'des-ede3-cbc' | 'des-e
   [OID_PBE_SHA_RC2_40]: { cipher: 'rc2', keyLength: 5, bits: 40 },
 };
 
-// Work factors beyond these are not a Keychain export; refuse rather than spin.
-const MAX_ITERATIONS = 10_000_000;
-
 /**
  * Decrypts what a PKCS #12 file encrypted with a passphrase: an
  * EncryptedData's content or a shrouded key bag. `algorithm` is the
@@ -48,7 +45,7 @@ export function decryptWithPassphrase(algorithm: DerNode, ciphertext: Uint8Array
   if (legacy !== undefined) {
     const [saltNode, iterationsNode] = childrenOf(params, TAG.SEQUENCE, 'PBE parameters', 2);
     const salt = readOctets(saltNode, 'PBE salt');
-    const iterations = readSmallInteger(iterationsNode, 'PBE iterations', MAX_ITERATIONS);
+    const iterations = iterationsOf(iterationsNode, 'PBE iterations');
     const key = pkcs12Kdf('sha1', passphrase.bmp, salt, KDF_KEY, iterations, legacy.keyLength);
     const iv = pkcs12Kdf('sha1', passphrase.bmp, salt, KDF_IV, iterations, 8);
     plain = legacy.cipher === 'rc2' ? rc2CbcDecrypt(key, legacy.bits ?? 128, iv, ciphertext) : nodeDecrypt(legacy.cipher, key, iv, ciphertext);
@@ -69,7 +66,7 @@ function decryptPbes2(params: DerNode | undefined, ciphertext: Uint8Array, passp
   if (readOid(kdfOid, 'key derivation') !== OID_PBKDF2) throw new Pkcs12Error('unsupported', 'This .p12 derives its key with something other than PBKDF2 (scrypt?), which passmint does not read.');
   const [saltNode, iterationsNode, ...rest] = childrenOf(kdfParams, TAG.SEQUENCE, 'PBKDF2 parameters', 2);
   const salt = readOctets(saltNode, 'PBKDF2 salt');
-  const iterations = readSmallInteger(iterationsNode, 'PBKDF2 iterations', MAX_ITERATIONS);
+  const iterations = iterationsOf(iterationsNode, 'PBKDF2 iterations');
   // keyLength (INTEGER) and prf (AlgorithmIdentifier) are both optional.
   const prfNode = rest.find((node) => node.tag === TAG.SEQUENCE);
   const prfOid = prfNode === undefined ? '1.2.840.113549.2.7' : readOid(prfNode.children[0], 'PBKDF2 PRF');

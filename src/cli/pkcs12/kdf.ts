@@ -1,4 +1,13 @@
 import { createHash } from 'node:crypto';
+import { readSmallInteger, type DerNode } from '../../pkpass/asn1/index.js';
+import { Pkcs12Error } from './pkcs12-error.js';
+
+/**
+ * The most iterations a .p12 may ask for. Keychain and OpenSSL write 2,048;
+ * a million is well past any exporter's choice and still takes seconds, where
+ * a hostile file asking for billions would hang the command.
+ */
+export const MAX_ITERATIONS = 1_000_000;
 
 /** What the PKCS #12 key derivation makes: a key, an IV, or a MAC key (RFC 7292, B.3). */
 export const KDF_KEY = 1;
@@ -54,4 +63,16 @@ export function pkcs12Kdf(digest: string, password: Uint8Array, salt: Uint8Array
     }
   }
   return result;
+}
+
+/**
+ * An iteration count, refused with a {@link Pkcs12Error} (`unsupported`) above
+ * {@link MAX_ITERATIONS}.
+ */
+export function iterationsOf(node: DerNode | undefined, what: string): number {
+  const iterations = readSmallInteger(node, what, 0xffffffff);
+  if (iterations > MAX_ITERATIONS) {
+    throw new Pkcs12Error('unsupported', `This .p12 asks for ${iterations} key derivation iterations; passmint stops at ${MAX_ITERATIONS} (Keychain and OpenSSL use 2048).`);
+  }
+  return Math.max(1, iterations);
 }

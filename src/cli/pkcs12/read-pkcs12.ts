@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { childrenOf, DerError, expectTag, parseDer, readOctets, readOid, readSmallInteger, readText, TAG, type DerNode } from '../../pkpass/asn1/index.js';
 import { decryptWithPassphrase } from './decrypt.js';
-import { KDF_MAC, pkcs12Kdf } from './kdf.js';
+import { iterationsOf, KDF_MAC, pkcs12Kdf } from './kdf.js';
 import {
   MAC_DIGESTS,
   OID_CERT_BAG,
@@ -43,8 +43,6 @@ export interface Pkcs12Contents {
   readonly macDigest: string | undefined;
 }
 
-// Work factors beyond these are not a Keychain export; refuse rather than spin.
-const MAX_ITERATIONS = 10_000_000;
 // safeContentsBag nests SafeContents; real files never go deeper than one level.
 const MAX_BAG_NESTING = 4;
 
@@ -130,7 +128,7 @@ function macMatches(macData: DerNode, digest: string, authSafe: Uint8Array, pass
   const [digestInfo, saltNode, iterationsNode] = macData.children;
   const expected = readOctets(digestInfo?.children[1], 'MAC value');
   const salt = readOctets(saltNode, 'MAC salt');
-  const iterations = iterationsNode === undefined ? 1 : readSmallInteger(iterationsNode, 'MAC iterations', MAX_ITERATIONS);
+  const iterations = iterationsNode === undefined ? 1 : iterationsOf(iterationsNode, 'MAC iterations');
   const size = createHmac(digest, '').digest().length;
   const key = pkcs12Kdf(digest, passphrase.bmp, salt, KDF_MAC, iterations, size);
   const actual = createHmac(digest, key).update(authSafe).digest();
