@@ -1,0 +1,62 @@
+import type { SqlDatabase, SqlQueryable } from './sql.js';
+
+/**
+ * Options of {@link openPglite}.
+ *
+ * @example
+ * ```ts
+ * const options: PgliteOptions = { dataDir: './passmint-data' };
+ * ```
+ */
+export interface PgliteOptions {
+  /** The folder the database lives in; created when missing. Without it the database is in memory (tests). */
+  readonly dataDir?: string | undefined;
+}
+
+// PostgreSQL type OIDs the store reads: int8 → number (ids and counters stay below 2^53).
+const INT8 = 20;
+
+/**
+ * Opens an embedded PGlite database (real PostgreSQL compiled to
+ * WebAssembly, in this process) — `@electric-sql/pglite` must be installed
+ * (an optional peer dependency). One process owns a data folder at a time.
+ *
+ * @example
+ * ```ts
+ * const db = await openPglite({ dataDir: './passmint-data' });
+ * ```
+ */
+export async function openPglite(options: PgliteOptions = {}): Promise<SqlDatabase> {
+  const { PGlite } = await importPeer<typeof import('@electric-sql/pglite')>('@electric-sql/pglite');
+  const parsers = { [INT8]: (value: string): number => Number(value) };
+  const db =
+    options.dataDir === undefined ? await PGlite.create({ parsers }) : await PGlite.create({ dataDir: options.dataDir, parsers });
+  const queryable = (target: Pick<typeof db, 'query' | 'exec'>): SqlQueryable => ({
+    async query<TRow>(text: string, params: readonly unknown[] = []): Promise<TRow[]> {
+      const result = await target.query<TRow>(text, [...params]);
+      return result.rows;
+    },
+    async exec(text: string): Promise<void> {
+      await target.exec(text);
+    },
+  });
+  return {
+    engine: 'pglite',
+    ...queryable(db),
+    transaction: (work) => db.transaction((tx) => work(queryable(tx))),
+    close: () => db.close(),
+  };
+}
+
+/** Imports an optional peer dependency, saying which one to install when it is missing. */
+export async function importPeer<TModule>(name: string): Promise<TModule> {
+  try {
+    return (await import(name)) as TModule;
+  } catch (cause) {
+    const code = (cause as { code?: unknown }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND') {
+      throw new Error(`passmint/server needs the package "${name}": npm install ${name}`, { cause });
+    }
+    throw cause;
+  }
+}

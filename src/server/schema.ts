@@ -1,0 +1,163 @@
+import type { SqlDatabase } from './sql.js';
+
+/**
+ * The schema, one migration per entry, applied in order and never edited
+ * once released (a change is a new entry). Both engines run the same text.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  create table passmint_api_keys (
+    key_hash text primary key,
+    created_at timestamptz not null default now()
+  );
+
+  -- Single-row counters taken inside a transaction: the row lock makes the
+  -- numbers visible in commit order (events, wallet update tags).
+  create table passmint_counters (
+    name text primary key,
+    value bigint not null
+  );
+  insert into passmint_counters (name, value) values ('event', 0), ('tag', 0);
+
+  create table passmint_templates (
+    id serial primary key,
+    template jsonb not null,
+    version integer not null default 1,
+    created_at timestamptz not null default now(),
+    updated_at timestamptz not null default now()
+  );
+
+  create table passmint_template_files (
+    template_id integer not null references passmint_templates (id) on delete cascade,
+    path text not null,
+    bytes bytea not null,
+    primary key (template_id, path)
+  );
+
+  create table passmint_passes (
+    pass_type_identifier text not null,
+    serial_number text not null,
+    template_id integer not null references passmint_templates (id) on delete restrict,
+    pass_values jsonb not null,
+    pass jsonb not null,
+    version integer not null default 1,
+    created_at timestamptz not null default now(),
+    updated_at timestamptz not null default now(),
+    seq bigserial not null unique,
+    primary key (pass_type_identifier, serial_number)
+  );
+
+  create table passmint_webhooks (
+    id uuid primary key,
+    url text not null,
+    secret text not null,
+    state text not null check (state in ('pending', 'enabled', 'disabled')),
+    state_reason text,
+    created_at timestamptz not null default now(),
+    updated_at timestamptz not null default now(),
+    seq bigserial not null unique
+  );
+
+  create table passmint_events (
+    seq bigint primary key,
+    id uuid not null unique,
+    type text not null,
+    body text not null,
+    created_at timestamptz not null default now()
+  );
+
+  create table passmint_deliveries (
+    id bigserial primary key,
+    event_seq bigint not null references passmint_events (seq) on delete cascade,
+    webhook_id uuid not null references passmint_webhooks (id) on delete cascade,
+    status text not null check (status in ('pending', 'delivered', 'failed', 'cancelled')),
+    attempts integer not null default 0,
+    next_attempt_at timestamptz not null default now(),
+    first_attempt_at timestamptz,
+    locked_until timestamptz,
+    lease uuid,
+    last_status integer,
+    last_error text,
+    delivered_at timestamptz,
+    unique (event_seq, webhook_id)
+  );
+  create index passmint_deliveries_due on passmint_deliveries (next_attempt_at) where status = 'pending';
+  create index passmint_deliveries_order on passmint_deliveries (webhook_id, event_seq) where status = 'pending';
+  create index passmint_deliveries_webhook on passmint_deliveries (webhook_id, id);
+
+  create table passmint_attempts (
+    id bigserial primary key,
+    delivery_id bigint not null references passmint_deliveries (id) on delete cascade,
+    attempted_at timestamptz not null default now(),
+    outcome text not null,
+    status integer,
+    error text,
+    duration_ms integer not null
+  );
+  create index passmint_attempts_delivery on passmint_attempts (delivery_id, id);
+
+  create table passmint_wallet_registrations (
+    device_library_identifier text not null,
+    pass_type_identifier text not null,
+    serial_number text not null,
+    push_token text not null,
+    created_at timestamptz not null default now(),
+    primary key (device_library_identifier, pass_type_identifier, serial_number)
+  );
+  create index passmint_wallet_registrations_pass on passmint_wallet_registrations (pass_type_identifier, serial_number);
+  create index passmint_wallet_registrations_token on passmint_wallet_registrations (push_token);
+
+  create table passmint_wallet_tags (
+    pass_type_identifier text not null,
+    serial_number text not null,
+    tag bigint not null,
+    primary key (pass_type_identifier, serial_number)
+  );
+
+  create table passmint_pushes (
+    id bigserial primary key,
+    push_token text not null,
+    topic text not null,
+    status text not null check (status in ('pending', 'sent', 'gone', 'failed')),
+    attempts integer not null default 0,
+    next_attempt_at timestamptz not null default now(),
+    locked_until timestamptz,
+    lease uuid,
+    last_error text
+  );
+  create index passmint_pushes_due on passmint_pushes (next_attempt_at) where status = 'pending';
+  `,
+];
+
+// Any constant shared by every passmint process: the advisory lock that serializes migrations.
+const MIGRATION_LOCK = 0x7061_7373; // 'pass'
+
+/**
+ * Brings the database's schema up to date. Safe when several processes start
+ * at once: each takes a transaction-scoped advisory lock first, so one
+ * migrates while the others wait and then find nothing left to do. Returns
+ * how many migrations it applied.
+ *
+ * @example
+ * ```ts
+ * await migrate(await openPostgres({ connectionString: process.env.DATABASE_URL! }));
+ * ```
+ */
+export async function migrate(db: SqlDatabase): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.query(
+      'create table if not exists passmint_migrations (version integer primary key, applied_at timestamptz not null default now())',
+    );
+    const rows = await tx.query<{ version: number }>('select coalesce(max(version), 0)::int as version from passmint_migrations');
+    const current = rows[0]?.version ?? 0;
+    if (current > MIGRATIONS.length) {
+      throw new Error(`The database's schema (version ${current}) is newer than this passmint's (${MIGRATIONS.length}): upgrade passmint`);
+    }
+    for (let version = current + 1; version <= MIGRATIONS.length; version++) {
+      await tx.exec(MIGRATIONS[version - 1]!);
+      await tx.query('insert into passmint_migrations (version) values ($1)', [version]);
+    }
+    return MIGRATIONS.length - current;
+  });
+}

@@ -1,0 +1,113 @@
+import type { UpdatedSerials, WalletRegistration, WalletStore } from '../wallet/store.js';
+import type { SqlDatabase, SqlQueryable } from './sql.js';
+
+// Tags are decimal integers below 2^53 (kept exact in a double); anything else was not made here.
+const tagPattern = /^(?:0|[1-9]\d{0,15})$/;
+
+interface RegistrationRow {
+  device_library_identifier: string;
+  pass_type_identifier: string;
+  serial_number: string;
+  push_token: string;
+}
+
+const toRegistration = (row: RegistrationRow): WalletRegistration => ({
+  deviceLibraryIdentifier: row.device_library_identifier,
+  passTypeIdentifier: row.pass_type_identifier,
+  serialNumber: row.serial_number,
+  pushToken: row.push_token,
+});
+
+/**
+ * Takes the next update tag and gives it to a pass, inside the caller's
+ * transaction. The tag comes from a single-row counter, so its row lock
+ * makes tags visible in commit order (a device never skips a smaller tag
+ * that commits later). A tag is at least the clock in microseconds, so tags
+ * keep moving forward even over a database that was reset.
+ */
+export async function markPassUpdated(tx: SqlQueryable, passTypeIdentifier: string, serialNumber: string): Promise<string> {
+  const rows = await tx.query<{ value: number }>(
+    `update passmint_counters
+        set value = greatest(value + 1, (extract(epoch from clock_timestamp()) * 1000000)::bigint)
+      where name = 'tag'
+     returning value`,
+  );
+  const tag = rows[0]!.value;
+  await tx.query(
+    `insert into passmint_wallet_tags (pass_type_identifier, serial_number, tag) values ($1, $2, $3)
+     on conflict (pass_type_identifier, serial_number) do update set tag = excluded.tag`,
+    [passTypeIdentifier, serialNumber, tag],
+  );
+  return String(tag);
+}
+
+/**
+ * A {@link WalletStore} on the service's SQL database (PGlite or
+ * PostgreSQL): registrations and update tags shared by every process.
+ *
+ * @example
+ * ```ts
+ * const handler = createWalletHandler({ store: createSqlWalletStore(db), findPass });
+ * ```
+ */
+export function createSqlWalletStore(db: SqlDatabase): WalletStore {
+  return {
+    async register(registration) {
+      const rows = await db.query<{ created: boolean }>(
+        `insert into passmint_wallet_registrations (device_library_identifier, pass_type_identifier, serial_number, push_token)
+         values ($1, $2, $3, $4)
+         on conflict (device_library_identifier, pass_type_identifier, serial_number) do update set push_token = excluded.push_token
+         returning (xmax = 0) as created`,
+        [registration.deviceLibraryIdentifier, registration.passTypeIdentifier, registration.serialNumber, registration.pushToken],
+      );
+      return rows[0]?.created === true ? 'created' : 'existing';
+    },
+
+    async unregister(deviceLibraryIdentifier, passTypeIdentifier, serialNumber) {
+      const rows = await db.query(
+        `delete from passmint_wallet_registrations
+          where device_library_identifier = $1 and pass_type_identifier = $2 and serial_number = $3
+         returning 1`,
+        [deviceLibraryIdentifier, passTypeIdentifier, serialNumber],
+      );
+      return rows.length > 0;
+    },
+
+    async updatedSince(deviceLibraryIdentifier, passTypeIdentifier, since): Promise<UpdatedSerials> {
+      const after = since !== undefined && tagPattern.test(since) ? Number(since) : -1;
+      const rows = await db.query<{ serial_number: string; tag: number }>(
+        `select r.serial_number, coalesce(t.tag, 0) as tag
+           from passmint_wallet_registrations r
+           left join passmint_wallet_tags t
+             on t.pass_type_identifier = r.pass_type_identifier and t.serial_number = r.serial_number
+          where r.device_library_identifier = $1 and r.pass_type_identifier = $2 and coalesce(t.tag, 0) > $3
+          order by r.serial_number`,
+        [deviceLibraryIdentifier, passTypeIdentifier, after],
+      );
+      if (rows.length === 0) return { lastUpdated: since ?? '0', serialNumbers: [] };
+      const greatest = rows.reduce((max, row) => (row.tag > max ? row.tag : max), 0);
+      return { lastUpdated: String(greatest), serialNumbers: rows.map((row) => row.serial_number) };
+    },
+
+    markUpdated: (passTypeIdentifier, serialNumber) => db.transaction((tx) => markPassUpdated(tx, passTypeIdentifier, serialNumber)),
+
+    async registrationsOf(passTypeIdentifier, serialNumber) {
+      const rows = await db.query<RegistrationRow>(
+        `select device_library_identifier, pass_type_identifier, serial_number, push_token
+           from passmint_wallet_registrations where pass_type_identifier = $1 and serial_number = $2
+          order by device_library_identifier`,
+        [passTypeIdentifier, serialNumber],
+      );
+      return rows.map(toRegistration);
+    },
+
+    async removePushToken(pushToken) {
+      const rows = await db.query<RegistrationRow>(
+        `delete from passmint_wallet_registrations where push_token = $1
+         returning device_library_identifier, pass_type_identifier, serial_number, push_token`,
+        [pushToken],
+      );
+      return rows.map(toRegistration);
+    },
+  };
+}
