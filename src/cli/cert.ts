@@ -128,10 +128,16 @@ function pairOf(contents: Pkcs12Contents): { certificate: X509Certificate; key: 
   if (contents.keys.length === 0) {
     return 'The .p12 holds no private key. In Keychain Access, expand the certificate, select it together with its private key and export both.';
   }
-  const certificates = contents.certificates.map((entry) => new X509Certificate(entry.der));
+  let certificates: X509Certificate[];
+  let keys: KeyObject[];
+  try {
+    certificates = contents.certificates.map((entry) => new X509Certificate(entry.der));
+    keys = contents.keys.map((entry) => createPrivateKey({ key: Buffer.from(entry.pkcs8), format: 'der', type: 'pkcs8' }));
+  } catch {
+    return 'The .p12 opens, but a certificate or key inside it cannot be read: export it again from Keychain Access.';
+  }
   const pairs: { certificate: X509Certificate; key: KeyObject }[] = [];
-  for (const entry of contents.keys) {
-    const key = createPrivateKey({ key: Buffer.from(entry.pkcs8), format: 'der', type: 'pkcs8' });
+  for (const key of keys) {
     for (const certificate of certificates) if (certificate.checkPrivateKey(key)) pairs.push({ certificate, key });
   }
   if (pairs.length === 0) {

@@ -1,5 +1,5 @@
 import { createDecipheriv, pbkdf2Sync } from 'node:crypto';
-import { childrenOf, DerError, readOctets, readOid, TAG, type DerNode } from '../../pkpass/asn1/index.js';
+import { childrenOf, readOctets, readOid, TAG, type DerNode } from '../../pkpass/asn1/index.js';
 import { iterationsOf, KDF_IV, KDF_KEY, pkcs12Kdf } from './kdf.js';
 import type { Passphrase } from './passphrase.js';
 import {
@@ -83,13 +83,17 @@ function decryptPbes2(params: DerNode | undefined, ciphertext: Uint8Array, passp
 }
 
 function nodeDecrypt(cipher: string, key: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array): Uint8Array | undefined {
+  let decipher;
   try {
-    const decipher = createDecipheriv(cipher, key, iv);
+    decipher = createDecipheriv(cipher, key, iv);
+  } catch {
+    // The key is derived to the right length, so this is an IV of the wrong length: damage.
+    throw new Pkcs12Error('invalid-pkcs12', `Not a valid PKCS #12 (.p12) file: a ${cipher} IV of ${iv.length} bytes.`);
+  }
+  try {
     return new Uint8Array(Buffer.concat([decipher.update(ciphertext), decipher.final()]));
-  } catch (error) {
-    // A bad final block is how a wrong key shows; a bad IV length is damage.
-    if (error instanceof Error && /bad decrypt|wrong final block length/i.test(error.message)) return undefined;
-    if (error instanceof Error && /Invalid (initialization vector|key length)/i.test(error.message)) throw new DerError(`${cipher}: ${error.message}`, 0);
-    throw error;
+  } catch {
+    // Bad padding (or a length that is not whole blocks) is how a wrong key shows.
+    return undefined;
   }
 }
