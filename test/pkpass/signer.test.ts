@@ -2,8 +2,9 @@ import { describe, expect, test } from 'vitest';
 import { PassmintError } from '../../src/errors.js';
 import { parseDer } from '../../src/pkpass/asn1/der-reader.js';
 import { readOid, readTime } from '../../src/pkpass/asn1/der-values.js';
+import { integer, sequence } from '../../src/pkpass/asn1/der-writer.js';
 import { checkSignature, createPassSigner, SignerError, type PassSignerOptions } from '../../src/pkpass/index.js';
-import { makePki, openssl, opensslPrint, opensslVerify, otherWwdr, PASSPHRASE, signer, type Pki } from './pki.js';
+import { makePki, openssl, opensslPrint, opensslVerify, otherWwdr, PASSPHRASE, pemToDer, signer, type Pki } from './pki.js';
 
 const manifest = new TextEncoder().encode('{"icon.png":"2a4a1d5e0d7d1b0c6bd4e5f7d0a1f0b6c3a2e1d9","pass.json":"5f1e8b7a4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f"}');
 const signingTime = new Date('2026-03-04T05:06:07Z');
@@ -250,6 +251,24 @@ describe('createPassSigner refuses, saying what to do', () => {
     const { pairs, messages } = await failure({ ...(await base()), privateKey: damaged });
     expect(pairs).toEqual([['invalid-key', '/privateKey']]);
     expect(messages[0]).toContain('damaged');
+  });
+
+  test('an encrypted key asking for more than a million PBKDF2 iterations: invalid-key, without running them', async () => {
+    const pki = await makePki();
+    const encrypted = parseDer(pemToDer(pki.encryptedKeyPem));
+    const [algorithm, data] = encrypted.children;
+    const [kdf, cipher] = algorithm?.children[1]?.children ?? [];
+    const [salt, , ...rest] = kdf?.children[1]?.children ?? [];
+    const rebuilt = sequence(
+      sequence(
+        algorithm?.children[0]?.raw ?? new Uint8Array(),
+        sequence(sequence(kdf?.children[0]?.raw ?? new Uint8Array(), sequence(salt?.raw ?? new Uint8Array(), integer(1_000_001), ...rest.map((node) => node.raw))), cipher?.raw ?? new Uint8Array()),
+      ),
+      data?.raw ?? new Uint8Array(),
+    );
+    const { pairs, messages } = await failure({ ...(await base()), privateKey: rebuilt, passphrase: PASSPHRASE });
+    expect(pairs).toEqual([['invalid-key', '/privateKey']]);
+    expect(messages[0]).toContain('1000001 PBKDF2 iterations');
   });
 
   test('garbage, a non-RSA key, and a certificate given as the key: invalid-key', async () => {

@@ -38,8 +38,8 @@ const LEGACY_NAMES: Readonly<Record<string, string>> = {
 
 // A passphrase's cost is the key owner's choice, but a file that asks for
 // billions of rounds would hang the caller; OpenSSL writes 2048, Keychain and
-// password managers stay far below this.
-const MAX_ITERATIONS = 10_000_000;
+// password managers stay far below this. The CLI's .p12 reader has the same limit.
+const MAX_ITERATIONS = 1_000_000;
 
 /** What to run to turn a key Web Crypto cannot decrypt into one it can. */
 export const CONVERT_KEY =
