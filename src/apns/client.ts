@@ -1,4 +1,5 @@
 import { connect, constants, type ClientHttp2Session, type SecureClientSessionOptions } from 'node:http2';
+import { createSecureContext } from 'node:tls';
 import { ApnsError } from './apns-error.js';
 import { classifyPush, type PushResult } from './classify.js';
 import { APNS_ORIGINS } from './hosts.js';
@@ -136,6 +137,12 @@ export function createApnsClient(options: ApnsClientOptions): ApnsClient {
       tls.key = toBuffer(certificate.key);
     }
     if (certificate.passphrase !== undefined) tls.passphrase = certificate.passphrase;
+    // A certificate or key that TLS cannot use would fail every push as `retry`, forever: refuse it now.
+    try {
+      createSecureContext(tls);
+    } catch (error) {
+      throw new ApnsError('invalid-key', `certificate: TLS cannot use this certificate and key (${describe(error)})`);
+    }
   }
   if (options.ca !== undefined) {
     tls.ca = typeof options.ca === 'string' || options.ca instanceof Uint8Array ? toBuffer(options.ca) : options.ca.map(toBuffer);

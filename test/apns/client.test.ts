@@ -173,6 +173,8 @@ describe('connections and concurrency', () => {
     expect(code(() => createApnsClient({ token: { key: pki.passKeyPem, keyId: KEY_IDENTIFIER, teamId: TEAM_IDENTIFIER } }))).toBe('invalid-key');
     expect(code(() => createApnsClient({ token: { key: 'not a key', keyId: KEY_IDENTIFIER, teamId: TEAM_IDENTIFIER } }))).toBe('invalid-key');
     expect(code(() => createApnsClient({ token: { key: pki.tokenKeyPem, keyId: 'short', teamId: TEAM_IDENTIFIER } }))).toBe('invalid-options');
+    expect(code(() => createApnsClient({ certificate: { cert: pki.passCertPem, key: pki.strangerKeyPem } }))).toBe('invalid-key');
+    expect(code(() => createApnsClient({ certificate: { cert: 'not a certificate', key: pki.passKeyPem } }))).toBe('invalid-key');
     const apns = createApnsClient({ certificate });
     await apns.close();
     await expect(apns.push(deviceToken(1), PASS_TYPE_IDENTIFIER)).rejects.toMatchObject({ code: 'closed' });
