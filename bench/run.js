@@ -280,6 +280,16 @@ if (want('wallet')) try {
   rows.push({ name: `wallet: not measured (${error.message})`, ours: '—', baseline: '—', ratio: NaN, ratioText: '—', target: '≤ 1.5×', pass: false, oursValue: NaN, baselineValue: NaN });
 }
 
+// --- Pass packages (issue 10) --------------------------------------------------
+if (want('pkpass')) try {
+  const { benchPkpass } = await import('./pkpass.js');
+  const { speed, sizes } = await benchPkpass();
+  for (const row of speed) fasterBy(row.name, row.ours, row.baseline, row.speedup, row.min);
+  for (const row of sizes) atMost(row.name, row.ours, row.baseline, row.ratio, undefined, kb);
+} catch (error) {
+  rows.push({ name: `pkpass: not measured (${error.message})`, ours: '—', baseline: '—', ratio: NaN, ratioText: '—', target: '≥ 0.9× faster', pass: false, oursValue: NaN, baselineValue: NaN });
+}
+
 // --- Sizes ---------------------------------------------------------------------
 let breakdown;
 let coreBytes = 0;

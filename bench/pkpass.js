@@ -1,0 +1,341 @@
+// Pass packages: packPass with prepared files against the same pipeline written
+// directly on node:crypto (createHash + createSign + a minimal hand-built CMS +
+// fflate.zipSync), against passkit-generator, and the Web Crypto build against
+// the same direct pipeline; plus what a bundler ships for packPass.
+//
+// Certificates are made with the openssl command in a temporary folder (root →
+// WWDR → Pass Type ID certificate, shaped like Apple's). Every package is
+// checked (verifyPass with the root) before any timing means anything.
+
+import { execFileSync } from 'node:child_process';
+import { createHash, createPrivateKey, createSign, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { crc32 as zlibCrc32, deflateSync as zlibDeflate, gzipSync } from 'node:zlib';
+import { zipSync } from 'fflate';
+import { rolldown } from 'rolldown';
+import { median, pairedRatio } from './lib/measure.js';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const resolveFor = (conditions) => ({ extensionAlias: { '.js': ['.ts', '.js'] }, conditionNames: [...conditions, 'import', 'default'] });
+
+/** passmint/pkpass bundled twice from src/: for Node (#pkcrypto → node:crypto) and for browsers and workers (Web Crypto). */
+async function load(dir) {
+  const builds = {};
+  for (const [name, conditions, platform] of [
+    ['node', ['node'], 'node'],
+    ['web', [], 'neutral'],
+  ]) {
+    const bundle = await rolldown({ input: { [name]: `${root}src/pkpass/index.ts` }, resolve: resolveFor(conditions), platform, logLevel: 'silent' });
+    await bundle.write({ dir: join(dir, name), format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' });
+    await bundle.close();
+    builds[name] = await import(pathToFileURL(join(dir, name, `${name}.js`)).href);
+  }
+  return builds;
+}
+
+/** Minified, gzipped (level 9) bytes of an entry exporting `names` from passmint/pkpass, browser conditions. */
+async function shippedBytes(dir, names) {
+  const entry = join(dir, `entry-${names.join('-') || 'all'}.js`);
+  writeFileSync(entry, names.length === 0 ? `export * from ${JSON.stringify(`${root}src/pkpass/index.ts`)};` : `export { ${names.join(', ')} } from ${JSON.stringify(`${root}src/pkpass/index.ts`)};`);
+  const bundle = await rolldown({ input: entry, resolve: resolveFor([]), platform: 'neutral', logLevel: 'silent' });
+  const { output } = await bundle.generate({ format: 'esm', minify: true });
+  await bundle.close();
+  return output.reduce((sum, chunk) => sum + (chunk.type === 'chunk' ? gzipSync(chunk.code, { level: 9 }).length : 0), 0);
+}
+
+// --- Certificates -----------------------------------------------------------
+const PASS_TYPE = 'pass.com.example.bench';
+const TEAM = 'A93A5CM278';
+const EXTENSIONS = `[ca]
+basicConstraints = critical,CA:true
+keyUsage = critical,keyCertSign,cRLSign
+subjectKeyIdentifier = hash
+[pass]
+basicConstraints = critical,CA:false
+keyUsage = critical,digitalSignature
+extendedKeyUsage = 1.2.840.113635.100.4.14
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
+`;
+
+function makePki(dir) {
+  const run = (...args) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  writeFileSync(join(dir, 'ext.cnf'), EXTENSIONS);
+  for (const name of ['root', 'wwdr', 'pass']) run('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', `${name}.key`);
+  run('req', '-x509', '-new', '-key', 'root.key', '-subj', '/C=US/O=Bench CA/CN=Bench Root', '-days', '3650', '-addext', 'basicConstraints=critical,CA:true', '-addext', 'keyUsage=critical,keyCertSign,cRLSign', '-out', 'root.pem');
+  run('req', '-new', '-key', 'wwdr.key', '-subj', '/C=US/O=Bench CA/OU=G4/CN=Bench Worldwide Developer Relations', '-out', 'wwdr.csr');
+  run('x509', '-req', '-in', 'wwdr.csr', '-CA', 'root.pem', '-CAkey', 'root.key', '-set_serial', '2', '-days', '3000', '-extfile', 'ext.cnf', '-extensions', 'ca', '-out', 'wwdr.pem');
+  run('req', '-new', '-key', 'pass.key', '-subj', `/UID=${PASS_TYPE}/CN=Pass Type ID: ${PASS_TYPE}/OU=${TEAM}/O=Bench/C=US`, '-out', 'pass.csr');
+  run('x509', '-req', '-in', 'pass.csr', '-CA', 'wwdr.pem', '-CAkey', 'wwdr.key', '-set_serial', '3', '-days', '365', '-extfile', 'ext.cnf', '-extensions', 'pass', '-out', 'pass.pem');
+  const read = (name) => readFileSync(join(dir, name), 'utf8');
+  return { rootPem: read('root.pem'), wwdrPem: read('wwdr.pem'), certPem: read('pass.pem'), keyPem: read('pass.key') };
+}
+
+// --- The workload: a generic pass and its images ---------------------------
+/** A PNG of noise (incompressible, as real artwork mostly is), made with node:zlib. */
+function noisePng(width, height) {
+  const chunk = (type, data) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, 'latin1');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlibCrc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
+    return Buffer.concat([head, data, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2; // RGB
+  const raw = randomBytes((width * 3 + 1) * height);
+  for (let row = 0; row < height; row++) raw[row * (width * 3 + 1)] = 0;
+  return new Uint8Array(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlibDeflate(raw)), chunk('IEND', Buffer.alloc(0))]));
+}
+
+function utf16Strings(pairs) {
+  const text = pairs.map(([key, value]) => `"${key}" = "${value}";\n`).join('');
+  return new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+}
+
+function workload() {
+  const pass = {
+    formatVersion: 1,
+    passTypeIdentifier: PASS_TYPE,
+    teamIdentifier: TEAM,
+    serialNumber: '2f7bd3bd-0a4c-4b1e-9f0c-6d0b8a6f3e51',
+    organizationName: 'Example Events',
+    description: 'Event ticket',
+    authenticationToken: 'c2a0e6a4-4f0e-4d3b-8b3e-3a7c1c9e2d10',
+    webServiceURL: 'https://passes.example.com/',
+    backgroundColor: 'rgb(30, 30, 60)',
+    foregroundColor: 'rgb(255, 255, 255)',
+    barcodes: [{ message: 'ABC123456', format: 'PKBarcodeFormatQR', messageEncoding: 'iso-8859-1' }],
+    generic: {
+      primaryFields: [{ key: 'event', label: 'Event', value: 'Summer Concert' }],
+      secondaryFields: [{ key: 'date', label: 'Date', value: '2026-07-04T20:00+02:00', dateStyle: 'PKDateStyleMedium', timeStyle: 'PKDateStyleShort' }],
+      auxiliaryFields: [{ key: 'seat', label: 'Seat', value: '12B' }],
+      backFields: [{ key: 'terms', label: 'Terms', value: 'Non-refundable. '.repeat(20) }],
+    },
+  };
+  const files = {
+    'icon.png': noisePng(29, 29),
+    'icon@2x.png': noisePng(58, 58),
+    'icon@3x.png': noisePng(87, 87),
+    'logo.png': noisePng(160, 50),
+    'logo@2x.png': noisePng(320, 100),
+    'logo@3x.png': noisePng(480, 150),
+    'thumbnail@2x.png': noisePng(180, 180),
+    'de.lproj/pass.strings': utf16Strings([['Event', 'Veranstaltung'], ['Seat', 'Sitzplatz'], ['Date', 'Datum']]),
+    'fr.lproj/pass.strings': utf16Strings([['Event', 'Événement'], ['Seat', 'Place'], ['Date', 'Date']]),
+  };
+  return { pass, files };
+}
+
+// --- The direct pipeline: node:crypto, a minimal CMS, fflate.zipSync ----------
+const der = {
+  length(n) {
+    if (n < 0x80) return [n];
+    const bytes = [];
+    for (let rest = n; rest > 0; rest >>= 8) bytes.unshift(rest & 0xff);
+    return [0x80 | bytes.length, ...bytes];
+  },
+  tlv(tag, ...parts) {
+    const body = Buffer.concat(parts.map((part) => Buffer.from(part)));
+    return Buffer.concat([Buffer.from([tag, ...der.length(body.length)]), body]);
+  },
+  oid: (hex) => Buffer.from(hex, 'hex'),
+};
+const OID = {
+  data: der.oid('06092a864886f70d010701'),
+  signedData: der.oid('06092a864886f70d010702'),
+  sha256: der.oid('0609608648016503040201'),
+  rsaEncryption: der.oid('06092a864886f70d010101'),
+  contentType: der.oid('06092a864886f70d010903'),
+  messageDigest: der.oid('06092a864886f70d010904'),
+  signingTime: der.oid('06092a864886f70d010905'),
+};
+const NULL = Buffer.from([0x05, 0x00]);
+
+/** One DER element at `at`: [start of content, end]. */
+function element(bytes, at) {
+  let length = bytes[at + 1];
+  let start = at + 2;
+  if (length & 0x80) {
+    const count = length & 0x7f;
+    length = 0;
+    for (let index = 0; index < count; index++) length = length * 256 + bytes[at + 2 + index];
+    start += count;
+  }
+  return [start, start + length];
+}
+
+/** The issuer Name and serial INTEGER of a certificate, as DER. */
+function issuerAndSerial(certDer) {
+  const [tbsStart] = element(certDer, element(certDer, 0)[0]);
+  let at = tbsStart;
+  if (certDer[at] === 0xa0) at = element(certDer, at)[1]; // version
+  const serialEnd = element(certDer, at)[1];
+  const serial = certDer.subarray(at, serialEnd);
+  const issuerStart = element(certDer, serialEnd)[1]; // skip the signature algorithm
+  const issuer = certDer.subarray(issuerStart, element(certDer, issuerStart)[1]);
+  return der.tlv(0x30, issuer, serial);
+}
+
+function pemToDer(pem) {
+  return Buffer.from(pem.replace(/-----[^-]+-----|\s+/g, ''), 'base64');
+}
+
+function utcTime(date) {
+  const text = date.toISOString().replace(/[-:T]/g, '').slice(2, 14);
+  return der.tlv(0x17, Buffer.from(`${text}Z`, 'latin1'));
+}
+
+function directSigner({ certPem, keyPem, wwdrPem }) {
+  const cert = pemToDer(certPem);
+  const wwdr = pemToDer(wwdrPem);
+  const key = createPrivateKey(keyPem);
+  const sid = issuerAndSerial(cert);
+  const sha256 = der.tlv(0x30, OID.sha256, NULL);
+  return (content, signingTime) => {
+    const attributes = [
+      der.tlv(0x30, OID.contentType, der.tlv(0x31, OID.data)),
+      der.tlv(0x30, OID.signingTime, der.tlv(0x31, utcTime(signingTime))),
+      der.tlv(0x30, OID.messageDigest, der.tlv(0x31, der.tlv(0x04, createHash('sha256').update(content).digest()))),
+    ].sort(Buffer.compare);
+    const signed = der.tlv(0x31, ...attributes);
+    const signature = createSign('sha256').update(signed).sign(key);
+    const signerInfo = der.tlv(0x30, Buffer.from([0x02, 0x01, 0x01]), sid, sha256, Buffer.concat([Buffer.from([0xa0]), signed.subarray(1)]), der.tlv(0x30, OID.rsaEncryption, NULL), der.tlv(0x04, signature));
+    const signedData = der.tlv(0x30, Buffer.from([0x02, 0x01, 0x01]), der.tlv(0x31, sha256), der.tlv(0x30, OID.data), der.tlv(0xa0, cert, wwdr), der.tlv(0x31, signerInfo));
+    return new Uint8Array(der.tlv(0x30, OID.signedData, der.tlv(0xa0, signedData)));
+  };
+}
+
+/** What a careful hand-written service does per pass: file hashes computed once, the rest per pass. */
+function directPipeline(pki, files) {
+  const sign = directSigner(pki);
+  const hashes = Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, createHash('sha1').update(bytes).digest('hex')]));
+  const entries = Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, name.endsWith('.png') ? [bytes, { level: 0 }] : bytes]));
+  return (pass, signingTime) => {
+    const passJson = Buffer.from(JSON.stringify(pass));
+    const manifest = Buffer.from(JSON.stringify({ 'pass.json': createHash('sha1').update(passJson).digest('hex'), ...hashes }));
+    const signature = sign(manifest, signingTime);
+    return zipSync({ 'pass.json': passJson, ...entries, 'manifest.json': manifest, signature: [signature, { level: 0 }] }, { mtime: signingTime });
+  };
+}
+
+// --- Timing --------------------------------------------------------------------
+/** Interleaved async batches, rotating order; ns per call (median) and per-round samples. */
+async function measureAsync(cases, { rounds = 15, batchMs = 40, warmupMs = 400 } = {}) {
+  const entries = cases.map((entry) => ({ ...entry, n: 1, samples: [] }));
+  const run = async (entry, n) => {
+    for (let index = 0; index < n; index++) await entry.fn();
+  };
+  for (const entry of entries) {
+    const until = performance.now() + warmupMs;
+    while (performance.now() < until) {
+      const start = performance.now();
+      await run(entry, entry.n);
+      if (performance.now() - start < batchMs) entry.n *= 2;
+    }
+  }
+  for (let round = 0; round < rounds; round++) {
+    for (let offset = 0; offset < entries.length; offset++) {
+      const entry = entries[(round + offset) % entries.length];
+      const start = performance.now();
+      await run(entry, entry.n);
+      entry.samples.push(((performance.now() - start) * 1e6) / entry.n);
+    }
+  }
+  return new Map(entries.map((entry) => [entry.name, { name: entry.name, median: median(entry.samples), samples: entry.samples }]));
+}
+
+/**
+ * Runs the pkpass benchmark.
+ *
+ * @returns {Promise<{ speed: { name: string, ours: number, baseline: number, speedup: number, min?: number }[], sizes: { name: string, ours: number, baseline: number, ratio: number }[] }>}
+ */
+export async function benchPkpass() {
+  const dir = mkdtempSync(join(tmpdir(), 'passmint-bench-pkpass-'));
+  try {
+    const pki = makePki(dir);
+    const { node, web } = await load(dir);
+    const { pass, files } = workload();
+    const signingTime = new Date(Math.floor(Date.now() / 1000) * 1000);
+    const signerOptions = { certificate: pki.certPem, privateKey: pki.keyPem, wwdr: pki.wwdrPem };
+    const nodeSigner = await node.createPassSigner(signerOptions);
+    const webSigner = await web.createPassSigner(signerOptions);
+    const [nodePrepared, webPrepared] = await Promise.all([node.prepareFiles(files), web.prepareFiles(files)]);
+    const direct = directPipeline(pki, files);
+    // The same with icon.png alone: what is left when there is little to zip (signing, JSON, checks).
+    const iconOnly = { 'icon.png': files['icon.png'] };
+    const directIcon = directPipeline(pki, iconOnly);
+    const iconPrepared = await node.prepareFiles(iconOnly);
+    const { PKPass } = await import('passkit-generator');
+    const templateBuffers = Object.fromEntries(Object.entries({ ...files, 'pass.json': new TextEncoder().encode(JSON.stringify(pass)) }).map(([name, bytes]) => [name, Buffer.from(bytes)]));
+    const certificates = { wwdr: pki.wwdrPem, signerCert: pki.certPem, signerKey: pki.keyPem };
+    const passkit = () => new PKPass(templateBuffers, certificates, { serialNumber: pass.serialNumber }).getAsBuffer();
+
+    // Every package must be a pass Wallet would open before its speed means anything.
+    const check = async (name, bytes) => {
+      const report = await node.verifyPass(new Uint8Array(bytes), { roots: [pki.rootPem] });
+      const errors = report.issues.filter((issue) => issue.severity === 'error');
+      if (errors.length > 0) throw new Error(`${name} makes a package verifyPass refuses: ${errors.map((issue) => `${issue.code} ${issue.path}`).join(', ')}`);
+    };
+    const ours = await node.packPass(pass, nodePrepared, nodeSigner, { signingTime });
+    await check('packPass (node)', ours);
+    const ofWeb = await web.packPass(pass, webPrepared, webSigner, { signingTime });
+    await check('packPass (Web Crypto)', ofWeb);
+    if (Buffer.compare(Buffer.from(ours), Buffer.from(ofWeb)) !== 0) throw new Error('the node and Web Crypto builds disagree');
+    await check('the direct pipeline', direct(pass, signingTime));
+    await check('the direct pipeline, icon only', directIcon(pass, signingTime));
+    await check('passkit-generator', passkit());
+
+    const fast = await measureAsync([
+      { name: 'direct', fn: () => direct(pass, signingTime) },
+      { name: 'node', fn: () => node.packPass(pass, nodePrepared, nodeSigner, { signingTime }) },
+      { name: 'web', fn: () => web.packPass(pass, webPrepared, webSigner, { signingTime }) },
+      { name: 'raw files', fn: () => node.packPass(pass, files, nodeSigner, { signingTime }) },
+      { name: 'direct, icon only', fn: () => directIcon(pass, signingTime) },
+      { name: 'node, icon only', fn: () => node.packPass(pass, iconPrepared, nodeSigner, { signingTime }) },
+    ]);
+    const slow = await measureAsync(
+      [
+        { name: 'node', fn: () => node.packPass(pass, nodePrepared, nodeSigner, { signingTime }) },
+        { name: 'passkit-generator', fn: passkit },
+      ],
+      { rounds: 9, batchMs: 150, warmupMs: 600 },
+    );
+    const row = (name, oursTiming, baselineTiming, min) => ({ name, ours: oursTiming.median, baseline: baselineTiming.median, speedup: pairedRatio(baselineTiming, oursTiming), ...(min === undefined ? {} : { min }) });
+    const speed = [
+      row('pkpass: packPass, prepared files (Node) vs createHash + createSign + hand-built CMS + fflate.zipSync', fast.get('node'), fast.get('direct'), 0.9),
+      row('pkpass: packPass, prepared files (Web Crypto build) vs the same direct node:crypto pipeline', fast.get('web'), fast.get('direct'), 0.75),
+      row('pkpass: packPass, prepared files (Node) vs passkit-generator 3', slow.get('node'), slow.get('passkit-generator'), 50),
+      row('pkpass: packPass, raw files each time (Node) vs the direct pipeline (info)', fast.get('raw files'), fast.get('direct')),
+      row('pkpass: packPass vs the direct pipeline, icon.png only: signing, JSON and checks (info)', fast.get('node, icon only'), fast.get('direct, icon only')),
+    ];
+
+    const whole = await shippedBytes(dir, []);
+    const sizes = [];
+    for (const [label, names] of [
+      ['packPass alone', ['packPass']],
+      ['packPass + prepareFiles + createPassSigner (a signing service)', ['packPass', 'prepareFiles', 'createPassSigner']],
+      ['verifyPass alone', ['verifyPass']],
+    ]) {
+      const bytes = await shippedBytes(dir, names);
+      sizes.push({ name: `size: ${label}, min+gzip, vs all of passmint/pkpass (info)`, ours: bytes, baseline: whole, ratio: bytes / whole });
+    }
+    return { speed, sizes };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { speed, sizes } = await benchPkpass();
+  for (const row of speed) console.log(`${row.name}: ${(row.ours / 1e6).toFixed(3)} ms vs ${(row.baseline / 1e6).toFixed(3)} ms → ${row.speedup.toFixed(2)}× as fast${row.min === undefined ? '' : ` (target ≥ ${row.min}×)`}`);
+  for (const row of sizes) console.log(`${row.name}: ${(row.ours / 1024).toFixed(1)} KB of ${(row.baseline / 1024).toFixed(1)} KB`);
+}
