@@ -109,6 +109,9 @@ export async function createPassSigner(options: PassSignerOptions): Promise<Pass
     issues.push({ severity: 'error', code, path, message });
   };
   const given = (options ?? {}) as Partial<PassSignerOptions>;
+  if (given.at !== undefined && !(given.at instanceof Date && !Number.isNaN(given.at.getTime()))) {
+    throw new TypeError('createPassSigner(): `at` must be a valid Date');
+  }
   const at = given.at ?? new Date();
 
   const certificate = readCertificateInput(given.certificate);

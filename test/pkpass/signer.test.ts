@@ -168,7 +168,8 @@ describe('createPassSigner refuses, saying what to do', () => {
     expect(pairs).toEqual([['certificate-expired', '/certificate']]);
     expect(messages[0]).toMatch(/^The certificate "UID=pass\.com\.example\.test, .*" expired on \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
     // Judged at a time it was valid, it is accepted.
-    await expect(createPassSigner({ ...(await base(pki)), at: new Date(now - 60 * DAY) })).resolves.toBeDefined();
+    await expect(createPassSigner({ ...(await base(pki)), at: new Date(now - 60 * DAY) })).resolves.toMatchObject({ passTypeIdentifier: 'pass.com.example.test' });
+    await expect(createPassSigner({ ...(await base(pki)), at: new Date(Number.NaN) })).rejects.toThrow(TypeError);
   });
 
   test('a certificate not yet valid: certificate-not-yet-valid', async () => {
