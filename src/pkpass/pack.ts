@@ -54,6 +54,9 @@ const encoder = new TextEncoder();
  */
 export async function packPass(pass: Pass | unknown, files: PassFiles | PreparedFiles, signer: PassSigner, options: PackOptions = {}): Promise<Uint8Array> {
   const signingTime = options.signingTime ?? new Date();
+  if (!(signingTime instanceof Date) || !Number.isFinite(signingTime.getTime())) {
+    throw new PackError('The pass cannot be packed', [{ severity: 'error', code: 'invalid-type', message: 'signingTime must be a valid Date', path: '/signingTime' }]);
+  }
   const compress = options.compress !== false;
   const prepared = files instanceof PreparedFiles ? files : await prepare(files);
   const issues: Issue[] = [];

@@ -94,13 +94,14 @@ async function verify(bytes: Uint8Array, options: VerifyOptions): Promise<PassVe
     issues.push(...manifest.issues);
     const passBytes = files.get('pass.json');
     // A manifest that is not an object of hashes lists nothing: "every file missing from it" would say nothing more.
-    const unreadable = manifest.issues.some((issue) => issue.path === '/manifest.json');
+    const badEntries = new Set(manifest.issues.map((issue) => issue.path));
+    const unreadable = badEntries.has('/manifest.json');
     const hashed = new Map(unreadable ? [] : bundle.map((file) => [file.path, file.sha1]));
     if (passBytes !== undefined && !unreadable) hashed.set('pass.json', await hex(passBytes));
     for (const [path, hash] of hashed) {
       const listed = manifest.entries.get(path);
       if (listed === undefined) {
-        if (!manifest.issues.some((issue) => issue.path === manifestPointer(path))) {
+        if (!badEntries.has(manifestPointer(path))) {
           issues.push({ severity: 'error', code: 'missing-from-manifest', message: `${path} is not listed in manifest.json`, path: filePointer(path) });
         }
       } else if (listed !== hash) {

@@ -221,6 +221,11 @@ describe('packPass', () => {
   });
 });
 
+test('a signing time that is not a valid Date: invalid-type at /signingTime', async () => {
+  const issues = await refusal(async () => packPass(pass, imageSet(), await signer(), { signingTime: new Date(Number.NaN) }));
+  expect(located(issues)).toEqual(['error invalid-type /signingTime']);
+});
+
 describe('prepareFiles', () => {
   test('throws the pass-independent errors once, keeps warnings for packPass', async () => {
     await expect(prepareFiles({ 'icon.png': text('no'), '../x': png(1, 1) })).rejects.toMatchObject({ name: 'PackError', issues: [{ code: 'unsafe-path' }, { code: 'not-png' }] });

@@ -172,6 +172,24 @@ describe('verifyPass', () => {
     expect(located(await verifyPass(null as unknown as Uint8Array))).toEqual(['error invalid-zip ']);
   });
 
+  test('names such as __proto__ in the archive and the manifest are plain names: no pollution', async () => {
+    const bytes = await rezipSigned((files) => files.set('__proto__', text('{"polluted":true}')));
+    const withManifestKey = rezip(bytes, (files) => files.set('manifest.json', text('{"__proto__":"0000000000000000000000000000000000000000","constructor":"x"}')));
+    const report = await verifyPass(withManifestKey);
+    expect(located(report)).toContain('error invalid-manifest /manifest.json/constructor');
+    expect(located(report)).toContain('error hash-mismatch /__proto__');
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(located(await verifyPass(bytes))).toEqual(['warning unused-file /__proto__']);
+  });
+
+  test('a manifest of 100,000 bad entries: one invalid-manifest per entry, no file reported twice', async () => {
+    const big = `{${Array.from({ length: 100_000 }, (_, index) => `"f${index}":1`).join(',')}}`;
+    const report = await verifyPass(rezip(await good(), (files) => files.set('manifest.json', text(big))));
+    const codes = report.issues.map((issue) => issue.code);
+    expect(codes.filter((code) => code === 'invalid-manifest')).toHaveLength(100_000);
+    expect(codes.filter((code) => code === 'missing-from-manifest')).toHaveLength(8); // pass.json, six images, pass.strings
+  });
+
   test('the SHA-1 helper agrees with node:crypto', () => {
     expect(toHex(new Uint8Array([0, 15, 255]))).toBe('000fff');
   });
