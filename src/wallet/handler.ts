@@ -220,7 +220,7 @@ export function createWalletHandler(options: WalletHandlerOptions): WalletHandle
     const { deviceLibraryIdentifier = '', passTypeIdentifier, serialNumber = '' } = decoded;
 
     if (route.kind === 'serials') {
-      const since = new URL(request.url).searchParams.get('passesUpdatedSince') ?? undefined;
+      const since = queryParameter(request.url, 'passesUpdatedSince');
       const updated = await store.updatedSince(deviceLibraryIdentifier, passTypeIdentifier, since === '' ? undefined : since);
       if (updated.serialNumbers.length === 0) return empty(204);
       return json({ lastUpdated: updated.lastUpdated, serialNumbers: [...updated.serialNumbers] }, head);
@@ -323,6 +323,15 @@ function decodeParameters(route: {
     ...(deviceLibraryIdentifier === undefined ? {} : { deviceLibraryIdentifier }),
     ...(serialNumber === undefined ? {} : { serialNumber }),
   };
+}
+
+/** One query parameter of a URL, decoded as forms are (`+` is a space); `undefined` when absent. */
+function queryParameter(url: string, name: string): string | undefined {
+  const start = url.indexOf('?');
+  if (start === -1) return undefined;
+  const hash = url.indexOf('#', start);
+  // URLSearchParams alone, not a whole URL: the serials call is the one Wallet makes most.
+  return new URLSearchParams(url.slice(start + 1, hash === -1 ? url.length : hash)).get(name) ?? undefined;
 }
 
 function readLogs(value: unknown): readonly string[] | undefined {
