@@ -154,6 +154,8 @@ export function createApnsClient(options: ApnsClientOptions): ApnsClient {
   const waiting: (() => void)[] = [];
 
   const currentSession = (): ClientHttp2Session => {
+    // A push that waited for its turn while the client was closed must not open a new connection.
+    if (closed) throw new ApnsError('closed', 'This APNs client is closed');
     if (session !== undefined && !session.closed && !session.destroyed) return session;
     const opened = connect(parsed.origin, tls);
     const forget = (): void => {
