@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { afterAll } from 'vitest';
 import { createPassSigner, type PassSigner } from '../../src/pkpass/signer.js';
 
 const exec = promisify(execFile);
@@ -115,6 +116,17 @@ interface Keys {
 }
 
 let keys: Promise<Keys> | undefined;
+const folders: string[] = [];
+
+// Vitest workers do not always see a process 'exit'; remove the folder after
+// the test file that made it, and start afresh if the module outlives the file.
+afterAll(() => {
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+  keys = undefined;
+  base = undefined;
+  defaultSigner = undefined;
+  made.clear();
+});
 const made = new Map<string, Promise<Pki>>();
 let counter = 0;
 
@@ -133,7 +145,7 @@ export function pemToDer(pem: string): Uint8Array {
 function generateKeys(): Promise<Keys> {
   keys ??= (async () => {
     const dir = mkdtempSync(join(tmpdir(), 'passmint-pki-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    folders.push(dir);
     writeFileSync(join(dir, 'ca.cnf'), CONFIG);
     const names = ['root', 'wwdr', 'pass', 'other'] as const;
     await Promise.all(
