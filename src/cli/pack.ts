@@ -85,11 +85,9 @@ async function runPack(args: readonly string[], io: CliIo): Promise<ExitCode> {
     for (const path of content.refused) io.stderr(`${folder}/${path}: error symbolic-link symbolic links are refused (Wallet rejects a pass holding one); copy the file in instead\n`);
     return EXIT_FAILED;
   }
-  const parseErrors = passSource.json.issues.filter((issue) => issue.severity === 'error');
-  if (parseErrors.length > 0) {
-    for (const issue of parseErrors) io.stderr(`${formatIssue(locateIssue(passSource, issue))}\n`);
-    return EXIT_FAILED;
-  }
+  // pass.json's own text: a syntax error stops here, a duplicate key is a warning shown with the others.
+  for (const issue of passSource.json.issues) io.stderr(`${formatIssue(locateIssue(passSource, issue))}\n`);
+  if (passSource.json.issues.some((issue) => issue.severity === 'error')) return EXIT_FAILED;
 
   let signer: PassSigner;
   try {

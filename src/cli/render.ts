@@ -93,10 +93,12 @@ async function runRender(args: readonly string[], io: CliIo): Promise<ExitCode> 
   const values = readJsonSource(io, valuesFile, 'the values');
   const issuerFile = stringOption(parsed, 'issuer');
   const issuerSource = issuerFile === undefined ? undefined : readJsonSource(io, issuerFile, 'the issuer file');
+  // Syntax errors stop here; duplicate keys (warnings) are shown and rendering goes on.
   const syntax = [template, values, ...(issuerSource === undefined ? [] : [issuerSource])].flatMap((source) =>
-    source.json.issues.filter((issue) => issue.severity === 'error').map((issue) => locateIssue(source, issue)),
+    source.json.issues.map((issue) => locateIssue(source, issue)),
   );
-  if (syntax.length > 0) return fail(io, syntax);
+  if (syntax.some((issue) => issue.severity === 'error')) return fail(io, syntax);
+  for (const issue of syntax) io.stderr(`${formatIssue(issue)}\n`);
   if (!isTemplate(template.json.value)) {
     io.stderr(`${templateFile}: not a template (it has no "placeholder" or "passType"); to check a pass.json, run \`passmint lint ${templateFile}\`\n`);
     return EXIT_FAILED;

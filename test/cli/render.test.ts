@@ -89,6 +89,16 @@ describe('passmint render', () => {
     expect(result.stderr).toMatch(new RegExp(`^bad-color\\.json:${line}:5: error invalid-color `));
   });
 
+  test('values that are not JSON stop with the place; a duplicate key is a warning and rendering goes on', async () => {
+    write('broken-values.json', '{ "eventName": "Concert",, }');
+    expect(await render('template.json', '--values', 'broken-values.json')).toMatchObject({ code: 1, stderr: expect.stringMatching(/^broken-values\.json:1:26: error invalid-json /) });
+    write('twice-values.json', pretty(eventValues).replace('"venue": "Hall A",', '"venue": "Hall A",\n  "venue": "Hall B",'));
+    const twice = await render('template.json', '--values', 'twice-values.json');
+    expect(twice.code).toBe(0);
+    expect(twice.stderr).toMatch(/^twice-values\.json:4:3: warning duplicate-key /);
+    expect(JSON.parse(twice.stdout).generic.secondaryFields[0].value).toBe('Hall B');
+  });
+
   test('usage errors: no --values, a pass instead of a template, half an issuer', async () => {
     expect(await render('template.json')).toMatchObject({ code: 2, stderr: expect.stringContaining('--values <values.json>') });
     expect(await render('template.json', '--values', 'values.json', '--team', 'A93A5CM278')).toMatchObject({ code: 2, stderr: expect.stringContaining('--org NAME') });
