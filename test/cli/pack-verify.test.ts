@@ -23,6 +23,8 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'key.pem'), pki.keyPem);
   writeFileSync(join(dir, 'encrypted-key.pem'), pki.encryptedKeyPem);
   writeFileSync(join(dir, 'wwdr.pem'), pki.wwdrPem);
+  writeFileSync(join(dir, 'wwdr.cer'), pki.wwdrDer);
+  writeFileSync(join(dir, 'root.cer'), pki.rootDer);
   writeFileSync(join(dir, 'root.pem'), pki.rootPem);
   writeFileSync(join(dir, 'other-root.pem'), pki.otherRootPem);
 });
@@ -75,6 +77,12 @@ describe('passmint pack', () => {
     expect(verified.code).toBe(0);
     const report = JSON.parse(verified.stdout);
     expect(report).toMatchObject({ file: 'sha1-pass.pkpass', ok: true, digest: 'sha1', signer: { passTypeIdentifier: PASS_TYPE_IDENTIFIER } });
+  });
+
+  test('DER certificates, as Apple serves AppleWWDRCAG4.cer and AppleRootCA-G3.cer, work as well as PEM', async () => {
+    const folder = passFolder('der');
+    expect((await cli('pack', folder, '--cert', 'cert.pem', '--key', 'key.pem', '--wwdr', 'wwdr.cer')).code).toBe(0);
+    expect(await cli('verify', 'der.pkpass', '--root', 'root.cer')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^der\.pkpass: valid/) });
   });
 
   test('an encrypted key needs its passphrase: exit 1 with advice, then --passphrase-env works', async () => {
