@@ -213,6 +213,12 @@ describe('DER reader', () => {
     expect(parseDer(definite, { maxDepth: 64 }).tag).toBe(TAG.SEQUENCE);
   });
 
+  test('too many elements is a DerError (memory stays bounded)', () => {
+    const many = tlv(TAG.SEQUENCE, new Uint8Array(400_000).map((_, index) => (index % 2 === 0 ? TAG.NULL : 0)));
+    expect(() => parseDer(many)).toThrow(/more than 100000 elements/);
+    expect(parseDer(many, { maxElements: 300_000 }).children).toHaveLength(200_000);
+  });
+
   test('value readers check their input', () => {
     expect(() => readOid(parseDer(bytes('06 00')))).toThrow(DerError);
     expect(() => readOid(parseDer(bytes('06 02 2a 86')))).toThrow(/unterminated/);

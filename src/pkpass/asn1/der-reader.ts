@@ -40,6 +40,8 @@ export interface DerOptions {
   readonly maxDepth?: number;
   /** Accept bytes after the first element (they are ignored). Default `false`. */
   readonly trailing?: boolean;
+  /** Most elements accepted in all; more is an error. Default 100,000 (a certificate has about a hundred). */
+  readonly maxElements?: number;
 }
 
 const EMPTY: readonly DerNode[] = Object.freeze([]);
@@ -58,7 +60,7 @@ const EMPTY: readonly DerNode[] = Object.freeze([]);
  * ```
  */
 export function parseDer(bytes: Uint8Array, options: DerOptions = {}): DerNode {
-  const reader = new Reader(bytes, options.ber === true, options.maxDepth ?? 32);
+  const reader = new Reader(bytes, options.ber === true, options.maxDepth ?? 32, options.maxElements ?? 100_000);
   const node = reader.element(0, bytes.length, 0);
   const end = node.offset + node.raw.length;
   if (end !== bytes.length && options.trailing !== true) throw new DerError(`${bytes.length - end} bytes after the element`, end);
@@ -66,15 +68,21 @@ export function parseDer(bytes: Uint8Array, options: DerOptions = {}): DerNode {
 }
 
 class Reader {
+  // Each element costs a few objects; a bound on their number bounds memory
+  // (two bytes per empty SEQUENCE would otherwise make millions from a few MB).
+  private elements = 0;
+
   constructor(
     private readonly bytes: Uint8Array,
     private readonly ber: boolean,
     private readonly maxDepth: number,
+    private readonly maxElements: number,
   ) {}
 
   element(offset: number, limit: number, depth: number): DerNode {
     const { bytes } = this;
     if (depth > this.maxDepth) throw new DerError(`nested deeper than ${this.maxDepth} levels`, offset);
+    if (++this.elements > this.maxElements) throw new DerError(`more than ${this.maxElements} elements`, offset);
     if (offset + 2 > limit) throw new DerError('truncated element header', offset);
     const tag = bytes[offset] as number;
     if ((tag & 0x1f) === 0x1f) throw new DerError('high tag numbers are not supported', offset);
