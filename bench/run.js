@@ -11,7 +11,7 @@ import { bundleCore, coreBreakdown, librarySizes } from './lib/bundle.js';
 import { measure, median, pairedRatio, timeSlow } from './lib/measure.js';
 
 const started = performance.now();
-// `node bench/run.js scan sizes` runs only those sections (render, scaling, scan, webhooks, wallet, sizes).
+// `node bench/run.js scan sizes` runs only those sections (render, scaling, scan, hostile, webhooks, wallet, sizes).
 const only = process.argv.slice(2);
 const want = (section) => only.length === 0 || only.includes(section);
 // The reference workload of the project's shared bench notes, copied here so a clone has it.
@@ -255,6 +255,12 @@ function allocate(text, { segments, issues }) {
   return { out, problems };
 }
 if (want('scan')) scanRows();
+
+// --- Hostile input: linear time (issue 11) -------------------------------------
+if (want('hostile')) {
+  const { benchHostile } = await import('./hostile.js');
+  for (const row of benchHostile(lib)) atMost(row.name, row.ours, row.baseline, row.ratio, 12);
+}
 
 // --- Webhooks ----------------------------------------------------------------
 if (want('webhooks')) try {

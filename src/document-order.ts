@@ -6,19 +6,19 @@ import type { Issue } from './issues.js';
  * children, and a missing member after its parent's existing ones. Stable:
  * issues at one place keep their order, except that text problems inside
  * one string come in the order of their `offset`.
+ *
+ * Linear for the usual case, issues already (nearly) in order as the checks
+ * find them: the sort is adaptive, and comparing two paths walks them side by
+ * side from the root without building anything per issue; an object's keys
+ * are indexed once, in a Map when it has many (a hostile pass with 100,000
+ * unknown keys).
  */
 export function sortByDocumentOrder(issues: Issue[], root: unknown): Issue[] {
   if (issues.length < 2) return issues;
-  const keysOf = new Map<object, KeyIndex>();
-  const positions = issues.map((issue) => position(issue.path, root, keysOf));
-  const order = issues.map((_, index) => index);
-  order.sort((a, b) => compare(positions[a] as number[], positions[b] as number[]) || offsetOf(issues[a] as Issue) - offsetOf(issues[b] as Issue));
-  return order.map((index) => issues[index] as Issue);
-}
-
-// Inside one string, text problems in the order of their characters; the string's own issues first.
-function offsetOf(issue: Issue): number {
-  return issue.offset ?? -1;
+  const order = new DocumentOrder(root);
+  let sorted = true;
+  for (let index = 1; index < issues.length && sorted; index++) sorted = order.compare(issues[index - 1] as Issue, issues[index] as Issue) <= 0;
+  return sorted ? issues : issues.slice().sort((a, b) => order.compare(a, b));
 }
 
 /** An object's keys in order, and (for objects with many keys) each key's index. */
@@ -29,48 +29,71 @@ interface KeyIndex {
 
 // Below this many keys a linear search is cheaper than building a Map.
 const LINEAR_KEYS = 16;
+const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/;
 
-function indexOfKey(entry: KeyIndex, key: string): number {
-  if (entry.keys.length <= LINEAR_KEYS) return entry.keys.indexOf(key);
-  // Many keys (a hostile pass has 100,000 unknown ones): one Map per object,
-  // so locating every issue stays linear in the number of issues.
-  entry.index ??= new Map(entry.keys.map((each, position) => [each, position]));
-  return entry.index.get(key) ?? -1;
-}
+class DocumentOrder {
+  private readonly keysOf = new Map<object, KeyIndex>();
 
-function position(path: string, root: unknown, keysOf: Map<object, KeyIndex>): number[] {
-  const result: number[] = [];
-  if (path === '') return result;
-  let current: unknown = root;
-  for (const raw of path.slice(1).split('/')) {
-    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (typeof current !== 'object' || current === null) {
-      result.push(Number.MAX_SAFE_INTEGER);
-      break;
+  constructor(private readonly root: unknown) {}
+
+  compare(a: Issue, b: Issue): number {
+    return this.comparePaths(a.path, b.path) || (a.offset ?? -1) - (b.offset ?? -1);
+  }
+
+  /** Walks both pointers token by token from the root; the first tokens that differ decide. */
+  private comparePaths(a: string, b: string): number {
+    if (a === b) return 0;
+    let current: unknown = this.root;
+    let i = 0;
+    let j = 0;
+    for (;;) {
+      // A pointer that ends first is the parent: it comes first.
+      if (i >= a.length) return j >= b.length ? 0 : -1;
+      if (j >= b.length) return 1;
+      const endA = nextSlash(a, i + 1);
+      const endB = nextSlash(b, j + 1);
+      const tokenA = a.slice(i + 1, endA);
+      const tokenB = b.slice(j + 1, endB);
+      if (tokenA !== tokenB) return this.rank(current, decode(tokenA)) - this.rank(current, decode(tokenB));
+      current = child(current, decode(tokenA));
+      i = endA;
+      j = endB;
     }
-    if (Array.isArray(current)) {
-      const index = /^(?:0|[1-9]\d*)$/.test(token) ? Number(token) : -1;
-      result.push(index >= 0 && index < current.length ? index : current.length);
-      current = index >= 0 ? current[index] : undefined;
-      continue;
+  }
+
+  /** Where member `token` of `value` comes: its index, after every existing one when missing. */
+  private rank(value: unknown, token: string): number {
+    if (typeof value !== 'object' || value === null) return Number.MAX_SAFE_INTEGER;
+    if (Array.isArray(value)) {
+      const index = ARRAY_INDEX.test(token) ? Number(token) : -1;
+      return index >= 0 && index < value.length ? index : value.length;
     }
-    let entry = keysOf.get(current);
+    let entry = this.keysOf.get(value);
     if (entry === undefined) {
-      entry = { keys: Object.keys(current), index: undefined };
-      keysOf.set(current, entry);
+      entry = { keys: Object.keys(value), index: undefined };
+      this.keysOf.set(value, entry);
     }
-    const index = indexOfKey(entry, token);
-    result.push(index === -1 ? entry.keys.length : index);
-    current = index === -1 ? undefined : (current as { readonly [key: string]: unknown })[token];
+    let index: number;
+    if (entry.keys.length <= LINEAR_KEYS) index = entry.keys.indexOf(token);
+    else {
+      entry.index ??= new Map(entry.keys.map((key, position) => [key, position]));
+      index = entry.index.get(token) ?? -1;
+    }
+    return index === -1 ? entry.keys.length : index;
   }
-  return result;
 }
 
-function compare(a: readonly number[], b: readonly number[]): number {
-  const length = Math.min(a.length, b.length);
-  for (let index = 0; index < length; index++) {
-    const difference = (a[index] as number) - (b[index] as number);
-    if (difference !== 0) return difference;
-  }
-  return a.length - b.length;
+function nextSlash(pointer: string, from: number): number {
+  const at = pointer.indexOf('/', from);
+  return at === -1 ? pointer.length : at;
+}
+
+function decode(token: string): string {
+  return token.includes('~') ? token.replace(/~1/g, '/').replace(/~0/g, '~') : token;
+}
+
+function child(value: unknown, token: string): unknown {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (Array.isArray(value)) return ARRAY_INDEX.test(token) ? value[Number(token)] : undefined;
+  return Object.hasOwn(value, token) ? (value as { readonly [key: string]: unknown })[token] : undefined;
 }
