@@ -5,9 +5,16 @@ import type { Issue } from '../issues.js';
 import { type BundleFile, caseCollisions, inspectFile } from './bundle-files.js';
 import { PackError } from './pack-error.js';
 import { preview } from './paths.js';
-import { type ZipEntry, zipEntry } from './zip-write.js';
+import { deflated, type ZipEntry, zipEntry } from './zip-write.js';
 
-/** Files keyed by bundle path: `icon.png`, `logo@2x.png`, `de.lproj/pass.strings` … */
+/**
+ * Files keyed by bundle path: `icon.png`, `logo@2x.png`, `de.lproj/pass.strings` …
+ *
+ * @example
+ * ```ts
+ * const files: PassFiles = { 'icon.png': icon, 'de.lproj/pass.strings': encodePassStrings({ Seat: 'Sitzplatz' }) };
+ * ```
+ */
 export type PassFiles = Readonly<Record<string, Uint8Array>> | ReadonlyMap<string, Uint8Array>;
 
 /** One prepared file: checked, hashed and laid out for the zip both ways. */
@@ -83,7 +90,7 @@ export async function prepare(files: PassFiles): Promise<PreparedFiles> {
     if (file === undefined) continue;
     const stored = zipEntry(file.path, file.bytes, false);
     // PNG data is deflated already: storing it saves the time and loses nothing.
-    const compressed = file.image === undefined ? zipEntry(file.path, file.bytes, true) : stored;
+    const compressed = file.image === undefined ? deflated(stored) : stored;
     out.push({ ...file, compressed, stored });
   }
   return new PreparedFiles(out, issues);

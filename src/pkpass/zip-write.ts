@@ -34,12 +34,15 @@ const encoder = new TextEncoder();
  */
 export function zipEntry(name: string, bytes: Uint8Array, compress: boolean): ZipEntry {
   const nameBytes = encoder.encode(name);
-  const base = { name: nameBytes, utf8: nameBytes.length !== name.length, crc: crc32(bytes), size: bytes.length };
-  if (compress && bytes.length > 0) {
-    const deflated = deflateSync(bytes, { level: 6 });
-    if (deflated.length < bytes.length) return { ...base, method: 8, data: deflated };
-  }
-  return { ...base, method: 0, data: bytes };
+  const stored: ZipEntry = { name: nameBytes, utf8: nameBytes.length !== name.length, crc: crc32(bytes), size: bytes.length, method: 0, data: bytes };
+  return compress ? deflated(stored) : stored;
+}
+
+/** A stored entry deflated, when that saves space (else the entry itself). */
+export function deflated(stored: ZipEntry): ZipEntry {
+  if (stored.method !== 0 || stored.size === 0) return stored;
+  const data = deflateSync(stored.data, { level: 6 });
+  return data.length < stored.size ? { ...stored, method: 8, data } : stored;
 }
 
 /** MS-DOS date and time (local-time fields; we write UTC), clamped to 1980–2107. */

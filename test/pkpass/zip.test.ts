@@ -239,3 +239,19 @@ describe('readZip', () => {
     expect(codes(readZip(renamed))).toEqual(['invalid-zip']); // the local header names another file
   });
 });
+
+describe('crc32', () => {
+  test('agrees with node:zlib on any bytes, every length and alignment', async () => {
+    const { crc32: zlibCrc32 } = await import('node:zlib');
+    const fc = (await import('fast-check')).default;
+    const { RUNS } = await import('../arbitraries.js');
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 100 }), fc.nat({ max: 7 }), (bytes, offset) => {
+        const shifted = new Uint8Array(bytes.length + offset).subarray(offset);
+        shifted.set(bytes);
+        expect(crc32(shifted)).toBe(zlibCrc32(bytes) >>> 0);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
