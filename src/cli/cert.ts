@@ -2,7 +2,7 @@ import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { flag, parseCommandLine, stringOption } from './args.js';
-import { certificateInfo, formatDate } from './certificate-info.js';
+import { certificateInfo, formatDate, type CertificateInfo } from './certificate-info.js';
 import type { Command } from './command.js';
 import { readInput, resolvePath, writeOutput } from './files.js';
 import { EXIT_FAILED, EXIT_OK, type CliIo, type ExitCode } from './io.js';
@@ -90,16 +90,20 @@ async function runCert(args: readonly string[], io: CliIo): Promise<ExitCode> {
   writeOutput(io, certificatePath, certificate.toString());
   writeOutput(io, keyPath, key.export({ type: 'pkcs8', format: 'pem' }) as string, 0o600);
 
-  const info = certificateInfo(certificate);
-  const lines = [
-    `Wrote ${certificatePath} (certificate) and ${keyPath} (private key, unencrypted PKCS #8, mode 0600).`,
-    `  certificate:          ${info.commonName ?? '(no common name)'}`,
-    `  pass type identifier: ${info.passTypeIdentifier ?? '(none: the subject has no UID)'}`,
-    `  team identifier:      ${info.teamIdentifier ?? '(none: the subject has no OU)'}`,
-    `  valid until:          ${formatDate(info.notAfter)}${info.notAfter.getTime() < Date.now() ? '  EXPIRED: make a new one in the Apple Developer portal' : ''}`,
-  ];
-  if (info.passTypeIdentifier?.startsWith('pass.') !== true) {
-    lines.push('Warning: this is not a Pass Type ID certificate (its subject UID is not a pass type identifier); Wallet refuses passes signed with it.');
+  const info = infoOf(certificate);
+  const lines = [`Wrote ${certificatePath} (certificate) and ${keyPath} (private key, unencrypted PKCS #8, mode 0600).`];
+  if (info === undefined) {
+    lines.push("Warning: passmint cannot read this certificate's names (createPassSigner will refuse it too).");
+  } else {
+    lines.push(
+      `  certificate:          ${info.commonName ?? '(no common name)'}`,
+      `  pass type identifier: ${info.passTypeIdentifier ?? '(none: the subject has no UID)'}`,
+      `  team identifier:      ${info.teamIdentifier ?? '(none: the subject has no OU)'}`,
+      `  valid until:          ${formatDate(info.notAfter)}${info.notAfter.getTime() < Date.now() ? '  EXPIRED: make a new one in the Apple Developer portal' : ''}`,
+    );
+    if (info.passTypeIdentifier?.startsWith('pass.') !== true) {
+      lines.push('Warning: this is not a Pass Type ID certificate (its subject UID is not a pass type identifier); Wallet refuses passes signed with it.');
+    }
   }
   const others = contents.certificates.length - 1;
   if (others > 0) lines.push(`The .p12 also holds ${others} other certificate${others === 1 ? '' : 's'}, not written (pack needs only Apple's WWDR intermediate).`);
@@ -146,5 +150,14 @@ function pairOf(contents: Pkcs12Contents): { certificate: X509Certificate; key: 
       : "The .p12's private key belongs to none of its certificates.";
   }
   // Several identities in one export: the Pass Type ID one is what is wanted.
-  return pairs.find((pair) => certificateInfo(pair.certificate).passTypeIdentifier?.startsWith('pass.') === true) ?? (pairs[0] as (typeof pairs)[number]);
+  return pairs.find((pair) => infoOf(pair.certificate)?.passTypeIdentifier?.startsWith('pass.') === true) ?? (pairs[0] as (typeof pairs)[number]);
+}
+
+/** The certificate's names as the library reads them; `undefined` when it cannot. */
+function infoOf(certificate: X509Certificate): CertificateInfo | undefined {
+  try {
+    return certificateInfo(new Uint8Array(certificate.raw));
+  } catch {
+    return undefined;
+  }
 }

@@ -1,4 +1,6 @@
-import { X509Certificate } from 'node:crypto';
+import { OID } from '../pkpass/oids.js';
+import { parseCertificate } from '../pkpass/x509/certificate.js';
+import { nameValue } from '../pkpass/x509/name.js';
 
 /** What a person checks of a Pass Type ID certificate before signing with it. */
 export interface CertificateInfo {
@@ -12,27 +14,24 @@ export interface CertificateInfo {
 }
 
 /**
- * Reads the names and validity of a certificate with Node's X.509 parser (the
- * CLI is Node's; the portable library reads them with its own DER reader).
+ * Reads the names and validity of a certificate (DER) with the library's own
+ * X.509 reader, so `passmint cert` prints exactly the identifiers that
+ * `createPassSigner` will compare with the pass. Throws `DerError` on bytes
+ * that are not a certificate.
  *
  * @example
  * ```ts
- * certificateInfo(new X509Certificate(pem)).passTypeIdentifier; // 'pass.com.example.event'
+ * certificateInfo(der).passTypeIdentifier; // 'pass.com.example.event'
  * ```
  */
-export function certificateInfo(certificate: X509Certificate): CertificateInfo {
-  const subject = new Map<string, string>();
-  // Node writes one `TYPE=value` per line; the first of a type is kept.
-  for (const line of certificate.subject.split('\n')) {
-    const equals = line.indexOf('=');
-    if (equals > 0 && !subject.has(line.slice(0, equals))) subject.set(line.slice(0, equals), line.slice(equals + 1));
-  }
+export function certificateInfo(der: Uint8Array): CertificateInfo {
+  const { subject, notBefore, notAfter } = parseCertificate(der);
   return {
-    commonName: subject.get('CN'),
-    passTypeIdentifier: subject.get('UID'),
-    teamIdentifier: subject.get('OU'),
-    notBefore: new Date(certificate.validFrom),
-    notAfter: new Date(certificate.validTo),
+    commonName: nameValue(subject, OID.commonName),
+    passTypeIdentifier: nameValue(subject, OID.userId),
+    teamIdentifier: nameValue(subject, OID.organizationalUnit),
+    notBefore,
+    notAfter,
   };
 }
 

@@ -98,6 +98,15 @@ describe('passmint cert', () => {
     expect(modulus('x509', 'chain/certificate.pem')).toBe(modulus('x509', identity.certificate));
   });
 
+  test('a certificate without a pass type identifier is written, with a warning', async () => {
+    openssl(dir, 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'plain-key.pem', '-out', 'plain.pem', '-days', '30', '-subj', '/CN=Just a certificate');
+    openssl(dir, 'pkcs12', '-export', '-in', 'plain.pem', '-inkey', 'plain-key.pem', '-passout', 'pass:secret', '-out', 'plain.p12');
+    const result = await extract('plain.p12', 'plain');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('pass type identifier: (none: the subject has no UID)');
+    expect(result.stdout).toContain('Warning: this is not a Pass Type ID certificate');
+  });
+
   test('refuses to overwrite existing files without --force', async () => {
     const p12 = exportP12('again.p12', 'secret');
     expect((await extract(p12, 'again')).code).toBe(0);
