@@ -65,10 +65,14 @@ export interface Attempt {
 /** Checks the options every attempt shares; throws `invalid-argument`. */
 export function checkAttemptOptions(options: AttemptOptions): Attempt {
   if (typeof options !== 'object' || options === null) throw new WebhookError('invalid-argument', 'options must be an object');
+  const { signal } = options;
+  if (signal !== undefined && typeof (signal as Partial<AbortSignal> | null)?.addEventListener !== 'function') {
+    throw new WebhookError('invalid-argument', 'signal must be an AbortSignal');
+  }
   return {
     fetch: checkFunction('fetch', options.fetch),
     timeoutMs: checkTimeout('timeoutMs', options.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : options.timeoutMs),
-    signal: options.signal,
+    signal,
     allowPrivateNetworks: checkFlag('allowPrivateNetworks', options.allowPrivateNetworks) ?? false,
   };
 }

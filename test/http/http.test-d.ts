@@ -20,6 +20,11 @@ describe('passmint/http types', () => {
     expectTypeOf(client.getTemplate(1, { signal: AbortSignal.timeout(1000) })).toEqualTypeOf<Promise<PassTemplate>>();
     // @ts-expect-error an id is a number
     void client.getTemplate('1');
+    // Limits are numbers, per client and per call.
+    createPassClient({ baseUrl: 'https://passes.example.com', apiKey: 'key', timeoutMs: 5000, maxResponseBytes: 65_536 });
+    void client.getTemplate(1, { timeoutMs: 2000 });
+    // @ts-expect-error a time limit is a number
+    createPassClient({ baseUrl: 'https://passes.example.com', apiKey: 'key', timeoutMs: '5s' });
   });
 
   test('the handler is a Fetch-API function', () => {
@@ -60,6 +65,8 @@ describe('passmint/http types', () => {
     expectTypeOf(error.status).toEqualTypeOf<number>();
     expectTypeOf(error.problem).toEqualTypeOf<Problem>();
     expectTypeOf<'pass-not-found'>().toExtend<ProblemCode>();
+    // The codes the client makes up when no usable answer arrived.
+    expectTypeOf<'timeout' | 'network-error' | 'response-too-large'>().toExtend<ProblemCode>();
     expectTypeOf(error.problem.code).toExtend<string>();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import {
+  checkWebhookUrl,
   createDelivery,
   createEvent,
   deliver,
@@ -7,6 +8,9 @@ import {
   nextRetryDelay,
   receiveWebhook,
   type DeliveryResult,
+  type NoResponseReason,
+  type VerificationFailure,
+  type WebhookErrorCode,
   type PassEventData,
   type UnknownWebhookEvent,
   type VerifyEventData,
@@ -36,5 +40,13 @@ describe('webhook types', () => {
     expectTypeOf(delivery.body).toEqualTypeOf<string>();
     expectTypeOf(await deliver('https://example.com/hooks', delivery)).toEqualTypeOf<DeliveryResult>();
     expectTypeOf(nextRetryDelay(1)).toEqualTypeOf<number | undefined>();
+    const result = await deliver('https://example.com/hooks', delivery, { allowPrivateNetworks: false, timeoutMs: 1000 });
+    if (!result.ok) expectTypeOf(result.reason).toEqualTypeOf<NoResponseReason | undefined>();
+    expectTypeOf<NoResponseReason>().toEqualTypeOf<'timeout' | 'aborted' | 'network-error' | 'private-address'>();
+    expectTypeOf<'private-address'>().toExtend<WebhookErrorCode>();
+    expectTypeOf<'private-address'>().toExtend<VerificationFailure>();
+    expectTypeOf(checkWebhookUrl('https://example.com/hooks')).toEqualTypeOf<string>();
+    // @ts-expect-error the switch is a boolean
+    void deliver('https://example.com/hooks', delivery, { allowPrivateNetworks: 'yes' });
   });
 });
