@@ -38,6 +38,13 @@ describe('register (POST /v1/devices/{device}/registrations/{type}/{serial})', (
     expect(events[0]?.id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  test('the same registration arriving many times at once: one 201, the rest 200, one registration.created', async () => {
+    const { handler, events } = walletFixture();
+    const statuses = (await Promise.all(Array.from({ length: 8 }, () => handler(register())))).map((response) => response.status);
+    expect(statuses.sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+    expect(events.map((event) => event.type)).toEqual(['registration.created']);
+  });
+
   test('a push token in capitals is stored in lower case', async () => {
     const { handler, store } = walletFixture();
     expect((await handler(register(registrationPath, pushToken.toUpperCase()))).status).toBe(201);
