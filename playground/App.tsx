@@ -3,12 +3,14 @@ import { useState } from 'preact/hooks';
 import { IssuerForm } from './components/IssuerForm.js';
 import { IssuesList } from './components/IssuesList.js';
 import { PassJson } from './components/PassJson.js';
-import { Editor, WebhookTool } from './components/lazy.js';
+import { ImagesPanel } from './components/ImagesPanel.js';
+import { Editor, Inspector, WebhookTool } from './components/lazy.js';
+import { PackagePanel } from './components/PackagePanel.js';
 import { PassPreview } from './components/PassPreview.js';
 import { ValuesForm } from './components/ValuesForm.js';
 import { examples } from './examples/index.js';
 import { shareUrl } from './lib/url-sync.js';
-import { exampleId, loadExample, setTheme, theme } from './state.js';
+import { exampleId, linkProblem, loadExample, pickerValue, setTheme, theme } from './state.js';
 
 function ShareButton(): JSX.Element {
   const [note, setNote] = useState('');
@@ -34,6 +36,52 @@ function ShareButton(): JSX.Element {
   );
 }
 
+function edited(id: string): string {
+  const example = examples.find((candidate) => candidate.id === id);
+  return example === undefined ? '(your template)' : `${example.title} — edited`;
+}
+
+function LinkProblem(): JSX.Element | null {
+  const problem = linkProblem.value;
+  if (problem === '') return null;
+  return (
+    <div class="link-problem" role="alert" data-testid="link-problem">
+      <p>{problem}</p>
+      <button type="button" onClick={() => (linkProblem.value = '')}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+// In-page moves by script, not by #anchor: the address's hash holds the shared state.
+function goTo(id: string): void {
+  const target = document.getElementById(id);
+  target?.scrollIntoView({ block: 'start' });
+  target?.focus({ preventScroll: true });
+}
+
+const SECTIONS: readonly [string, string][] = [
+  ['editor-heading', 'Template'],
+  ['values-heading', 'Values'],
+  ['images-heading', 'Images'],
+  ['preview-heading', 'Preview'],
+  ['issues-heading', 'Issues'],
+  ['package-heading', 'Download'],
+];
+
+function PhoneNav(): JSX.Element {
+  return (
+    <nav class="phone-nav" aria-label="Sections" data-testid="phone-nav">
+      {SECTIONS.map(([id, name]) => (
+        <button key={id} type="button" onClick={() => goTo(id)}>
+          {name}
+        </button>
+      ))}
+    </nav>
+  );
+}
+
 function Toolbar(): JSX.Element {
   const dark = theme.value === 'dark';
   return (
@@ -43,8 +91,8 @@ function Toolbar(): JSX.Element {
       </h1>
       <label class="picker">
         Example
-        <select value={exampleId.value} onChange={(event) => loadExample(event.currentTarget.value)} data-testid="example-picker">
-          {exampleId.value === '' ? <option value="">(your template)</option> : null}
+        <select value={pickerValue.value} onChange={(event) => loadExample(event.currentTarget.value)} data-testid="example-picker">
+          {pickerValue.value === '' ? <option value="">{edited(exampleId.value)}</option> : null}
           {examples.map((example) => (
             <option key={example.id} value={example.id}>
               {example.title}
@@ -64,20 +112,39 @@ function Toolbar(): JSX.Element {
 export function App(): JSX.Element {
   return (
     <>
-      <a class="skip" href="#preview-heading">
+      <a
+        class="skip"
+        href="#preview-heading"
+        onClick={(event) => {
+          event.preventDefault();
+          goTo('preview-heading');
+        }}
+      >
         Skip to the preview
       </a>
       <Toolbar />
+      <LinkProblem />
+      <PhoneNav />
       <main class="layout">
         <div class="column">
           <section aria-labelledby="editor-heading" class="panel editor-panel">
-            <h2 id="editor-heading">Template</h2>
+            <h2 id="editor-heading" tabIndex={-1}>
+              Template
+            </h2>
             <p class="hint">JSON; <code>{'${name}'}</code> marks a placeholder. In the editor, press Escape then Tab to move on.</p>
             <Editor />
           </section>
           <section aria-labelledby="values-heading" class="panel lazy-paint">
-            <h2 id="values-heading">Values</h2>
+            <h2 id="values-heading" tabIndex={-1}>
+              Values
+            </h2>
             <ValuesForm />
+          </section>
+          <section aria-labelledby="images-heading" class="panel">
+            <h2 id="images-heading" tabIndex={-1}>
+              Images
+            </h2>
+            <ImagesPanel />
           </section>
           <section aria-labelledby="issuer-heading" class="panel lazy-paint">
             <h2 id="issuer-heading">Issuer</h2>
@@ -92,8 +159,20 @@ export function App(): JSX.Element {
             <PassPreview />
           </section>
           <section aria-labelledby="issues-heading" class="panel">
-            <h2 id="issues-heading">Issues</h2>
+            <h2 id="issues-heading" tabIndex={-1}>
+              Issues
+            </h2>
             <IssuesList />
+          </section>
+          <section aria-labelledby="package-heading" class="panel">
+            <h2 id="package-heading" tabIndex={-1}>
+              Download .pkpass
+            </h2>
+            <PackagePanel />
+          </section>
+          <section aria-labelledby="inspector-heading" class="panel">
+            <h2 id="inspector-heading">Inspect a .pkpass</h2>
+            <Inspector />
           </section>
           <section aria-labelledby="json-heading" class="panel lazy-paint">
             <h2 id="json-heading">pass.json</h2>

@@ -5,6 +5,7 @@ import type { CompiledTemplate, Issue, Pass, PassIssuer, PassTemplate, Report } 
 import { type Example, examples, type FormValue } from './examples/index.js';
 import { type JsonSyntaxError, parseJson } from './lib/json-locate.js';
 import type { SharedState } from './lib/share.js';
+import { imageRefs } from './images.js';
 
 // The playground's whole state: signals hold what a person typed, computeds derive
 // everything else, components only read, and the actions below are the only writers.
@@ -21,7 +22,7 @@ export interface IssuerState {
 }
 
 /** Where an issue comes from; decides how its `path` is read. */
-export type IssueSource = 'json' | 'template' | 'render' | 'pass' | 'value';
+export type IssueSource = 'json' | 'template' | 'render' | 'pass' | 'value' | 'preview';
 
 /** One row of the issues list. */
 export interface IssueEntry {
@@ -37,7 +38,12 @@ export interface IssueEntry {
   /** For JSON syntax errors: where, 1-based. */
   readonly line?: number;
   readonly column?: number;
+  /** Other checks that found the same issue (merged into this entry). */
+  readonly alsoFrom?: readonly IssueSource[];
 }
+
+/** What the preview found that the library's checks did not (a barcode the drawing code could not encode). */
+export const previewProblems = signal<readonly IssueEntry[]>([]);
 
 const first: Example = examples[0] as Example;
 
@@ -213,13 +219,36 @@ export const issues: ReadonlySignal<readonly IssueEntry[]> = computed(() => {
     return [{ id: 'json', source: 'json', severity: 'error', code: 'invalid-json', message, path: '', offset, line, column }];
   }
   const { renderIssues, passReport } = build.value;
-  return [
+  return mergeDuplicates([
     ...(templateReport.value?.issues ?? []).map((issue, index) => fromIssue('template', issue, index)),
     ...valueSet.value.problems,
     ...renderIssues.map((issue, index) => fromIssue('render', issue, index)),
     ...(passReport?.issues ?? []).map((issue, index) => fromIssue('pass', issue, index)),
-  ];
+    ...previewProblems.value,
+  ]);
 });
+
+// The template's checks look at `/description/…`, the pass's at the same place
+// without that prefix: one finding seen twice is listed once, at the template.
+const passPath = (entry: IssueEntry): string =>
+  entry.source === 'template' || entry.source === 'render' ? entry.path.replace(/^\/description(?=\/|$)/, '') : entry.path;
+
+function mergeDuplicates(list: readonly IssueEntry[]): readonly IssueEntry[] {
+  const seen = new Map<string, number>();
+  const merged: IssueEntry[] = [];
+  for (const entry of list) {
+    const key = `${entry.code}\u0000${passPath(entry)}`;
+    const at = entry.source === 'json' || entry.source === 'value' ? undefined : seen.get(key);
+    const kept = at === undefined ? undefined : merged[at];
+    if (kept !== undefined && at !== undefined) {
+      if (kept.source !== entry.source) merged[at] = { ...kept, alsoFrom: [...(kept.alsoFrom ?? []), entry.source] };
+      continue;
+    }
+    seen.set(key, merged.length);
+    merged.push(entry);
+  }
+  return merged;
+}
 
 // ---- actions -------------------------------------------------------------
 
@@ -255,12 +284,50 @@ export function loadExample(id: string): void {
   });
 }
 
+const ISSUER_KEYS = ['serialNumber', 'passTypeIdentifier', 'formatVersion', 'description', 'organizationName', 'teamIdentifier', 'authenticationToken', 'webServiceURL'];
+
+/**
+ * Turns a pass (from an inspected .pkpass) into the editor's template: its body becomes
+ * `description`, its identifiers the issuer's fields, no placeholders yet.
+ */
+export function loadPassAsTemplate(pass: Readonly<Record<string, unknown>>): void {
+  const body = Object.fromEntries(Object.entries(pass).filter(([key]) => !ISSUER_KEYS.includes(key)));
+  const string = (key: string, fallback: string): string => (typeof pass[key] === 'string' ? (pass[key] as string) : fallback);
+  const template = {
+    id: 1,
+    name: string('description', 'Imported pass'),
+    formatVersion: 1,
+    passType: string('passTypeIdentifier', 'pass.com.example'),
+    description: body,
+    placeholder: [],
+  };
+  batch(() => {
+    exampleId.value = '';
+    text.value = templateText(template);
+    issuer.value = {
+      ...issuer.value,
+      teamIdentifier: string('teamIdentifier', issuer.value.teamIdentifier),
+      organizationName: string('organizationName', issuer.value.organizationName),
+      webServiceURL: string('webServiceURL', ''),
+      serialNumber: string('serialNumber', issuer.value.serialNumber),
+      authenticationToken: string('authenticationToken', issuer.value.authenticationToken),
+    };
+  });
+}
+
 /** Everything a shared link carries. */
-export const sharedState: ReadonlySignal<SharedState> = computed(() => ({
-  template: text.value,
-  values: values.value,
-  issuer: { ...issuer.value },
-}));
+export const sharedState: ReadonlySignal<SharedState> = computed(() => {
+  const images = imageRefs.value;
+  return {
+    template: text.value,
+    values: values.value,
+    issuer: { ...issuer.value },
+    ...(Object.keys(images).length === 0 ? {} : { images }),
+  };
+});
+
+/** Why the link the page was opened with (or pasted) could not be read; '' when it could. */
+export const linkProblem = signal('');
 
 /** Applies a shared link's state. */
 export function applySharedState(state: SharedState): void {
@@ -283,6 +350,13 @@ export function applySharedState(state: SharedState): void {
     exampleId.value = examples.find((example) => templateText(example.template) === state.template)?.id ?? '';
   });
 }
+
+/** The picker's value: the example whose text is exactly in the editor, or '' once edited. */
+const exampleTexts = examples.map((example) => [example.id, templateText(example.template)] as const);
+export const pickerValue: ReadonlySignal<string> = computed(() => {
+  const current = text.value;
+  return exampleTexts.find(([, candidate]) => candidate === current)?.[0] ?? '';
+});
 
 /** Light or dark. */
 export function setTheme(next: Theme): void {

@@ -1,26 +1,49 @@
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Barcode } from '../../src/index.js';
+import { previewProblems } from '../state.js';
 
 const DRAWABLE = new Set(['PKBarcodeFormatQR', 'PKBarcodeFormatPDF417', 'PKBarcodeFormatAztec', 'PKBarcodeFormatCode128']);
 
-/** The pass's barcode, drawn for real by bwip-js, which loads on first use. */
-export function BarcodeView({ barcode }: { barcode: Barcode }): JSX.Element {
+function report(message: string | undefined): void {
+  const next =
+    message === undefined
+      ? []
+      : [{ id: 'preview:barcode', source: 'preview' as const, severity: 'error' as const, code: 'barcode-message-unencodable', message, path: '/barcodes/0/message' }];
+  if (next.length !== 0 || previewProblems.peek().length !== 0) previewProblems.value = next;
+}
+
+/**
+ * The pass's barcode, drawn for real by bwip-js (loaded on first use) and shown at
+ * Wallet's proportions. A message the symbology cannot hold is drawn as an error
+ * and, in the main preview (`reportIssues`), listed with the issues.
+ */
+export function BarcodeView({ barcode, reportIssues = false }: { barcode: Barcode; reportIssues?: boolean }): JSX.Element {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [state, setState] = useState<{ status: 'loading' | 'drawn' | 'error'; message?: string }>({ status: 'loading' });
   const { format, message } = barcode;
 
   useEffect(() => {
     let cancelled = false;
+    const fail = (text: string): void => {
+      setState({ status: 'error', message: text });
+      if (reportIssues) report(`The preview cannot draw this ${String(format).replace('PKBarcodeFormat', '')} barcode: ${text}`);
+    };
     if (!DRAWABLE.has(format)) {
-      setState({ status: 'error', message: `Wallet cannot draw format "${String(format)}"` });
+      fail(`Wallet cannot draw format "${String(format)}"`);
       return undefined;
     }
     import('../lib/barcode-draw.js')
       .then(({ drawBarcode, isDrawable }) => {
         if (cancelled || canvas.current === null || !isDrawable(format)) return;
-        drawBarcode(canvas.current, format, message);
+        try {
+          drawBarcode(canvas.current, format, message);
+        } catch (error) {
+          fail(error instanceof Error ? error.message : String(error));
+          return;
+        }
         setState({ status: 'drawn' });
+        if (reportIssues) report(undefined);
       })
       .catch((error: unknown) => {
         if (!cancelled) setState({ status: 'error', message: error instanceof Error ? error.message : String(error) });
@@ -28,12 +51,13 @@ export function BarcodeView({ barcode }: { barcode: Barcode }): JSX.Element {
     return () => {
       cancelled = true;
     };
-  }, [format, message]);
+  }, [format, message, reportIssues]);
+  useEffect(() => () => void (reportIssues && report(undefined)), [reportIssues]);
 
   const shortFormat = String(format).replace('PKBarcodeFormat', '');
   return (
     <figure class="barcode" data-testid="barcode" data-format={format} data-status={state.status}>
-      <canvas ref={canvas} role="img" aria-label={`${shortFormat} barcode: ${message}`} hidden={state.status === 'error'} />
+      <canvas ref={canvas} role="img" aria-label={`${shortFormat} barcode`} hidden={state.status === 'error'} />
       {state.status === 'error' ? <p class="barcode-error">Barcode not drawn: {state.message}</p> : null}
       {barcode.altText === undefined ? null : <figcaption>{barcode.altText}</figcaption>}
     </figure>

@@ -110,7 +110,15 @@ export function Editor(): JSX.Element {
           selection: EditorSelection.single(anchor, head),
           effects: EditorView.scrollIntoView(anchor, { y: 'center' }),
         });
-        view.focus();
+        view.contentDOM.focus({ preventScroll: true });
+        // The line must also be inside the window (on a phone the editor is often off screen),
+        // below the sticky section bar: measured after CodeMirror has scrolled its own box.
+        requestAnimationFrame(() => {
+          const line = view.coordsAtPos(anchor);
+          if (line === null) return;
+          const top = (document.querySelector('.phone-nav')?.getBoundingClientRect().bottom ?? 0) + 8;
+          if (line.top < top || line.bottom > innerHeight - 8) window.scrollBy({ top: line.top - (top + innerHeight) / 2 });
+        });
       },
     });
 

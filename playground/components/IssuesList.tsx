@@ -8,6 +8,7 @@ const SOURCE_NAMES: Readonly<Record<IssueSource, string>> = {
   value: 'value',
   render: 'render',
   pass: 'validatePass',
+  preview: 'preview',
 };
 
 /** Every issue as a button that takes the cursor to its place. */
@@ -29,6 +30,7 @@ export function IssuesList(): JSX.Element {
               <span class="issue-message">{entry.message}</span>
               <span class="issue-where">
                 {SOURCE_NAMES[entry.source]}
+                {entry.alsoFrom === undefined ? '' : ` + ${entry.alsoFrom.map((source) => SOURCE_NAMES[source]).join(' + ')}`}
                 {entry.line === undefined ? ` · ${entry.path || '/'}` : ` · line ${entry.line}, column ${entry.column}`}
                 {entry.offset === undefined || entry.line !== undefined ? '' : ` · offset ${entry.offset}`}
               </span>

@@ -15,3 +15,5 @@ export const WebhookTool: LazyComponent<Record<string, never>> = lazyComponent(
   () => import('./WebhookTool.js').then((module) => module.WebhookTool),
   Loading,
 );
+
+export { Inspector } from './Inspector.js';

@@ -46,7 +46,7 @@ export function issueTarget(entry: IssueEntry, text: string, tree: Tree): IssueT
   if (entry.source === 'value') return { kind: 'input', id: valueInputId(entry.path) };
 
   let pointer = entry.path;
-  if (entry.source === 'pass') {
+  if (entry.source === 'pass' || entry.source === 'preview') {
     const mapped = passPointerToTemplate(entry.path);
     if (typeof mapped !== 'string') return { kind: 'input', id: mapped.input };
     pointer = mapped;

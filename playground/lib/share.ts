@@ -1,11 +1,19 @@
 import type { FormValue } from '../examples/index.js';
 
-/** Everything a shared link carries: the template text exactly as typed, the values and the issuer. */
+/**
+ * Everything a shared link carries: the template text exactly as typed, the values,
+ * the issuer, and the images by reference only (bundle path → 12 hex digits of the
+ * SHA-256 of the PNG; the bytes stay in the IndexedDB of the browser that has them).
+ */
 export interface SharedState {
   readonly template: string;
   readonly values: Readonly<Record<string, FormValue>>;
   readonly issuer: Readonly<Record<string, string | boolean>>;
+  readonly images?: Readonly<Record<string, string>>;
 }
+
+/** What the address's hash holds: nothing of ours, a state, or a link that cannot be read (and why). */
+export type HashContent = { readonly kind: 'none' } | { readonly kind: 'state'; readonly state: SharedState } | { readonly kind: 'broken'; readonly reason: string };
 
 // Format of the URL hash: `#z=` + base64url(deflate-raw(JSON)), or `#j=` + base64url(JSON)
 // where CompressionStream is missing. Deflate keeps a typical template's link around 1 KB.
@@ -51,21 +59,46 @@ export async function encodeState(state: SharedState): Promise<string> {
  * ```
  */
 export async function decodeState(hash: string): Promise<SharedState | undefined> {
+  const content = await readHash(hash);
+  return content.kind === 'state' ? content.state : undefined;
+}
+
+/**
+ * Reads a URL hash: `none` when it is not a shared state (empty, or an in-page
+ * anchor like `#preview-heading`), `broken` when it starts like one but cannot be
+ * read — truncated, mangled, not a template. Never throws.
+ *
+ * @example
+ * ```ts
+ * const content = await readHash(location.hash);
+ * if (content.kind === 'broken') showBanner(content.reason);
+ * ```
+ */
+export async function readHash(hash: string): Promise<HashContent> {
   const text = hash.replace(/^#/, '');
+  let bytes: Uint8Array;
   try {
-    let bytes: Uint8Array;
     if (text.startsWith(COMPRESSED)) {
       bytes = await pipe(fromBase64Url(text.slice(COMPRESSED.length)), new DecompressionStream('deflate-raw'));
     } else if (text.startsWith(PLAIN)) {
       bytes = fromBase64Url(text.slice(PLAIN.length));
     } else {
-      return undefined;
+      return { kind: 'none' };
     }
-    return asSharedState(JSON.parse(new TextDecoder().decode(bytes)));
   } catch {
-    return undefined;
+    return { kind: 'broken', reason: 'its data is cut short or mangled (it may have been truncated when copied)' };
   }
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return { kind: 'broken', reason: 'its data is not the JSON a playground link holds' };
+  }
+  const state = asSharedState(json);
+  return state === undefined ? { kind: 'broken', reason: 'it holds no template' } : { kind: 'state', state };
 }
+
+const IMAGE_PATH = /^(icon|logo|strip|thumbnail|background|footer)(@[23]x)?\.png$/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -84,5 +117,10 @@ function asSharedState(value: unknown): SharedState | undefined {
       (entry): entry is [string, string | boolean] => typeof entry[1] === 'string' || typeof entry[1] === 'boolean',
     ),
   );
-  return { template: value['template'], values, issuer };
+  const images = Object.fromEntries(
+    Object.entries(isRecord(value['images']) ? value['images'] : {}).filter(
+      (entry): entry is [string, string] => IMAGE_PATH.test(entry[0]) && typeof entry[1] === 'string' && /^[0-9a-f]{12}$/.test(entry[1]),
+    ),
+  );
+  return { template: value['template'], values, issuer, ...(Object.keys(images).length === 0 ? {} : { images }) };
 }

@@ -1,6 +1,17 @@
 import { effect } from '@preact/signals';
-import { applySharedState, sharedState } from '../state.js';
-import { decodeState, encodeState } from './share.js';
+import { restoreImages } from '../images.js';
+import { applySharedState, linkProblem, sharedState } from '../state.js';
+import { encodeState, type HashContent, readHash, type SharedState } from './share.js';
+
+function apply(state: SharedState): Promise<void> {
+  linkProblem.value = '';
+  applySharedState(state);
+  return restoreImages(state.images ?? {});
+}
+
+function report(content: Extract<HashContent, { kind: 'broken' }>): void {
+  linkProblem.value = `This link could not be opened: ${content.reason}. The page shows the default example instead, and the address is left as it was until you change something.`;
+}
 
 /**
  * Reads the state from the URL hash (if there is one), then keeps the hash up to
@@ -14,13 +25,20 @@ import { decodeState, encodeState } from './share.js';
  * ```
  */
 export async function startUrlSync(): Promise<void> {
-  const initial = await decodeState(location.hash);
-  if (initial !== undefined) applySharedState(initial);
+  const initial = await readHash(location.hash);
+  if (initial.kind === 'state') await apply(initial.state);
+  if (initial.kind === 'broken') report(initial);
   let written = location.hash;
   let timer = 0;
   let run = 0;
+  // A broken link stays in the address bar (to be copied, or fixed) until the person edits.
+  let hold = initial.kind === 'broken';
   effect(() => {
     const state = sharedState.value;
+    if (hold) {
+      hold = false;
+      return;
+    }
     clearTimeout(timer);
     const id = ++run;
     timer = window.setTimeout(() => {
@@ -33,8 +51,11 @@ export async function startUrlSync(): Promise<void> {
   });
   addEventListener('hashchange', () => {
     if (location.hash === written) return;
-    void decodeState(location.hash).then((state) => {
-      if (state !== undefined) applySharedState(state);
+    void readHash(location.hash).then((content) => {
+      if (content.kind === 'state') void apply(content.state);
+      else if (content.kind === 'broken') report(content);
+      // An in-page anchor (#preview-heading): it has scrolled; put the state back in the address.
+      else if (written !== '') history.replaceState(null, '', written);
     });
   });
 }

@@ -1,0 +1,175 @@
+import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import type { Field, Pass, PassStructure, PassStyle } from '../../src/index.js';
+import { shownColor, type ShownColor } from '../lib/colors.js';
+import { cssTextAlign, formatFieldValue } from '../lib/field-format.js';
+import { passStyle } from '../lib/pass-style.js';
+import { frontLayout } from '../lib/wallet-layout.js';
+import { BarcodeView } from './BarcodeView.js';
+import { TransitGlyph } from './TransitGlyph.js';
+
+const STYLE_NAMES: Readonly<Record<PassStyle, string>> = {
+  generic: 'Generic',
+  eventTicket: 'Event ticket',
+  coupon: 'Coupon',
+  storeCard: 'Store card',
+  boardingPass: 'Boarding pass',
+};
+
+/** Object URLs of the pass's images (the densest of each), by image name. */
+export type CardImages = Readonly<Partial<Record<'icon' | 'logo' | 'strip' | 'thumbnail' | 'background' | 'footer', string>>>;
+
+function FieldView({ field, row }: { field: Field; row: string }): JSX.Element {
+  return (
+    <div class={`field field-${row}`} style={{ textAlign: cssTextAlign(field.textAlignment) }} data-key={field.key}>
+      {field.label === undefined ? null : <div class="field-label">{String(field.label)}</div>}
+      <div class="field-value">{formatFieldValue(field)}</div>
+    </div>
+  );
+}
+
+function Row({ fields, row }: { fields: readonly Field[]; row: string }): JSX.Element | null {
+  if (fields.length === 0) return null;
+  return (
+    <div class={`row row-${row}`} data-testid={`${row}-fields`}>
+      {fields.map((field, index) => (
+        <FieldView key={`${field.key}:${index}`} field={field} row={row} />
+      ))}
+    </div>
+  );
+}
+
+function ColorLegend({ colors }: { colors: Readonly<Record<string, ShownColor | undefined>> }): JSX.Element {
+  return (
+    <dl class="color-legend" aria-label="Pass colors">
+      {Object.entries(colors).map(([name, color]) => (
+        <div key={name}>
+          <dt>
+            <span class="swatch" style={color === undefined ? undefined : { backgroundColor: color.rgb }} aria-hidden="true" />
+            {name}
+          </dt>
+          {color === undefined ? (
+            <dd class="wide">default</dd>
+          ) : (
+            <>
+              <dd>
+                <code>{color.hex}</code>
+              </dd>
+              <dd>
+                <code>{color.rgb}</code>
+              </dd>
+            </>
+          )}
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+// The back, as Wallet shows it after the (i) button: every back field as label and
+// value, links live, then what Wallet adds itself. Drawn only while shown.
+function Back({ pass, fields, cardStyle }: { pass: Pass; fields: readonly Field[]; cardStyle: Record<string, string> }): JSX.Element {
+  return (
+    <article class="pass pass-back-side" style={cardStyle} data-testid="pass-back" aria-label="Back of the pass">
+      <header class="back-title">{pass.organizationName ?? ''}</header>
+      {fields.length === 0 ? <p class="back-empty">No back fields.</p> : null}
+      <dl>
+        {fields.map((field, index) => (
+          <div key={`${field.key}:${index}`} class="back-field">
+            {field.label === undefined ? null : <dt>{String(field.label)}</dt>}
+            <dd>{formatFieldValue(field)}</dd>
+          </div>
+        ))}
+      </dl>
+      <p class="back-system">Automatic updates · Show on lock screen · Remove pass</p>
+    </article>
+  );
+}
+
+/**
+ * A pass as Wallet draws it: the style's layout and edges, its images in their
+ * places, fields Wallet does not show left out (and counted), one-line values
+ * cut with an ellipsis, the barcode at Wallet's proportions, and the back.
+ */
+export function PassCard({ pass, images, testId = 'pass-preview' }: { pass: Pass; images: CardImages; testId?: string }): JSX.Element {
+  const [side, setSide] = useState<'front' | 'back'>('front');
+  const style = passStyle(pass);
+  const structure = (pass[style] ?? {}) as PassStructure;
+  const background = shownColor(pass.backgroundColor);
+  const foreground = shownColor(pass.foregroundColor);
+  const label = shownColor(pass.labelColor);
+  const barcode = pass.barcodes?.[0] ?? pass.barcode;
+  const layout = frontLayout(structure, style, barcode?.format);
+  const cardStyle: Record<string, string> = {};
+  if (background !== undefined) cardStyle['backgroundColor'] = background.rgb;
+  if (foreground !== undefined) cardStyle['--pass-fg'] = foreground.rgb;
+  if (label !== undefined) cardStyle['--pass-label'] = label.rgb;
+  // An event ticket with a strip shows neither background nor thumbnail.
+  const strip = style === 'eventTicket' || style === 'coupon' || style === 'storeCard' ? images.strip : undefined;
+  const backgroundImage = style === 'eventTicket' && strip === undefined ? images.background : undefined;
+  const thumbnail = (style === 'generic' || (style === 'eventTicket' && strip === undefined)) ? images.thumbnail : undefined;
+  const footer = style === 'boardingPass' ? images.footer : undefined;
+  const stripStyle = style === 'coupon' || style === 'storeCard' || style === 'eventTicket';
+
+  return (
+    <>
+      <div class="card-flip" role="group" aria-label="Side of the pass">
+        <button type="button" aria-pressed={side === 'front'} onClick={() => setSide('front')}>
+          Front
+        </button>
+        <button type="button" aria-pressed={side === 'back'} onClick={() => setSide('back')} data-testid="show-back">
+          Back ({layout.back.length} field{layout.back.length === 1 ? '' : 's'})
+        </button>
+      </div>
+      {side === 'back' ? (
+        <Back pass={pass} fields={layout.back} cardStyle={cardStyle} />
+      ) : (
+        <article
+          class={`pass pass-${style}${backgroundImage === undefined ? '' : ' has-background'}`}
+          style={cardStyle}
+          data-testid={testId}
+          data-style={style}
+          aria-label={`${STYLE_NAMES[style]} pass preview`}
+        >
+          {backgroundImage === undefined ? null : <img class="pass-background" src={backgroundImage} alt="" data-testid="image-background" />}
+          <header class="pass-header">
+            {images.logo === undefined ? <div class="pass-logo" aria-hidden="true" /> : <img class="pass-logo-image" src={images.logo} alt="" data-testid="image-logo" />}
+            <div class="pass-logo-text" data-testid="logo-text">
+              {pass.logoText ?? ''}
+            </div>
+            <Row fields={layout.header} row="header" />
+          </header>
+          {style === 'boardingPass' ? (
+            <div class="row row-primary boarding" data-testid="primary-fields">
+              {layout.primary[0] === undefined ? null : <FieldView field={layout.primary[0]} row="primary" />}
+              <TransitGlyph transitType={structure.transitType} />
+              {layout.primary.slice(1).map((field, index) => (
+                <FieldView key={`${field.key}:${index}`} field={{ ...field, textAlignment: 'PKTextAlignmentRight' }} row="primary" />
+              ))}
+            </div>
+          ) : (
+            <div
+              class={stripStyle ? `strip${strip === undefined ? '' : ' has-image'}` : 'primary-area'}
+              style={strip === undefined ? undefined : { backgroundImage: `url("${strip}")` }}
+              data-testid={strip === undefined ? undefined : 'image-strip'}
+            >
+              <Row fields={layout.primary} row="primary" />
+              {thumbnail === undefined ? null : <img class="pass-thumbnail" src={thumbnail} alt="" data-testid="image-thumbnail" />}
+            </div>
+          )}
+          {layout.rows.map((fields, index) => (
+            <Row key={index} fields={fields} row={index === 0 ? 'secondary' : 'auxiliary'} />
+          ))}
+          {layout.hidden === 0 ? null : (
+            <p class="hidden-fields" data-testid="hidden-fields">
+              +{layout.hidden} field{layout.hidden === 1 ? '' : 's'} Wallet does not show
+            </p>
+          )}
+          {footer === undefined ? null : <img class="pass-footer" src={footer} alt="" data-testid="image-footer" />}
+          {barcode === undefined ? null : <BarcodeView barcode={barcode} reportIssues={testId === 'pass-preview'} />}
+        </article>
+      )}
+      <ColorLegend colors={{ background, foreground, label }} />
+    </>
+  );
+}

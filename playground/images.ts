@@ -1,0 +1,167 @@
+import { computed, signal } from '@preact/signals';
+import type { ReadonlySignal } from '@preact/signals';
+import type { PassStyle } from '../src/index.js';
+import { type ImageName, sizeGuidance, unusedReason } from '../src/pkpass/images.js';
+import { pngSize } from '../src/pkpass/png.js';
+import { loadImage, saveImage } from './lib/image-db.js';
+
+// The pass's images: bytes in memory (and in IndexedDB, by hash), an object URL for
+// the preview, and what Apple's size guidance says about each.
+
+/** The image slots a pass can have, in the order the page shows them. */
+export const IMAGE_NAMES: readonly ImageName[] = ['icon', 'logo', 'strip', 'thumbnail', 'background', 'footer'];
+export const SCALES: readonly (1 | 2 | 3)[] = [1, 2, 3];
+
+/** One image file of the pass, e.g. `logo@2x.png`. */
+export interface PassImage {
+  readonly path: string;
+  readonly bytes: Uint8Array;
+  readonly width: number;
+  readonly height: number;
+  /** First 12 hex digits of the SHA-256 of the bytes: how a share link names the image. */
+  readonly hash: string;
+  /** An object URL for `<img>`. */
+  readonly url: string;
+}
+
+export type ImageIssue = { readonly severity: 'error' | 'warning'; readonly message: string };
+
+/** Bundle path of a slot: `logo`, 2 → `logo@2x.png`. */
+export const imagePath = (name: ImageName, scale: 1 | 2 | 3): string => `${name}${scale === 1 ? '' : `@${scale}x`}.png`;
+
+export const images = signal<ReadonlyMap<string, PassImage>>(new Map());
+/** Images a share link named that this browser does not have. */
+export const missingImages = signal<readonly string[]>([]);
+
+/** Which slots a style shows, and why the others are not shown. */
+export function slotUse(name: ImageName, style: PassStyle, hasStrip: boolean): string | undefined {
+  return unusedReason(name, style, hasStrip, false);
+}
+
+/** Apple's guidance for one slot at one density, in pixels, as a sentence. */
+export function guidanceText(name: ImageName, style: PassStyle, scale: 1 | 2 | 3): string {
+  const { max, min } = sizeGuidance(name, style);
+  if (max !== undefined) return `up to ${max[0] * scale}×${max[1] * scale} px`;
+  if (min !== undefined) return `${min[0] * scale}×${min[1] * scale} px`;
+  return '';
+}
+
+/** What is wrong with an image in a slot, by Apple's guidance (sizes in points × the density). */
+export function checkImage(name: ImageName, style: PassStyle, scale: 1 | 2 | 3, image: PassImage): ImageIssue[] {
+  const found: ImageIssue[] = [];
+  const { max, min } = sizeGuidance(name, style);
+  const size = `${image.width}×${image.height} px`;
+  if (max !== undefined && (image.width > max[0] * scale || image.height > max[1] * scale)) {
+    found.push({ severity: 'warning', message: `${size} is larger than ${max[0] * scale}×${max[1] * scale} px: Wallet scales it down (or crops a strip).` });
+  }
+  if (min !== undefined && (image.width < min[0] * scale || image.height < min[1] * scale)) {
+    found.push({ severity: 'warning', message: `${size} is smaller than ${min[0] * scale}×${min[1] * scale} px: Wallet scales it up, blurred.` });
+  }
+  if (name === 'icon' && image.width !== image.height) found.push({ severity: 'warning', message: `${size} is not square.` });
+  return found;
+}
+
+/** The densest image of a slot, for the preview. */
+export function bestImage(map: ReadonlyMap<string, PassImage>, name: ImageName): PassImage | undefined {
+  return map.get(imagePath(name, 3)) ?? map.get(imagePath(name, 2)) ?? map.get(imagePath(name, 1));
+}
+
+/** Path → short hash, what a share link carries. */
+export const imageRefs: ReadonlySignal<Readonly<Record<string, string>>> = computed(() =>
+  Object.fromEntries([...images.value.values()].map((image) => [image.path, image.hash])),
+);
+
+/** The files for a package: path → bytes. */
+export const imageFiles: ReadonlySignal<Readonly<Record<string, Uint8Array>>> = computed(() =>
+  Object.fromEntries([...images.value.values()].map((image) => [image.path, image.bytes])),
+);
+
+async function shortHash(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  return [...digest.subarray(0, 6)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** Any image the browser can decode, as PNG bytes (Wallet reads PNG only). */
+async function asPng(bytes: Uint8Array): Promise<Uint8Array> {
+  if (pngSize(bytes) !== undefined) return bytes;
+  const bitmap = await createImageBitmap(new Blob([bytes as Uint8Array<ArrayBuffer>]));
+  const canvas = document.createElement('canvas');
+  canvas.width = bitmap.width;
+  canvas.height = bitmap.height;
+  canvas.getContext('2d')?.drawImage(bitmap, 0, 0);
+  const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
+  if (blob === null) throw new Error('the browser could not convert the image to PNG');
+  return new Uint8Array(await blob.arrayBuffer());
+}
+
+async function makeImage(path: string, given: Uint8Array): Promise<PassImage> {
+  const bytes = await asPng(given);
+  const size = pngSize(bytes);
+  if (size === undefined) throw new Error(`${path} is not an image the browser can read`);
+  const hash = await shortHash(bytes);
+  return { path, bytes, ...size, hash, url: URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'image/png' })) };
+}
+
+function put(image: PassImage | undefined, path: string): void {
+  const next = new Map(images.value);
+  const old = next.get(path);
+  if (old !== undefined) URL.revokeObjectURL(old.url);
+  if (image === undefined) next.delete(path);
+  else next.set(path, image);
+  images.value = next;
+}
+
+/**
+ * Puts an image into a slot (converting other formats to PNG) and stores it in IndexedDB.
+ * Rejects with a readable message when the bytes are not an image.
+ */
+export async function setImage(path: string, bytes: Uint8Array): Promise<void> {
+  const image = await makeImage(path, bytes);
+  put(image, path);
+  missingImages.value = missingImages.value.filter((name) => name !== path);
+  await saveImage({ hash: image.hash, bytes: image.bytes }).catch(() => undefined);
+}
+
+/** Empties a slot. */
+export function removeImage(path: string): void {
+  put(undefined, path);
+}
+
+/** Replaces every image (a .pkpass loaded as a template). */
+export async function replaceImages(files: ReadonlyMap<string, Uint8Array>): Promise<void> {
+  for (const image of images.value.values()) URL.revokeObjectURL(image.url);
+  const next = new Map<string, PassImage>();
+  for (const [path, bytes] of files) {
+    if (!/^[a-zA-Z]+(@[23]x)?\.png$/.test(path)) continue;
+    try {
+      const image = await makeImage(path, bytes);
+      next.set(path, image);
+      await saveImage({ hash: image.hash, bytes: image.bytes }).catch(() => undefined);
+    } catch {
+      // Not an image: the inspector lists it; the editor has no slot for it.
+    }
+  }
+  images.value = next;
+  missingImages.value = [];
+}
+
+/** Finds the images a share link names in this browser's IndexedDB; the rest are listed as missing. */
+export async function restoreImages(refs: Readonly<Record<string, string>>): Promise<void> {
+  const next = new Map<string, PassImage>();
+  const missing: string[] = [];
+  for (const [path, hash] of Object.entries(refs)) {
+    const bytes = await loadImage(hash);
+    if (bytes === undefined) {
+      missing.push(path);
+      continue;
+    }
+    try {
+      next.set(path, await makeImage(path, bytes));
+    } catch {
+      missing.push(path);
+    }
+  }
+  for (const image of images.value.values()) URL.revokeObjectURL(image.url);
+  images.value = next;
+  missingImages.value = missing;
+}

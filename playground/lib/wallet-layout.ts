@@ -1,0 +1,60 @@
+import type { Field, PassStructure, PassStyle } from '../../src/index.js';
+
+// What Wallet draws on the front of each style: the same limits the library's
+// too-many-fields rule uses (src/rules/layout.ts, from Apple's Wallet Developer Guide).
+const LIMITS: Readonly<Record<PassStyle, { header: number; primary: number; secondary: number; auxiliary: number }>> = {
+  boardingPass: { header: 3, primary: 2, secondary: 4, auxiliary: 5 },
+  coupon: { header: 3, primary: 1, secondary: 4, auxiliary: 4 },
+  eventTicket: { header: 3, primary: 1, secondary: 4, auxiliary: 4 },
+  generic: { header: 3, primary: 1, secondary: 4, auxiliary: 4 },
+  storeCard: { header: 3, primary: 1, secondary: 4, auxiliary: 4 },
+};
+const SHARED_ROW_STYLES: ReadonlySet<PassStyle> = new Set(['coupon', 'generic', 'storeCard']);
+const SQUARE = new Set(['PKBarcodeFormatQR', 'PKBarcodeFormatAztec']);
+
+/** The front of a pass as Wallet lays it out: the fields drawn per row, and how many are not drawn. */
+export interface FrontLayout {
+  readonly header: readonly Field[];
+  readonly primary: readonly Field[];
+  /** One row, or two (secondary, auxiliary); with a square barcode some styles share one row. */
+  readonly rows: readonly (readonly Field[])[];
+  readonly back: readonly Field[];
+  /** Fields on the front Wallet does not show. */
+  readonly hidden: number;
+}
+
+function fieldsOf(structure: PassStructure, key: keyof PassStructure): readonly Field[] {
+  const fields = structure[key];
+  return Array.isArray(fields) ? fields.filter((field): field is Field => typeof field === 'object' && field !== null) : [];
+}
+
+/**
+ * Lays out a pass's fields as Wallet does for its style and barcode.
+ *
+ * @example
+ * ```ts
+ * const layout = frontLayout(pass.generic ?? {}, 'generic', 'PKBarcodeFormatQR');
+ * layout.hidden; // fields Wallet would not draw
+ * ```
+ */
+export function frontLayout(structure: PassStructure, style: PassStyle, barcodeFormat: string | undefined): FrontLayout {
+  const limits = LIMITS[style];
+  let hidden = 0;
+  const take = (fields: readonly Field[], limit: number): readonly Field[] => {
+    hidden += Math.max(0, fields.length - limit);
+    return fields.slice(0, limit);
+  };
+  const header = take(fieldsOf(structure, 'headerFields'), limits.header);
+  const primary = take(fieldsOf(structure, 'primaryFields'), limits.primary);
+  const secondary = take(fieldsOf(structure, 'secondaryFields'), limits.secondary);
+  const auxiliary = take(fieldsOf(structure, 'auxiliaryFields'), limits.auxiliary);
+  let rows: (readonly Field[])[];
+  if (barcodeFormat !== undefined && SQUARE.has(barcodeFormat) && SHARED_ROW_STYLES.has(style)) {
+    const shared = [...secondary, ...auxiliary];
+    hidden += Math.max(0, shared.length - 4);
+    rows = [shared.slice(0, 4)];
+  } else {
+    rows = [secondary, auxiliary];
+  }
+  return { header, primary, rows: rows.filter((row) => row.length > 0), back: fieldsOf(structure, 'backFields'), hidden };
+}
