@@ -2,7 +2,7 @@
 // readable, to run the benchmarks on exactly the code in the tree, and once
 // minified, to measure what a user ships.
 
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { rolldown } from 'rolldown';
@@ -42,13 +42,14 @@ export async function bundleCore() {
  * @param {Record<string, string>} input
  * @param {(id: string) => boolean} [external]
  */
-async function gzippedSize(input, external, rewrite = (code) => code) {
+async function gzippedSize(input, external, rewrite = (code) => code, treeshake = undefined) {
   const bundle = await rolldown({
     input,
     resolve,
     platform: 'neutral',
     logLevel: 'silent',
     ...(external === undefined ? {} : { external }),
+    ...(treeshake === undefined ? {} : { treeshake }),
   });
   const { output } = await bundle.generate({ format: 'esm', minify: true });
   await bundle.close();
@@ -72,22 +73,28 @@ export async function librarySizes() {
 }
 
 /**
- * What each part adds to the core size: the core measured again with the
- * part left out (external), for the report when the core is over budget.
+ * What a bundler ships for `import { name } from '<entry>'` alone: the entry
+ * bundled with only that export kept (tree-shaken), minified, gzipped (level
+ * 9), everything it pulls in included (generated validators too). `undefined`
+ * when the entry does not exist or does not export `name` yet.
  *
- * @param {Record<string, RegExp>} parts
+ * @param {string} entry path under the repository root, e.g. 'src/index.ts'
+ * @param {string} name
+ * @returns {Promise<number | undefined>}
  */
-export async function coreBreakdown(parts) {
-  const core = await gzippedSize({ index: ENTRIES.index }, isValidators);
-  const out = {};
-  for (const [name, pattern] of Object.entries(parts)) {
-    out[name] = core - (await gzippedSize({ index: ENTRIES.index }, (id) => isValidators(id) || pattern.test(id)));
+export async function importSize(entry, name) {
+  const file = `${root}${entry}`;
+  if (!existsSync(file) || !new RegExp(`\\b${name}\\b`).test(readFileSync(file, 'utf8'))) return undefined;
+  const dir = fileURLToPath(new URL('../.cache/imports/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  const source = `${dir}${name}.js`;
+  writeFileSync(source, `export { ${name} } from ${JSON.stringify(file)};\n`);
+  try {
+    // The package declares "sideEffects": false (root package.json), which a
+    // user's bundler reads from the published files; src/package.json does not
+    // repeat it, so say it here: modules whose exports go unused are dropped.
+    return await gzippedSize({ [name]: source }, undefined, undefined, { moduleSideEffects: false });
+  } catch {
+    return undefined;
   }
-  // Sentences: every string or template literal of the minified code that holds
-  // a space and is longer than 12 characters (issue messages, mostly) made empty.
-  const literal = /`(?:[^`\\]|\\.)*`|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g;
-  const blank = (code) => code.replace(literal, (text) => (text.length > 12 && text.includes(' ') ? '""' : text));
-  out['every message (string literals with a space, over 12 characters) made ""'] =
-    core - (await gzippedSize({ index: ENTRIES.index }, isValidators, blank));
-  return out;
 }
