@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { Issue } from '../issues.js';
 import { createPassSigner, PackError, packPass, SignerError, type PassSigner } from '../pkpass/index.js';
 import { flag, parseCommandLine, stringOption } from './args.js';
@@ -73,7 +73,12 @@ async function runPack(args: readonly string[], io: CliIo): Promise<ExitCode> {
   if (digest !== 'sha256' && digest !== 'sha1') throw new UsageError(`--digest is sha256 or sha1, not "${digest}"`);
   if (!isDirectory(resolvePath(io, folder))) throw new UsageError(`${folder} is not a folder; pack takes a folder holding pass.json and the images`);
 
-  const passSource = readJsonSource(io, `${folder.replace(/\/+$/, '')}/pass.json`, 'pass.json');
+  const passFile = `${folder.replace(/\/+$/, '')}/pass.json`;
+  if (!existsSync(resolvePath(io, passFile))) {
+    io.stderr(`${passFile}: error missing-pass-json the folder has no pass.json (\`passmint render … -o ${passFile}\` makes one from a template)\n`);
+    return EXIT_FAILED;
+  }
+  const passSource = readJsonSource(io, passFile, 'pass.json');
   const content = readPassFolder(resolvePath(io, folder));
   const certificate = keyMaterial(readInput(io, certFile, 'the certificate'));
   const privateKey = keyMaterial(readInput(io, keyFile, 'the private key'));

@@ -112,6 +112,11 @@ describe('passmint pack', () => {
     expect(result.stderr).toMatch(/^no-icon\/icon\.png: error missing-icon /m);
   });
 
+  test('a folder without pass.json: exit 1, and how to make one', async () => {
+    mkdirSync(join(dir, 'empty'));
+    expect(await cli('pack', 'empty', ...SIGNING)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^empty\/pass\.json: error missing-pass-json .*passmint render/) });
+  });
+
   test('a symbolic link is refused with the reason', async () => {
     const folder = passFolder('linked');
     symlinkSync(join(dir, 'cert.pem'), join(dir, folder, 'strip.png'));
