@@ -1,7 +1,7 @@
 import { WebhookError } from './webhook-error.js';
 
 /** Longest delay a timer can take: `setTimeout` fires at once for anything above 2³¹−1 ms. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+export const MAX_TIMER_MS: number = 2 ** 31 - 1;
 
 function describe(value: unknown): string {
   return typeof value === 'number' ? String(value) : typeof value;
