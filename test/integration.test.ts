@@ -47,7 +47,8 @@ test('a service builds a pass, serves it, and tells a verified webhook; the cust
   servers.push(service);
 
   // Registering the webhook: pending until the handshake succeeds.
-  const check = await verifyEndpoint(`${receiver.origin}/hooks`, secret, { timeoutMs: 5000 });
+  // The receiver runs on 127.0.0.1: webhooks refuse private addresses unless allowed.
+  const check = await verifyEndpoint(`${receiver.origin}/hooks`, secret, { timeoutMs: 5000, allowPrivateNetworks: true });
   expect(check.verified).toBe(true);
   const state = transitionRegistration('pending', check.verified ? 'verified' : 'verification-failed');
   expect(state).toBe('enabled');
@@ -63,6 +64,7 @@ test('a service builds a pass, serves it, and tells a verified webhook; the cust
   const results = await dispatchEvent(
     createEvent('pass.created', { serialNumber: pass.serialNumber, passTypeIdentifier: pass.passTypeIdentifier }),
     [{ url: `${receiver.origin}/hooks`, secret, state }],
+    { allowPrivateNetworks: true },
   );
   expect(results.map(({ result }) => result.outcome)).toEqual(['received']);
   expect(received.map((event) => [event.type, (event.data as { serialNumber: string }).serialNumber])).toEqual([['pass.created', 'ticket 12/B']]);
