@@ -117,6 +117,15 @@ export async function post<TValue>(
 ): Promise<PostOutcome<TValue>> {
   const { fetch: custom, timeoutMs, signal, allowPrivateNetworks } = checkAttemptOptions(options);
   const target = checkUrl(url, allowPrivateNetworks);
+  if (
+    typeof delivery !== 'object' ||
+    delivery === null ||
+    typeof delivery.body !== 'string' ||
+    typeof delivery.headers !== 'object' ||
+    delivery.headers === null
+  ) {
+    throw new WebhookError('invalid-argument', 'Expected a delivery: { body, headers } from createDelivery');
+  }
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {

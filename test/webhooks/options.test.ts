@@ -91,6 +91,17 @@ describe('other options of the senders', () => {
     expect(sent).toBe(0);
   });
 
+  test('a delivery that is not { body, headers } is invalid-argument, not a TypeError', async () => {
+    for (const delivery of [undefined, null, 'body', { body: 1, headers: {} }, { body: '{}' }]) {
+      expect(await codeOf(deliver(url, delivery as never, { fetch }))).toBe('invalid-argument');
+    }
+  });
+
+  test('a signal that is not an AbortSignal is invalid-argument', async () => {
+    const delivery = await createDelivery(event, secret);
+    expect(await codeOf(deliver(url, delivery, { fetch, signal: {} as AbortSignal }))).toBe('invalid-argument');
+  });
+
   test('fetch and now must be functions', async () => {
     const delivery = await createDelivery(event, secret);
     expect(await codeOf(deliver(url, delivery, { fetch: 'fetch' as unknown as FetchLike }))).toBe('invalid-argument');
