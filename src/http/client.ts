@@ -216,7 +216,8 @@ export function createPassClient(options: PassClientOptions): PassClient {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
-    if (!response.ok) throw new ApiError(response.status, readProblem(response, text));
+    // The status, not `ok`: a fetch stand-in may not set `ok`.
+    if (response.status < 200 || response.status > 299) throw new ApiError(response.status, readProblem(response, text));
     try {
       return [JSON.parse(text), response];
     } catch {
