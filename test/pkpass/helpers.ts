@@ -2,9 +2,9 @@
 // openssl command, and the independent checks (unzip, openssl cms, node:crypto).
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { crc32 as zlibCrc32, deflateSync } from 'node:zlib';
 import type { PassSigner } from '../../src/pkpass/signer.js';
@@ -152,4 +152,21 @@ export function rezip(pkpass: Uint8Array, change: (files: Map<string, Uint8Array
     [...files].map(([name, bytes]) => zipEntry(name, bytes, true)),
     new Date('2026-05-07T10:30:00Z'),
   );
+}
+
+/** Every file of an archive as `unzip` extracts it (one call), by path. */
+export function unzipAll(bytes: Uint8Array): Map<string, Uint8Array> {
+  const { dir, done } = tempDir();
+  try {
+    writeFileSync(join(dir, 'p.zip'), bytes);
+    execFileSync('unzip', ['-q', 'p.zip', '-d', 'out'], { cwd: dir });
+    const out = new Map<string, Uint8Array>();
+    for (const name of readdirSync(join(dir, 'out'), { recursive: true, encoding: 'utf8' })) {
+      const path = join(dir, 'out', name);
+      if (statSync(path).isFile()) out.set(name.split(sep).join('/'), new Uint8Array(readFileSync(path)));
+    }
+    return out;
+  } finally {
+    done();
+  }
 }

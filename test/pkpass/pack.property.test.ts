@@ -7,7 +7,7 @@ import { encodePassStrings } from '../../src/pkpass/strings.js';
 import { verifyPass } from '../../src/pkpass/verify.js';
 import { RUNS } from '../arbitraries.js';
 import { validPasses } from '../pass/passes.js';
-import { imageSet, png, rezip } from './helpers.js';
+import { imageSet, opensslVerifyPackage, png, rezip, sha1Hex, unzipAll, unzipTest } from './helpers.js';
 import { makePki, signer, PASS_TYPE_IDENTIFIER, TEAM_IDENTIFIER } from './pki.js';
 
 // Each run signs and verifies (two RSA operations and openssl-free checks): a tenth of the project's runs.
@@ -70,6 +70,26 @@ describe('pack → read → verify', () => {
         expect(report.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
       }),
       { numRuns: SIGNED_RUNS },
+    );
+  });
+});
+
+describe('pack, checked by other tools', () => {
+  test('random valid passes: unzip -t passes, the manifest matches node:crypto SHA-1s of what unzip extracts, openssl cms -verify accepts the signature', async () => {
+    const s = await signer();
+    const { rootPath } = await makePki();
+    await fc.assert(
+      fc.asyncProperty(bundle, async ({ pass, files }) => {
+        const bytes = await packPass(pass, files, s, { signingTime });
+        expect(unzipTest(bytes).status).toBe(0);
+        const extracted = unzipAll(bytes);
+        const manifest = JSON.parse(new TextDecoder().decode(extracted.get('manifest.json'))) as Record<string, string>;
+        const expected = Object.fromEntries([...extracted].filter(([name]) => name !== 'manifest.json' && name !== 'signature').map(([name, content]) => [name, sha1Hex(content)]));
+        expect(manifest).toEqual(expected);
+        expect(Object.keys(manifest).sort()).toEqual(['pass.json', ...Object.keys(files)].sort());
+        expect(await opensslVerifyPackage(bytes, rootPath)).toBe(0);
+      }),
+      { numRuns: Math.max(10, Math.floor(RUNS / 50)) },
     );
   });
 });
