@@ -75,6 +75,24 @@ describe('#pkcrypto: node:crypto and Web Crypto agree byte for byte', () => {
     await expect(web.importRsaSigningKey(ecPkcs8, 'sha256')).rejects.toThrow();
   });
 
+  test('the public-key cache never changes an answer, past its bound and with the same bytes in new arrays', async () => {
+    const pki = await makePki();
+    const { spki } = parseCertificate(pki.certDer);
+    const other = parseCertificate(pki.wwdrDer).spki;
+    const signature = new Uint8Array(nodeSign('sha256', data, pki.keyPem));
+    for (const implementation of [node, web]) {
+      expect(await implementation.rsaVerify(spki, 'sha256', data, signature)).toBe(true);
+      for (let index = 0; index < 100; index++) {
+        const garbage = Uint8Array.of(0x30, 0x03, 0x02, 0x01, index);
+        expect(await implementation.rsaVerify(garbage, 'sha256', data, signature)).toBe(false);
+      }
+      expect(await implementation.rsaVerify(other, 'sha256', data, signature)).toBe(false);
+      expect(await implementation.rsaVerify(new Uint8Array(spki), 'sha256', data, signature)).toBe(true);
+      expect(await implementation.rsaVerify(new Uint8Array(spki), 'sha1', data, signature)).toBe(false);
+      expect(await implementation.rsaVerify(spki, 'sha256', data, signature)).toBe(true);
+    }
+  });
+
   test('views into larger buffers (and Buffers) are signed as the view, not the whole buffer', async () => {
     const pki = await makePki();
     const padded = new Uint8Array(data.length + 10);

@@ -1,7 +1,7 @@
 // node:crypto for the `node` condition of `#pkcrypto`: a Web Crypto digest in
 // Node is a thread-pool round trip per call; a pass hashes several files, and
 // an RSA signature through node:crypto skips the promise and the copy.
-import { createHash, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import type { Digest, ImportRsaSigningKey, RsaVerify } from './contract.js';
 
 /**
@@ -34,8 +34,32 @@ export const importRsaSigningKey: ImportRsaSigningKey = async (pkcs8, hash) => {
   };
 };
 
+// Decoding a SubjectPublicKeyInfo costs several times the RSA verification
+// itself, and the same few keys (a WWDR, a service's own certificates) come
+// back for every pass checked: keep them, bounded, least recently used first.
+const MAX_CACHED_KEYS = 64;
+const publicKeys = new Map<string, KeyObject | null>();
+
+function publicKey(spki: Uint8Array): KeyObject | null {
+  const id = Buffer.from(spki.buffer, spki.byteOffset, spki.byteLength).toString('latin1');
+  let key = publicKeys.get(id);
+  if (key !== undefined) {
+    publicKeys.delete(id);
+  } else {
+    try {
+      const imported = createPublicKey({ key: Buffer.from(spki), format: 'der', type: 'spki' });
+      key = imported.asymmetricKeyType === 'rsa' ? imported : null;
+    } catch {
+      key = null;
+    }
+    if (publicKeys.size >= MAX_CACHED_KEYS) publicKeys.delete(publicKeys.keys().next().value as string);
+  }
+  publicKeys.set(id, key);
+  return key;
+}
+
 /**
- * RSASSA-PKCS1-v1_5 verification through `node:crypto`.
+ * RSASSA-PKCS1-v1_5 verification through `node:crypto`; decoded public keys are cached.
  *
  * @example
  * ```ts
@@ -43,9 +67,10 @@ export const importRsaSigningKey: ImportRsaSigningKey = async (pkcs8, hash) => {
  * ```
  */
 export const rsaVerify: RsaVerify = async (spki, hash, data, signature) => {
+  const key = publicKey(spki);
+  if (key === null) return false;
   try {
-    const key = createPublicKey({ key: Buffer.from(spki.buffer, spki.byteOffset, spki.byteLength), format: 'der', type: 'spki' });
-    return key.asymmetricKeyType === 'rsa' && verify(hash, data, key, signature);
+    return verify(hash, data, key, signature);
   } catch {
     return false;
   }

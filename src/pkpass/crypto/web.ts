@@ -35,8 +35,30 @@ export const importRsaSigningKey: ImportRsaSigningKey = async (pkcs8, hash: Dige
   };
 };
 
+// Importing a SubjectPublicKeyInfo costs more than verifying with it, and the
+// same few keys come back for every pass checked: keep them, bounded, least
+// recently used first. The hash is part of a Web Crypto RSA key, so of the id.
+const MAX_CACHED_KEYS = 64;
+const publicKeys = new Map<string, Promise<CryptoKey | null>>();
+const latin1 = new TextDecoder('latin1');
+
+function publicKey(spki: Uint8Array, hash: HashName): Promise<CryptoKey | null> {
+  const id = `${hash}:${latin1.decode(spki)}`;
+  let key = publicKeys.get(id);
+  if (key !== undefined) {
+    publicKeys.delete(id);
+  } else {
+    key = crypto.subtle
+      .importKey('spki', new Uint8Array(spki), { name: 'RSASSA-PKCS1-v1_5', hash: names[hash] }, false, ['verify'])
+      .catch(() => null);
+    if (publicKeys.size >= MAX_CACHED_KEYS) publicKeys.delete(publicKeys.keys().next().value as string);
+  }
+  publicKeys.set(id, key);
+  return key;
+}
+
 /**
- * RSASSA-PKCS1-v1_5 verification through Web Crypto.
+ * RSASSA-PKCS1-v1_5 verification through Web Crypto; imported public keys are cached.
  *
  * @example
  * ```ts
@@ -44,8 +66,9 @@ export const importRsaSigningKey: ImportRsaSigningKey = async (pkcs8, hash: Dige
  * ```
  */
 export const rsaVerify: RsaVerify = async (spki, hash, data, signature) => {
+  const key = await publicKey(spki, hash);
+  if (key === null) return false;
   try {
-    const key = await crypto.subtle.importKey('spki', buffer(spki), { name: 'RSASSA-PKCS1-v1_5', hash: names[hash] }, false, ['verify']);
     return await crypto.subtle.verify('RSASSA-PKCS1-v1_5', key, buffer(signature), buffer(data));
   } catch {
     return false;
