@@ -52,8 +52,8 @@ export interface PassVerification extends Report {
  * signing time, certificates, chain to the WWDR and to `roots` when given),
  * the identifiers against the certificate's, `icon.png`, PNG images, images
  * the style shows, `pass.strings`. Never throws: every problem is an issue,
- * in a fixed order (archive, files, pass.json, manifest, signature, identity,
- * pass rules). Paths are bundle paths (`/icon.png`); inside pass.json
+ * in a fixed order (archive and names, pass.json as JSON, each file in archive
+ * order, icon and images of the style, manifest, signature, identity, pass rules). Paths are bundle paths (`/icon.png`); inside pass.json
  * `/pass.json/…`, inside the manifest `/manifest.json/<path as one token>`,
  * and `/signature` for the signature.
  *
@@ -83,7 +83,7 @@ async function verify(bytes: Uint8Array, options: VerifyOptions): Promise<PassVe
     if (file !== undefined) bundle.push(file);
   }
   caseCollisions([...files.keys()], issues);
-  if (pass !== undefined) checkFilesForPass(pass, bundle, issues);
+  checkFilesForPass(pass, bundle, issues);
 
   // The manifest: complete, and every hash right.
   const manifestBytes = files.get('manifest.json');

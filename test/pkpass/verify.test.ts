@@ -190,6 +190,13 @@ describe('verifyPass', () => {
     expect(codes.filter((code) => code === 'missing-from-manifest')).toHaveLength(8); // pass.json, six images, pass.strings
   });
 
+  test('pass.json nested a million levels deep: a report, not a stack overflow', async () => {
+    const deep = writeZip([zipEntry('pass.json', text('['.repeat(1_000_000) + ']'.repeat(1_000_000)), false)], signingTime);
+    expect(located(await verifyPass(deep))).toEqual(['error missing-icon /icon.png', 'error missing-manifest /manifest.json', 'error missing-signature /signature', 'error invalid-type /pass.json']);
+    const objects = writeZip([zipEntry('pass.json', text(`${'{"a":'.repeat(200_000)}1${'}'.repeat(200_000)}`), false)], signingTime);
+    expect(located(await verifyPass(objects))).toContain('error missing-key /pass.json/formatVersion');
+  });
+
   test('the SHA-1 helper agrees with node:crypto', () => {
     expect(toHex(new Uint8Array([0, 15, 255]))).toBe('000fff');
   });
