@@ -6,7 +6,7 @@
  * new Response(pkpass, { headers: { 'Content-Type': PKPASS_MIME_TYPE } });
  * ```
  */
-export const PKPASS_MIME_TYPE = 'application/vnd.apple.pkpass';
+export const PKPASS_MIME_TYPE: 'application/vnd.apple.pkpass' = 'application/vnd.apple.pkpass';
 
 /**
  * The media type of a `.pkpasses` bundle (several passes, iOS 15+).
@@ -16,7 +16,7 @@ export const PKPASS_MIME_TYPE = 'application/vnd.apple.pkpass';
  * new Response(packPasses(passes), { headers: { 'Content-Type': PKPASSES_MIME_TYPE } });
  * ```
  */
-export const PKPASSES_MIME_TYPE = 'application/vnd.apple.pkpasses';
+export const PKPASSES_MIME_TYPE: 'application/vnd.apple.pkpasses' = 'application/vnd.apple.pkpasses';
 
 /**
  * Headers to serve a pass (or, for a `.pkpasses` name, a bundle): the media
