@@ -89,6 +89,16 @@ describe('passmint render', () => {
     expect(result.stderr).toMatch(new RegExp(`^bad-color\\.json:${line}:5: error invalid-color `));
   });
 
+  test('a template with errors is not rendered: its issues are located in it', async () => {
+    const text = pretty({ ...eventTicket, description: { ...eventTicket.description, logoText: 'Hi ${eventName' } });
+    write('unterminated.json', text);
+    const result = await render('unterminated.json', '--values', 'values.json');
+    expect(result.code).toBe(1);
+    const line = text.split('\n').findIndex((each) => each.includes('"logoText"')) + 1;
+    const column = (text.split('\n')[line - 1] as string).indexOf('${eventName') + 1;
+    expect(result.stderr).toMatch(new RegExp(`^unterminated\\.json:${line}:${column}: error unterminated-placeholder `));
+  });
+
   test('values that are not JSON stop with the place; a duplicate key is a warning and rendering goes on', async () => {
     write('broken-values.json', '{ "eventName": "Concert",, }');
     expect(await render('template.json', '--values', 'broken-values.json')).toMatchObject({ code: 1, stderr: expect.stringMatching(/^broken-values\.json:1:26: error invalid-json /) });
