@@ -94,7 +94,7 @@ export function Editor(): JSX.Element {
           syntaxHighlighting(highlight),
           // Escape then Tab leaves the editor (CodeMirror's documented tab-trap escape).
           keymap.of([...defaultKeymap, ...historyKeymap, ...foldKeymap, ...lintKeymap, indentWithTab]),
-          EditorView.contentAttributes.of({ 'aria-label': 'Template JSON', 'data-testid': 'editor' }),
+          EditorView.contentAttributes.of({ 'aria-label': 'Template JSON', 'data-testid': 'editor', tabindex: '0' }),
           EditorView.lineWrapping,
           theme,
           EditorView.updateListener.of((update) => {
