@@ -61,19 +61,23 @@ export async function packPass(pass: Pass | unknown, files: PassFiles | Prepared
   const prepared = files instanceof PreparedFiles ? files : await prepare(files);
   const issues: Issue[] = [];
 
-  for (const issue of validatePass(pass, options).issues) issues.push({ ...issue, path: passJsonPointer(issue.path) });
-  let passBytes: Uint8Array | undefined;
+  // Everything is checked on pass.json as written, not on the object given:
+  // toJSON, dropped undefined values and getters cannot make the two differ.
+  let json: string | undefined;
   try {
-    const json = JSON.stringify(pass);
-    if (typeof json === 'string') passBytes = encoder.encode(json);
+    const text: unknown = JSON.stringify(pass);
+    if (typeof text === 'string') json = text;
   } catch {
-    // A cycle or a BigInt: reported below.
+    // A cycle, a BigInt, a throwing getter: reported below.
   }
-  if (passBytes === undefined) issues.push({ severity: 'error', code: 'invalid-json', message: 'The pass cannot be written as JSON', path: '/pass.json' });
-  checkIdentity(pass, signer, issues);
+  const written: unknown = json === undefined ? pass : JSON.parse(json);
+  for (const issue of validatePass(written, options).issues) issues.push({ ...issue, path: passJsonPointer(issue.path) });
+  if (json === undefined) issues.push({ severity: 'error', code: 'invalid-json', message: 'The pass cannot be written as JSON', path: '/pass.json' });
+  const passBytes = json === undefined ? undefined : encoder.encode(json);
+  checkIdentity(json === undefined ? undefined : written, signer, issues);
   checkDates(signer, signingTime, issues);
   issues.push(...prepared.issues);
-  checkFilesForPass(pass, prepared.files, issues);
+  checkFilesForPass(json === undefined ? undefined : written, prepared.files, issues);
 
   if (passBytes === undefined || issues.some((issue) => issue.severity === 'error')) throw new PackError('The pass cannot be packed', issues);
   if (issues.length > 0) options.onWarnings?.(issues);

@@ -226,6 +226,19 @@ test('a signing time that is not a valid Date: invalid-type at /signingTime', as
   expect(located(issues)).toEqual(['error invalid-type /signingTime']);
 });
 
+test('what is checked is pass.json as written: toJSON (a Date with milliseconds), getters, undefined values', async () => {
+  const withDate = { ...pass, relevantDate: new Date('2026-05-07T10:30:00.250Z') };
+  expect(located(await refusal(async () => packPass(withDate, imageSet(), await signer(), { signingTime })))).toEqual(['error invalid-date /pass.json/relevantDate']);
+  let reads = 0;
+  const shifty = { ...pass, get passTypeIdentifier() { return reads++ === 0 ? 'pass.com.example.other' : PASS_TYPE_IDENTIFIER; } };
+  expect(located(await refusal(async () => packPass(shifty, imageSet(), await signer(), { signingTime })))).toEqual(['error identity-mismatch /pass.json/passTypeIdentifier']);
+  const throwing = { ...pass, get serialNumber(): string { throw new Error('no'); } };
+  expect((await refusal(async () => packPass(throwing, imageSet(), await signer(), { signingTime }))).map((issue) => issue.code)).toContain('invalid-json');
+  const bytes = await packPass({ ...pass, voided: undefined }, imageSet(), await signer(), { signingTime });
+  const { voided: _dropped, ...written } = pass;
+  expect(JSON.parse(new TextDecoder().decode(unzipEntry(bytes, 'pass.json')))).toEqual(written);
+});
+
 describe('prepareFiles', () => {
   test('throws the pass-independent errors once, keeps warnings for packPass', async () => {
     await expect(prepareFiles({ 'icon.png': text('no'), '../x': png(1, 1) })).rejects.toMatchObject({ name: 'PackError', issues: [{ code: 'unsafe-path' }, { code: 'not-png' }] });
