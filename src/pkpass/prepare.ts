@@ -75,7 +75,8 @@ export async function prepareFiles(files: PassFiles): Promise<PreparedFiles> {
 /** {@link prepareFiles} without the throw: errors are kept in `issues`. */
 export async function prepare(files: PassFiles): Promise<PreparedFiles> {
   const issues: Issue[] = [];
-  const pairs = listFiles(files, issues);
+  // Copied: a caller reusing its buffers after prepareFiles must not change what was hashed.
+  const pairs = listFiles(files, issues).map(([path, bytes]): [string, Uint8Array] => [path, bytes instanceof Uint8Array ? bytes.slice() : bytes]);
   pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   // Each file's issues in a list of its own, joined in path order: the order does not depend on which digest resolves first.
   const perFile = pairs.map((): Issue[] => []);

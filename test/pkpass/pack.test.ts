@@ -247,6 +247,14 @@ describe('prepareFiles', () => {
     expect(located(prepared.issues)).toEqual(['warning unused-file /notes.txt']);
   });
 
+  test('bytes changed by the caller after prepareFiles do not change the package', async () => {
+    const files = imageSet();
+    const prepared = await prepareFiles(files);
+    const before = await packPass(pass, prepared, await signer(), { signingTime });
+    files['icon.png']!.fill(0);
+    expect(await packPass(pass, prepared, await signer(), { signingTime })).toEqual(before);
+  });
+
   test('one prepared set packs many passes, each with its own manifest over the same file hashes', async () => {
     const s = await signer();
     const prepared = await prepareFiles(imageSet());
