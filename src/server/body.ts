@@ -1,0 +1,58 @@
+import { ServiceProblem } from './problem.js';
+
+/** Reads a request body up to `maxBytes`; a larger one is a 413 problem, whatever Content-Length says. */
+export async function readBody(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  const reader = request.body?.getReader();
+  if (reader === undefined) return new Uint8Array(0);
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      length += value.byteLength;
+      if (length > maxBytes) throw tooLarge(maxBytes);
+      parts.push(value);
+    }
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.byteLength;
+  }
+  return bytes;
+}
+
+/** Reads a JSON body: 415 for another media type, 413 over the limit, 400 for bad JSON. */
+export async function readJson(request: Request, maxBytes: number): Promise<unknown> {
+  const type = request.headers.get('content-type');
+  if (type !== null && !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
+    throw new ServiceProblem(415, 'unsupported-media-type', 'Send JSON with "Content-Type: application/json".');
+  }
+  const bytes = await readBody(request, maxBytes);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ServiceProblem(400, 'invalid-json', 'The body is not UTF-8.');
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ServiceProblem(400, 'invalid-json', 'The body is not valid JSON.');
+  }
+}
+
+/** A JSON object (not an array, not null): what every body here is. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function tooLarge(maxBytes: number): ServiceProblem {
+  return new ServiceProblem(413, 'body-too-large', `The body is larger than ${maxBytes} bytes.`);
+}

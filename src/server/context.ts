@@ -1,0 +1,30 @@
+import type { PassSigner } from '../pkpass/signer.js';
+import type { FetchLike } from '../webhooks/post.js';
+import type { SqlDatabase } from './sql.js';
+
+/** What every route of the service shares. */
+export interface ServiceContext {
+  readonly db: SqlDatabase;
+  readonly authenticate: (request: Request) => Promise<boolean>;
+  readonly signer: PassSigner | undefined;
+  readonly issuer: { readonly teamIdentifier: string; readonly organizationName: string };
+  /** Where the service is reached (an origin); otherwise each request's own origin. */
+  readonly publicUrl: string | undefined;
+  /** Queue APNs pushes when a pass changes. */
+  readonly pushes: boolean;
+  readonly webhooks: {
+    readonly allowPrivateNetworks: boolean;
+    readonly timeoutMs?: number | undefined;
+    readonly fetch?: FetchLike | undefined;
+  };
+  readonly maxBodyBytes: number;
+  readonly maxFileBytes: number;
+  /** Called after a commit that queued events or pushes: wakes this process's workers. */
+  readonly notify: () => void;
+  readonly onError: (error: unknown) => void;
+}
+
+/** The origin links and `webServiceURL` are built from. */
+export function baseUrl(context: ServiceContext, request: Request): string {
+  return (context.publicUrl ?? new URL(request.url).origin).replace(/\/+$/, '');
+}

@@ -1,0 +1,187 @@
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { PassSigner } from '../pkpass/signer.js';
+import { addApiKey, databaseAuth, ensureFirstApiKey } from './api-keys.js';
+import { createServiceHandler } from './api.js';
+import { createDeliveryWorker, type DeliveryOptions, type Worker } from './delivery-worker.js';
+import { nodeListener } from './node-listener.js';
+import { openPglite } from './pglite.js';
+import { openPostgres } from './postgres.js';
+import { createPushWorker, type Pusher } from './push-worker.js';
+import { migrate } from './schema.js';
+import type { SqlDatabase } from './sql.js';
+
+/**
+ * What `createServer` needs. Everything is optional: without any option the
+ * service runs on an in-memory PGlite database (use `dataDir` to keep it).
+ *
+ * @example
+ * ```ts
+ * const options: ServerOptions = {
+ *   databaseUrl: process.env.DATABASE_URL,
+ *   signer: await createPassSigner({ certificate, privateKey, wwdr }),
+ *   publicUrl: 'https://passes.example.com',
+ * };
+ * ```
+ */
+export interface ServerOptions {
+  /** A PostgreSQL server (`postgres://…`); any number of processes may share it. Wins over `dataDir`. */
+  readonly databaseUrl?: string | undefined;
+  /** The folder of the embedded PGlite database; without it (and without `databaseUrl`), memory. */
+  readonly dataDir?: string | undefined;
+  /** A database opened by the caller (tests, a custom pool); the server does not close it. */
+  readonly database?: SqlDatabase | undefined;
+  /** Signs downloads and Apple's pass fetches; without it those answer 409 `signing-not-configured`. */
+  readonly signer?: PassSigner | undefined;
+  /** `teamIdentifier` (default: the signer's) and `organizationName` (default `"passmint"`) written into passes. */
+  readonly issuer?: { readonly teamIdentifier?: string | undefined; readonly organizationName?: string | undefined } | undefined;
+  /** The origin clients and Wallet reach the service at (`https://passes.example.com`); default each request's own. */
+  readonly publicUrl?: string | undefined;
+  /** API keys accepted besides those in the database. */
+  readonly apiKeys?: readonly string[] | undefined;
+  /** Make an API key when the database has none (default `true`); it is in `firstApiKey`. */
+  readonly createFirstApiKey?: boolean | undefined;
+  /** Pushes pass updates to devices (an `ApnsClient`); without it no pushes are queued. */
+  readonly apns?: Pusher | undefined;
+  /** How webhooks are delivered (`allowPrivateNetworks` also lets registrations point at private addresses). */
+  readonly delivery?: DeliveryOptions | undefined;
+  /** Run the delivery and push workers in this process (default `true`). */
+  readonly workers?: boolean | undefined;
+  /** Largest JSON body, in bytes; default 1 MiB. */
+  readonly maxBodyBytes?: number | undefined;
+  /** Largest template file (an image), in bytes; default 4 MiB. */
+  readonly maxFileBytes?: number | undefined;
+  /** Told about every error behind a 500 and every failed worker round; default `console.error`. */
+  readonly onError?: ((error: unknown) => void) | undefined;
+}
+
+/**
+ * A running service: a Fetch handler, a Node listener, and its workers.
+ *
+ * @example
+ * ```ts
+ * const server: PassmintServer = await createServer({ dataDir: './data' });
+ * const { url } = await server.listen(8080);
+ * ```
+ */
+export interface PassmintServer {
+  /** The Fetch handler: the API under `/v1/`, Apple's web service under `/wallet/`. */
+  readonly fetch: (request: Request) => Promise<Response>;
+  /** The key made on this start when the database had none; shown once, stored only as a hash. */
+  readonly firstApiKey: string | undefined;
+  /** `pglite` or `postgres`. */
+  readonly engine: 'pglite' | 'postgres';
+  /** The database it runs on. */
+  readonly database: SqlDatabase;
+  /** The webhook delivery worker (started unless `workers: false`). */
+  readonly deliveries: Worker;
+  /** Adds an API key (given, or made) and returns it. */
+  addApiKey(key?: string): Promise<string>;
+  /** Listens on `node:http` (port 0: any free port); resolves to where. */
+  listen(port?: number, host?: string): Promise<{ readonly url: string; readonly port: number; readonly server: Server }>;
+  /** Stops listening, waits for the workers' batches in flight, closes the database it opened. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the self-hosted pass service (`passmint serve` from code): opens the
+ * database (PostgreSQL with `databaseUrl`, else PGlite), runs the schema
+ * migrations (safe when several processes start at once), makes the first
+ * API key when there is none, and starts this process's delivery and push
+ * workers. Several processes on one PostgreSQL share the work: each delivery
+ * is claimed by one of them (`FOR UPDATE SKIP LOCKED`).
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'passmint/server';
+ *
+ * const server = await createServer({ databaseUrl: process.env.DATABASE_URL });
+ * if (server.firstApiKey) console.log(`API key: ${server.firstApiKey}`);
+ * const { url } = await server.listen(8080);
+ * ```
+ */
+export async function createServer(options: ServerOptions = {}): Promise<PassmintServer> {
+  // eslint-disable-next-line no-console
+  const onError = options.onError ?? ((error: unknown) => console.error(error));
+  const owned = options.database === undefined;
+  const db =
+    options.database ??
+    (options.databaseUrl !== undefined && options.databaseUrl !== ''
+      ? await openPostgres({ connectionString: options.databaseUrl })
+      : await openPglite({ dataDir: options.dataDir }));
+  try {
+    await migrate(db);
+  } catch (error) {
+    if (owned) await db.close();
+    throw error;
+  }
+  const firstApiKey = options.createFirstApiKey === false ? undefined : await ensureFirstApiKey(db);
+  const delivery = options.delivery ?? {};
+  const deliveries = createDeliveryWorker(db, delivery, onError);
+  const pushes = options.apns === undefined ? undefined : createPushWorker(db, options.apns, { pollMs: delivery.pollMs, leaseMs: delivery.leaseMs }, onError);
+
+  const fetch = createServiceHandler({
+    db,
+    authenticate: databaseAuth(db, options.apiKeys ?? []),
+    signer: options.signer,
+    issuer: {
+      teamIdentifier: options.issuer?.teamIdentifier ?? options.signer?.teamIdentifier ?? 'UNSIGNED00',
+      organizationName: options.issuer?.organizationName ?? 'passmint',
+    },
+    publicUrl: options.publicUrl,
+    pushes: pushes !== undefined,
+    webhooks: {
+      allowPrivateNetworks: delivery.allowPrivateNetworks === true,
+      timeoutMs: delivery.timeoutMs,
+      fetch: delivery.fetch,
+    },
+    maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    maxFileBytes: options.maxFileBytes ?? 4 * 1024 * 1024,
+    notify: () => {
+      deliveries.wake();
+      pushes?.wake();
+    },
+    onError,
+  });
+
+  if (options.workers !== false) {
+    deliveries.start();
+    pushes?.start();
+  }
+
+  const servers: Server[] = [];
+  return {
+    fetch,
+    firstApiKey,
+    engine: db.engine,
+    database: db,
+    deliveries,
+    addApiKey: (key) => addApiKey(db, key),
+    listen(port = 0, host = '127.0.0.1') {
+      const server = createHttpServer(nodeListener(fetch, onError));
+      servers.push(server);
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          const address = server.address() as AddressInfo;
+          const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+          resolve({ url: `http://${shown}:${address.port}`, port: address.port, server });
+        });
+      });
+    },
+    async close() {
+      await Promise.all(
+        servers.map(
+          (server) =>
+            new Promise<void>((resolve) => {
+              server.close(() => resolve());
+              server.closeAllConnections();
+            }),
+        ),
+      );
+      await Promise.all([deliveries.stop(), pushes?.stop()]);
+      if (owned) await db.close();
+    },
+  };
+}

@@ -1,0 +1,10 @@
+// passmint/server (Node): the self-hosted pass service. Named re-exports only.
+export { createServer, type PassmintServer, type ServerOptions } from './create-server.js';
+export type { DeliveryOptions, Worker } from './delivery-worker.js';
+export type { Pusher } from './push-worker.js';
+export { createSqlWalletStore } from './wallet-store.js';
+export { migrate } from './schema.js';
+export { openPglite, type PgliteOptions } from './pglite.js';
+export { openPostgres, type PostgresOptions } from './postgres.js';
+export type { SqlDatabase, SqlQueryable } from './sql.js';
+export { ServiceProblem, type ServiceProblemCode } from './problem.js';

@@ -1,0 +1,104 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * Serves a Fetch handler on `node:http`: builds a `Request` from the
+ * incoming message (the body streamed, never buffered here — the handler
+ * reads what it allows), and writes the `Response` back.
+ */
+export function nodeListener(
+  handler: (request: Request) => Promise<Response>,
+  onError: (error: unknown) => void,
+): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
+  return (incoming, outgoing) => {
+    void serve(handler, incoming, outgoing).catch((error: unknown) => {
+      onError(error);
+      if (!outgoing.headersSent) {
+        outgoing.writeHead(500, { 'content-type': 'application/problem+json' });
+        outgoing.end(JSON.stringify({ type: 'https://passmint.dev/problems/internal-error', title: 'Internal error', status: 500, code: 'internal-error' }));
+      } else {
+        outgoing.destroy();
+      }
+    });
+  };
+}
+
+async function serve(handler: (request: Request) => Promise<Response>, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+  const host = incoming.headers.host ?? 'localhost';
+  // A request target that is not a path (`*`, an absolute URL) is answered like any unknown path.
+  const target = incoming.url?.startsWith('/') === true ? incoming.url : '/';
+  let url: string;
+  try {
+    url = new URL(target, `http://${host}`).href;
+  } catch {
+    url = new URL(target, 'http://localhost').href;
+  }
+  const headers = new Headers();
+  for (let index = 0; index + 1 < incoming.rawHeaders.length; index += 2) {
+    try {
+      headers.append(incoming.rawHeaders[index]!, incoming.rawHeaders[index + 1]!);
+    } catch {
+      // A header value fetch refuses (Node's parser let it through): leave it out.
+    }
+  }
+  const method = incoming.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  const controller = new AbortController();
+  outgoing.on('close', () => controller.abort());
+  const request = new Request(url, {
+    method,
+    headers,
+    signal: controller.signal,
+    ...(hasBody ? { body: bodyStream(incoming), duplex: 'half' } : {}),
+  } as RequestInit);
+  const response = await handler(request);
+  const outHeaders: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    outHeaders[name] = value;
+  });
+  outgoing.writeHead(response.status, outHeaders);
+  if (response.body === null || method === 'HEAD') {
+    outgoing.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (!outgoing.write(value)) await new Promise((resolve) => outgoing.once('drain', resolve));
+  }
+  outgoing.end();
+  // A body the handler never read (a 401 before it): drain it too, so the client can read the answer.
+  if (hasBody && !incoming.readableEnded) drain(incoming);
+}
+
+// What is drained of a body the handler stopped reading (a 413) before the connection is cut.
+const MAX_DRAIN_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The request body as a web stream that reads only when asked. Cancelling it
+ * (the handler stops at its size limit) drains the rest instead of resetting
+ * the connection, so the client gets to read the 413 — up to a limit, after
+ * which the connection is cut.
+ */
+function bodyStream(incoming: IncomingMessage): ReadableStream<Uint8Array> {
+  const iterator = incoming[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await iterator.next();
+      if (done === true) controller.close();
+      else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+    },
+    cancel() {
+      drain(incoming);
+    },
+  });
+}
+
+function drain(incoming: IncomingMessage): void {
+  let drained = 0;
+  incoming.on('data', (chunk: Buffer) => {
+    drained += chunk.byteLength;
+    if (drained > MAX_DRAIN_BYTES) incoming.destroy();
+  });
+  incoming.resume();
+}

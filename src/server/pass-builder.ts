@@ -1,0 +1,75 @@
+import { PassValidationError, RenderError, TemplateError } from '../errors.js';
+import { buildPass } from '../pass/build.js';
+import { PreparedFiles, prepareFiles } from '../pkpass/prepare.js';
+import { compileTemplate, type CompiledTemplate } from '../template/compile.js';
+import type { JsonObject, Pass, PassTemplate, TemplateValues } from '../types.js';
+import { baseUrl, type ServiceContext } from './context.js';
+import { ServiceProblem } from './problem.js';
+import { templateFiles, type TemplateRecord } from './store.js';
+
+const CACHE_SIZE = 64;
+
+/** A small insertion-ordered cache: the oldest entry goes when it is full. */
+function remember<TValue>(cache: Map<string, TValue>, key: string, make: () => TValue): TValue {
+  const found = cache.get(key);
+  if (found !== undefined) return found;
+  const value = make();
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
+  return value;
+}
+
+/**
+ * Renders passes from stored templates and prepares their files once per
+ * template version (both cached, keyed by id and version, so a change to a
+ * template or its files is picked up at once).
+ */
+export interface PassBuilder {
+  /** Renders a pass; 422 problems for bad values or a pass Wallet would refuse. */
+  build(
+    request: Request,
+    record: TemplateRecord,
+    values: JsonObject,
+    ids: { readonly serialNumber?: string | undefined; readonly authenticationToken?: string | undefined },
+  ): Pass;
+  /** The template's files, hashed and checked once per version. */
+  files(record: TemplateRecord): Promise<PreparedFiles>;
+}
+
+export function createPassBuilder(context: ServiceContext): PassBuilder {
+  const compiled = new Map<string, CompiledTemplate>();
+  const prepared = new Map<string, Promise<PreparedFiles>>();
+  return {
+    build(request, record, values, ids) {
+      const key = `${record.template.id}:${record.version}`;
+      const webServiceURL = `${baseUrl(context, request)}/wallet`;
+      try {
+        const template = remember(compiled, key, () => compileTemplate(record.template as PassTemplate));
+        return buildPass(
+          template,
+          values as TemplateValues,
+          {
+            ...context.issuer,
+            webServiceURL,
+            ...(ids.serialNumber === undefined ? {} : { serialNumber: ids.serialNumber }),
+            ...(ids.authenticationToken === undefined ? {} : { authenticationToken: ids.authenticationToken }),
+          },
+          // A local service (http://127.0.0.1) is for development devices, which accept plain http.
+          { allowHttp: webServiceURL.startsWith('http:') },
+        );
+      } catch (error) {
+        if (error instanceof RenderError) throw new ServiceProblem(422, 'invalid-values', error.message, { issues: error.issues });
+        if (error instanceof PassValidationError) throw new ServiceProblem(422, 'invalid-pass', error.message, { issues: error.issues });
+        if (error instanceof TemplateError) throw new ServiceProblem(422, 'invalid-template', error.message, { issues: error.issues });
+        throw error;
+      }
+    },
+    files(record) {
+      const key = `${record.template.id}:${record.version}`;
+      const promise = remember(prepared, key, async () => prepareFiles(await templateFiles(context.db, record.template.id)));
+      // A failed preparation is not kept: the next request tries again.
+      promise.catch(() => prepared.delete(key));
+      return promise;
+    },
+  };
+}
