@@ -118,3 +118,31 @@ describe('parseJsonText', () => {
     expect(parseJsonText('  ').locate('')).toBeUndefined();
   });
 });
+
+// The README's "Reading JSON text" example, as a test: the same code, the lines it prints.
+test('README: file:line:column for the issues of a template read from text', async () => {
+  const { validateTemplate } = await import('../src/index.js');
+  const file = 'typo.json';
+  const text = [
+    '{',
+    '  "id": 1, "name": "Gym", "formatVersion": 1, "passType": "pass.com.example.gym",',
+    '  "description": {',
+    '    "generic": { "primaryFields": [{ "key": "level", "value": "Level ${levle}" }] },',
+    '    "logoText": "Gym", "logoText": "Gym club"',
+    '  },',
+    '  "placeholder": ["level"]',
+    '}',
+  ].join('\n');
+  const lines: string[] = [];
+  const parsed = parseJsonText(text);
+  const report = validateTemplate(parsed.value);
+  for (const issue of [...parsed.issues, ...report.issues]) {
+    const at = parsed.locate(issue.path, issue.offset);
+    lines.push(`${file}:${at?.line}:${at?.column}: ${issue.severity} ${issue.code}`);
+  }
+  expect(lines).toEqual([
+    'typo.json:5:24: warning duplicate-key',
+    'typo.json:4:70: error undeclared-placeholder', // the `$` of `${levle}`
+    'typo.json:7:19: warning unused-placeholder', // the element "level"
+  ]);
+});
