@@ -110,7 +110,7 @@ export function Editor(): JSX.Element {
           selection: EditorSelection.single(anchor, head),
           effects: EditorView.scrollIntoView(anchor, { y: 'center' }),
         });
-        view.contentDOM.focus({ preventScroll: true });
+        view.focus();
         // The line must also be inside the window (on a phone the editor is often off screen),
         // below the sticky section bar: measured after CodeMirror has scrolled its own box.
         requestAnimationFrame(() => {
