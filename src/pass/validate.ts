@@ -23,11 +23,14 @@ export interface ValidatePassOptions {
  * Checks a pass.json against Apple's rules: the shape
  * `passmint/schemas/pass.json` describes, and every rule Wallet applies that a schema
  * cannot express — unique field keys across the style body, W3C dates,
- * colors, barcode formats, https web service, identifiers … Each issue has a
- * stable `code`, a message and a JSON Pointer `path`; warnings (`hex-color`,
- * `unknown-key` …) never make `ok` false. Issues come in document order.
+ * colors, barcode formats and capacities, https web service, identifiers …
+ * Each issue has a stable `code`, a message and a JSON Pointer `path`. An
+ * error means Wallet refuses the pass; what Wallet accepts but ignores or
+ * hides (`hex-color`, `unknown-key`, `too-many-fields` …) is a warning, which
+ * never makes `ok` false (src/rules/SOURCES.md). Issues come in document order.
  *
- * Never throws, whatever it is given (cycles, throwing getters, proxies …).
+ * Never throws, whatever it is given (cycles, throwing getters, proxies …),
+ * and costs time linear in its input (a client may run it on what a server sends).
  *
  * @example
  * ```ts
