@@ -234,7 +234,9 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  * (room left) / 1032 bytes, so one slice never expands far past the budget.
  */
 function inflateAtMost(data: Uint8Array, size: number): Uint8Array | undefined {
-  const out = new Uint8Array(size);
+  // Chunks as they come, joined at the end: memory follows the real output,
+  // never the declared size (which a 1 KB archive can set to 4 GB).
+  const chunks: Uint8Array[] = [];
   let written = 0;
   let over = false;
   const inflate = new Inflate((chunk) => {
@@ -243,7 +245,7 @@ function inflateAtMost(data: Uint8Array, size: number): Uint8Array | undefined {
       over = true;
       return;
     }
-    out.set(chunk, written);
+    chunks.push(chunk);
     written += chunk.length;
   });
   try {
@@ -258,5 +260,13 @@ function inflateAtMost(data: Uint8Array, size: number): Uint8Array | undefined {
   } catch {
     return undefined;
   }
-  return over ? undefined : out.subarray(0, written);
+  if (over) return undefined;
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(written);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
 }

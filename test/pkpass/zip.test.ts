@@ -255,3 +255,17 @@ describe('crc32', () => {
     );
   });
 });
+
+describe('declared sizes are never trusted', () => {
+  test('a 1 KB archive that claims 4 GB: refused by the limits, or, with limits lifted, read for what it holds', () => {
+    const bytes = writeZip([zipEntry('pass.json', new TextEncoder().encode('{"a":1}'.repeat(100)), true)], new Date('2026-01-01T00:00:00Z'));
+    const view = new DataView(bytes.buffer);
+    const central = view.getUint32(bytes.length - 22 + 16, true);
+    view.setUint32(22, 0xfffffffe, true);
+    view.setUint32(central + 24, 0xfffffffe, true);
+    expect(bytes.length).toBeLessThan(1024);
+    expect(readZip(bytes).issues).toMatchObject([{ code: 'zip-limit-exceeded', path: '/pass.json' }]);
+    // No 4 GB buffer: the entry inflates to its 700 real bytes, which are not the declared size.
+    expect(readZip(bytes, { maxEntrySize: 2 ** 33, maxTotalSize: 2 ** 33, maxRatio: 2 ** 33 }).issues).toMatchObject([{ code: 'invalid-zip', path: '/pass.json' }]);
+  });
+});
