@@ -1,0 +1,219 @@
+import { createApnsClient, type ApnsClient } from '../apns/index.js';
+import { createPassSigner, SignerError, type PassSigner } from '../pkpass/index.js';
+import { createServer, type PassmintServer } from '../server/index.js';
+import { flag, parseCommandLine, stringOption } from './args.js';
+import type { Command } from './command.js';
+import { readInput, resolvePath } from './files.js';
+import { EXIT_FAILED, EXIT_OK, type CliIo, type ExitCode } from './io.js';
+import { PASSPHRASE_HELP, PASSPHRASE_OPTIONS, readPassphrase } from './passphrase-option.js';
+import { UsageError } from './usage-error.js';
+
+const USAGE = `Usage: passmint serve [options]
+
+Runs the pass service: templates, passes, signed .pkpass downloads, webhooks
+with durable delivery, and Apple's web service for Wallet. The data lives in
+an embedded PostgreSQL (PGlite) in a folder; with DATABASE_URL it lives in a
+PostgreSQL server instead, and any number of \`passmint serve\` processes on
+any number of machines share it. The first start prints an API key (only its
+hash is stored): send it as "Authorization: Bearer <key>".
+
+Options:
+  --port N                port to listen on (default: $PORT, else 8080; 0 = any free port)
+  --host ADDRESS          address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
+  --data DIR              the PGlite data folder (default ./passmint-data); ignored with DATABASE_URL
+  --database-url URL      a PostgreSQL server (default: $DATABASE_URL)
+  --public-url URL        where clients and Wallet reach the service (default: each request's own origin)
+  --cert FILE             the Pass Type ID certificate (PEM or DER), to sign passes
+  --key FILE              its private key (PEM)
+  --wwdr FILE             Apple's WWDR intermediate certificate (G4)
+${PASSPHRASE_HELP}
+  --apns ENV              push pass updates through APNs (production or development), with --cert/--key
+  --team-id ID            teamIdentifier for passes (default: the certificate's)
+  --organization NAME     organizationName for passes (default "passmint")
+  --allow-private-webhooks  deliver webhooks to private and loopback addresses too
+  --poll-ms N             how often an idle worker looks for due deliveries (default 1000)
+  --lease-ms N            how long a claimed delivery stays claimed (default 60000)
+  --timeout-ms N          time limit of one webhook POST (default 15000)
+  -h, --help              this text
+
+Stop it with Ctrl-C (SIGINT) or SIGTERM: it finishes the deliveries in flight.
+
+Example:
+  passmint serve --data ./passmint-data --cert pass.pem --key pass.key --wwdr AppleWWDRCAG4.pem
+  DATABASE_URL=postgres://passmint@db.internal/passmint passmint serve --host 0.0.0.0
+`;
+
+/** `passmint serve`: the self-hosted pass service. */
+export const serve: Command = {
+  name: 'serve',
+  summary: 'Run the pass service (PGlite in a folder, or PostgreSQL via DATABASE_URL)',
+  usage: USAGE,
+  run: runServe,
+};
+
+const positiveInteger = (name: string, text: string | undefined, min = 1): number | undefined => {
+  if (text === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(text) || Number(text) < min) throw new UsageError(`${name} is a whole number${min === 0 ? '' : ` of at least ${min}`}, not "${text}"`);
+  return Number(text);
+};
+
+async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const parsed = parseCommandLine(args, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    data: { type: 'string' },
+    'database-url': { type: 'string' },
+    'public-url': { type: 'string' },
+    cert: { type: 'string' },
+    key: { type: 'string' },
+    wwdr: { type: 'string' },
+    ...PASSPHRASE_OPTIONS,
+    apns: { type: 'string' },
+    'team-id': { type: 'string' },
+    organization: { type: 'string' },
+    'allow-private-webhooks': { type: 'boolean' },
+    'poll-ms': { type: 'string' },
+    'lease-ms': { type: 'string' },
+    'timeout-ms': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (flag(parsed, 'help')) {
+    io.stdout(USAGE);
+    return EXIT_OK;
+  }
+  if (parsed.positionals.length > 0) throw new UsageError(`serve takes no file names (given: ${parsed.positionals.join(' ')})`);
+  const port = positiveInteger('--port', stringOption(parsed, 'port') ?? io.env['PORT'], 0) ?? 8080;
+  if (port > 65535) throw new UsageError(`--port is at most 65535, not ${port}`);
+  const host = stringOption(parsed, 'host') ?? '127.0.0.1';
+  const databaseUrl = stringOption(parsed, 'database-url') ?? io.env['DATABASE_URL'];
+  const dataDir = resolvePath(io, stringOption(parsed, 'data') ?? 'passmint-data');
+  const publicUrl = stringOption(parsed, 'public-url');
+  if (publicUrl !== undefined && !/^https?:\/\/[^/?#]+\/?$/.test(publicUrl)) {
+    throw new UsageError(`--public-url is an origin such as https://passes.example.com, not "${publicUrl}"`);
+  }
+  const apnsEnvironment = stringOption(parsed, 'apns');
+  if (apnsEnvironment !== undefined && apnsEnvironment !== 'production' && apnsEnvironment !== 'development') {
+    throw new UsageError(`--apns is production or development, not "${apnsEnvironment}"`);
+  }
+
+  const signing = readSigningFiles(parsed, io);
+  if (apnsEnvironment !== undefined && signing === undefined) throw new UsageError('--apns pushes with the pass certificate: give --cert, --key and --wwdr too');
+  let signer: PassSigner | undefined;
+  if (signing !== undefined) {
+    try {
+      signer = await createPassSigner(signing.options);
+    } catch (error) {
+      if (!(error instanceof SignerError)) throw error;
+      for (const issue of error.issues) io.stderr(`${signing.names[issue.path] ?? (issue.path || 'signer')}: ${issue.severity} ${issue.code} ${issue.message}\n`);
+      return EXIT_FAILED;
+    }
+  }
+  let apns: ApnsClient | undefined;
+  if (apnsEnvironment !== undefined && signing !== undefined) {
+    const { certificate, privateKey, passphrase } = signing.options;
+    apns = createApnsClient({
+      certificate: { cert: certificate, key: privateKey, ...(passphrase === undefined ? {} : { passphrase }) },
+      environment: apnsEnvironment,
+    });
+  }
+
+  let server: PassmintServer;
+  try {
+    server = await createServer({
+      databaseUrl,
+      dataDir,
+      signer,
+      apns,
+      publicUrl,
+      issuer: { teamIdentifier: stringOption(parsed, 'team-id'), organizationName: stringOption(parsed, 'organization') },
+      delivery: {
+        allowPrivateNetworks: flag(parsed, 'allow-private-webhooks'),
+        pollMs: positiveInteger('--poll-ms', stringOption(parsed, 'poll-ms')),
+        leaseMs: positiveInteger('--lease-ms', stringOption(parsed, 'lease-ms')),
+        timeoutMs: positiveInteger('--timeout-ms', stringOption(parsed, 'timeout-ms')),
+      },
+      onError: (error) => io.stderr(`passmint serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+    });
+  } catch (error) {
+    // The database cannot be reached or opened: say which, without the URL's password.
+    io.stderr(`passmint serve: cannot open the database (${databaseUrl === undefined ? dataDir : redact(databaseUrl)}): ${error instanceof Error ? error.message : String(error)}\n`);
+    await apns?.close();
+    return EXIT_FAILED;
+  }
+
+  let listening: { url: string };
+  try {
+    listening = await server.listen(port, host);
+  } catch (error) {
+    io.stderr(`passmint serve: cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
+    await server.close();
+    await apns?.close();
+    return EXIT_FAILED;
+  }
+  const where = databaseUrl === undefined ? `PGlite in ${dataDir}` : `PostgreSQL at ${redact(databaseUrl)}`;
+  io.stdout(`passmint serve: listening on ${listening.url} (${where})\n`);
+  if (server.firstApiKey !== undefined) {
+    io.stdout(`API key (shown once; only its hash is stored): ${server.firstApiKey}\n`);
+  }
+  io.stdout(
+    signer === undefined
+      ? 'Passes are not signed: start with --cert, --key and --wwdr to serve .pkpass downloads.\n'
+      : `Signing as ${signer.passTypeIdentifier} (team ${signer.teamIdentifier}).\n`,
+  );
+
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  io.stdout('passmint serve: stopping\n');
+  await server.close();
+  await apns?.close();
+  return EXIT_OK;
+}
+
+/** A database URL without its password, for messages. */
+function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.href;
+  } catch {
+    return 'the given URL';
+  }
+}
+
+function readSigningFiles(
+  parsed: ReturnType<typeof parseCommandLine>,
+  io: CliIo,
+):
+  | { options: { certificate: string | Uint8Array; privateKey: string | Uint8Array; wwdr: string | Uint8Array; passphrase?: string }; names: Record<string, string> }
+  | undefined {
+  const certFile = stringOption(parsed, 'cert');
+  const keyFile = stringOption(parsed, 'key');
+  const wwdrFile = stringOption(parsed, 'wwdr');
+  if (certFile === undefined && keyFile === undefined && wwdrFile === undefined) return undefined;
+  if (certFile === undefined || keyFile === undefined || wwdrFile === undefined) {
+    throw new UsageError('signing needs all three: --cert, --key and --wwdr');
+  }
+  const passphrase = readPassphrase(parsed, io);
+  return {
+    options: {
+      certificate: keyMaterial(readInput(io, certFile, 'the certificate')),
+      privateKey: keyMaterial(readInput(io, keyFile, 'the private key')),
+      wwdr: keyMaterial(readInput(io, wwdrFile, 'the WWDR certificate')),
+      ...(passphrase === undefined ? {} : { passphrase }),
+    },
+    names: { '/certificate': certFile, '/privateKey': keyFile, '/wwdr': wwdrFile },
+  };
+}
+
+/** PEM stays text; anything else is DER bytes. */
+function keyMaterial(bytes: Uint8Array): string | Uint8Array {
+  const text = new TextDecoder('latin1').decode(bytes.subarray(0, 4096));
+  return text.includes('-----BEGIN') ? new TextDecoder().decode(bytes) : bytes;
+}

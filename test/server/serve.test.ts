@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { bundleCli, startServe } from './child.js';
+
+describe('passmint serve', () => {
+  let cli: { script: string; remove: () => void };
+  let dir: string;
+
+  beforeAll(async () => {
+    cli = await bundleCli();
+    dir = mkdtempSync(join(tmpdir(), 'passmint-serve-'));
+  });
+
+  afterAll(() => {
+    cli?.remove();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('starts on a PGlite data folder, prints where it listens and the first API key once, keeps the data across restarts, stops on SIGTERM', async () => {
+    const data = join(dir, 'data');
+    const first = await startServe(cli.script, ['--data', data]);
+    expect(first.output()).toContain(`(PGlite in ${data})`);
+    expect(first.apiKey).toMatch(/^pm_[A-Za-z0-9_-]{43}$/);
+    const headers = { authorization: `Bearer ${first.apiKey!}`, 'content-type': 'application/json' };
+    const created = await fetch(`${first.url}/v1/templates`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'Card', formatVersion: 1, passType: 'pass.com.example.card', description: { generic: { primaryFields: [{ key: 'n', value: '${n}' }] } }, placeholder: ['n'] }),
+    });
+    expect(created.status).toBe(201);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(first.output()).toContain('passmint serve: stopping');
+
+    const second = await startServe(cli.script, ['--data', data]);
+    // The key was made once; the template is still there and the old key still works.
+    expect(second.apiKey).toBeUndefined();
+    const read = await fetch(`${second.url}/v1/templates/${(await created.json()).id}`, { headers });
+    expect(read.status).toBe(200);
+    expect((await read.json()).name).toBe('Card');
+    second.child.kill('SIGINT');
+    expect(await second.exited).toBe(0);
+  });
+
+  test('a wrong option is a usage error (exit 2); an unreachable database fails with exit 1 and no password in the message', async () => {
+    const usage = startServe(cli.script, ['--port', 'x']);
+    await expect(usage).rejects.toThrow(/--port is a whole number[\s\S]*ended \(2\)|ended \(2\)/);
+    const unreachable = startServe(cli.script, ['--database-url', 'postgres://user:hunter2@127.0.0.1:1/db']);
+    const error = await unreachable.then(() => undefined, (caught: Error) => caught.message);
+    expect(error).toMatch(/ended \(1\)/);
+    expect(error).toContain('cannot open the database (postgres://user:***@127.0.0.1:1/db)');
+    expect(error).not.toContain('hunter2');
+  });
+});
