@@ -10,10 +10,11 @@ import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliIo, type ExitCode } from './i
 import { lint } from './lint.js';
 import { pack } from './pack.js';
 import { render } from './render.js';
+import { serve } from './serve.js';
 import { UsageError } from './usage-error.js';
 import { verify } from './verify.js';
 
-const COMMANDS: readonly Command[] = [lint, render, pack, verify, cert];
+const COMMANDS: readonly Command[] = [lint, render, pack, verify, cert, serve];
 
 /**
  * Runs one `passmint` command line (without the `node` and script words) and
