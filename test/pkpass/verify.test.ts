@@ -68,6 +68,21 @@ describe('verifyPass', () => {
     }
   });
 
+  test('a package made by passkit-generator (node-forge, SHA-1, its own zip writer) reads and verifies', async () => {
+    const pki = await makePki();
+    const { PKPass } = await import('passkit-generator');
+    const make = (json: object) => {
+      const buffers = Object.fromEntries(Object.entries({ ...imageSet(), 'pass.json': text(JSON.stringify(json)) }).map(([name, bytes]) => [name, Buffer.from(bytes)]));
+      return new Uint8Array(new PKPass(buffers, { wwdr: pki.wwdrPem, signerCert: pki.certPem, signerKey: pki.keyPem }, {}).getAsBuffer());
+    };
+    const { expirationDate: _date, ...undated } = pass;
+    const report = await verifyPass(make(undated), { roots: [pki.rootPem] });
+    expect(report.issues).toEqual([]);
+    expect(report.digest).toBe('sha1');
+    // passkit-generator rewrites dates with milliseconds ("…T05:00:00.000Z"), which Wallet refuses.
+    expect(located(await verifyPass(make(pass), { roots: [pki.rootPem] }))).toEqual(['error invalid-date /pass.json/expirationDate']);
+  });
+
   test('a root that did not issue the chain: the signature check\'s issue at /signature', async () => {
     const pki = await makePki();
     const report = await verifyPass(await good(), { roots: [pki.otherRootPem] });
