@@ -47,28 +47,33 @@ export function closestName(name: string, candidates: Iterable<string>, options:
 // Returns `cap` when the distance is `cap` or more. A cell (i, j) with
 // |i − j| ≥ cap costs at least `cap` (that many insertions or deletions), so
 // only the band |i − j| < cap is computed: linear in the length for a small cap.
+// The three rows are kept between calls (a pass with 100,000 unknown keys asks
+// for a million distances); only the band and the cells beside it are written
+// and read, so what earlier calls left elsewhere in them is never seen.
+let rows: [Float64Array, Float64Array, Float64Array] = [new Float64Array(64), new Float64Array(64), new Float64Array(64)];
+
 function editDistance(a: string, b: string, cap: number): number {
   const n = a.length;
   const m = b.length;
   if (Math.abs(n - m) >= cap) return cap;
   const width = Math.ceil(cap) - 1;
   const far = cap + 1;
-  let before: number[] = new Array<number>(m + 2).fill(far);
-  let previous: number[] = new Array<number>(m + 2).fill(far);
-  let current: number[] = new Array<number>(m + 2).fill(far);
+  if (rows[0].length < m + 2) rows = [new Float64Array(m + 2), new Float64Array(m + 2), new Float64Array(m + 2)];
+  let [before, previous, current] = rows;
   for (let j = 0; j <= Math.min(m, width); j++) previous[j] = j;
+  if (width + 1 <= m) previous[width + 1] = far;
   for (let i = 1; i <= n; i++) {
     const low = Math.max(1, i - width);
     const high = Math.min(m, i + width);
     // The cell left of the band: the first column, or out of reach.
     current[low - 1] = low === 1 ? i : far;
     let rowMin = current[low - 1] as number;
-    const x = a[i - 1] as string;
+    const x = a.charCodeAt(i - 1);
     for (let j = low; j <= high; j++) {
-      const y = b[j - 1] as string;
-      const change = x === y ? 0 : x.toLowerCase() === y.toLowerCase() ? 0.5 : 1;
+      const y = b.charCodeAt(j - 1);
+      const change = x === y ? 0 : sameLetter(x, y) ? 0.5 : 1;
       let value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + change);
-      if (i > 1 && j > 1 && x === b[j - 2] && a[i - 2] === y) value = Math.min(value, (before[j - 2] as number) + 1);
+      if (i > 1 && j > 1 && x === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === y) value = Math.min(value, (before[j - 2] as number) + 1);
       current[j] = value;
       if (value < rowMin) rowMin = value;
     }
@@ -81,4 +86,10 @@ function editDistance(a: string, b: string, cap: number): number {
     current = spare;
   }
   return Math.min(previous[m] as number, cap);
+}
+
+/** Whether two different UTF-16 units are one letter in two cases. */
+function sameLetter(x: number, y: number): boolean {
+  if (x < 0x80 && y < 0x80) return (x | 0x20) === (y | 0x20) && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7a;
+  return String.fromCharCode(x).toLowerCase() === String.fromCharCode(y).toLowerCase();
 }
