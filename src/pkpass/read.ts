@@ -43,7 +43,7 @@ export interface PassPackage {
  *
  * @example
  * ```ts
- * const { pass, files } = await readPass(await file.bytes(), { maxTotalSize: 10_000_000 });
+ * const { pass, files } = await readPass(new Uint8Array(await file.arrayBuffer()), { maxTotalSize: 10_000_000 });
  * ```
  */
 export async function readPass(bytes: Uint8Array, options: ReadLimits = {}): Promise<PassPackage> {
