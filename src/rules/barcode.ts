@@ -9,8 +9,11 @@ const FORMATS = new Set(['PKBarcodeFormatQR', 'PKBarcodeFormatPDF417', 'PKBarcod
 const CODE128 = 'PKBarcodeFormatCode128';
 
 /** What a placeholder may render to in a barcode for checkBarcode to find no error (see sites.ts). */
+// The format and the encoding decide what the message may hold: no cheap
+// test of them alone is exact ('none'); a message that is short ASCII fits
+// every format and encoding ('barcode-text').
 export const BARCODE_SITES: Sites = () => (key) =>
-  key === 'format' ? 'none' : key === 'message' ? 'barcode-text' : (BARCODE_KEYS as readonly string[]).includes(key) ? 'string' : 'any';
+  key === 'format' || key === 'messageEncoding' ? 'none' : key === 'message' ? 'barcode-text' : (BARCODE_KEYS as readonly string[]).includes(key) ? 'string' : 'any';
 
 /** `barcode`: one barcode, where Code 128 is not allowed. */
 export const checkSingleBarcode: Check = (context, value, key) => {

@@ -101,7 +101,7 @@ function bodyArbitrary(hard: Slot): fc.Arbitrary<Record<string, unknown>> {
       1,
     );
 
-  const barcode = sparse({ message: slot(text), format: hard(format), messageEncoding: slot(pick(['iso-8859-1'], [1])), altText: slot(text) }, [
+  const barcode = sparse({ message: slot(text), format: hard(format), messageEncoding: hard(pick(['iso-8859-1'], [1])), altText: slot(text) }, [
     'message',
     'format',
     'messageEncoding',
@@ -171,6 +171,9 @@ const value = fc.oneof(
     'EUR',
     'Now %@',
     'x'.repeat(70),
+    // Not every barcode can hold these: outside iso-8859-1, or over a PDF417 symbol's bytes.
+    'Café €',
+    'é'.repeat(1200),
     0,
     1,
     70000,

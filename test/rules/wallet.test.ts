@@ -188,3 +188,16 @@ describe('keys of iOS 18 and iOS 26 are known', () => {
     ]);
   });
 });
+
+test('buildPass validates in full when the encoding is a placeholder: a static message may not fit the rendered encoding', () => {
+  const template: PassTemplate = {
+    id: 1,
+    name: 'T',
+    formatVersion: 1,
+    passType: 'pass.com.example.t',
+    description: { barcodes: [{ format: 'PKBarcodeFormatQR', message: 'Café', messageEncoding: '${encoding}' }], generic: {} },
+    placeholder: ['encoding'],
+  };
+  expect(buildPass(template, { encoding: 'iso-8859-1' }, issuer).barcodes?.[0]?.messageEncoding).toBe('iso-8859-1');
+  expect(() => buildPass(template, { encoding: 'us-ascii' }, issuer)).toThrow(PassValidationError);
+});
