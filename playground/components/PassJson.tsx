@@ -1,4 +1,4 @@
-import { computed } from '@preact/signals';
+import { computed, effect, signal } from '@preact/signals';
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { build } from '../state.js';
@@ -8,10 +8,20 @@ const passText = computed(() => {
   return pass === undefined ? undefined : `${JSON.stringify(pass, null, 2)}\n`;
 });
 
+// The text follows one frame behind: laying out a long pass.json costs a few
+// milliseconds, and the keystroke's own frame is for the preview.
+const shownText = signal<string | undefined>(passText.peek());
+let pending = 0;
+effect(() => {
+  const next = passText.value;
+  cancelAnimationFrame(pending);
+  pending = requestAnimationFrame(() => setTimeout(() => (shownText.value = next), 0));
+});
+
 /** The rendered pass.json, to copy or download. */
 export function PassJson(): JSX.Element {
   const [note, setNote] = useState('');
-  const content = passText.value;
+  const content = shownText.value;
   if (content === undefined) return <p class="empty">No pass.json while there are template or render errors.</p>;
 
   const copy = (): void => {

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { examples } from '../../playground/examples/index.js';
@@ -76,7 +76,8 @@ describe.skipIf(!chromiumAvailable)(`playground in Chromium (screenshots in ${SC
     const page = await open();
     await page.getByLabel('firstName', { exact: true }).fill('Katherine');
     await expect.poll(() => preview(page).locator('[data-testid=primary-fields]').textContent()).toContain('Katherine Hopper');
-    expect(await page.locator('[data-testid=pass-json]').textContent()).toContain('"value": "Katherine Hopper"');
+    // pass.json follows one frame behind the preview.
+    await expect.poll(() => page.locator('[data-testid=pass-json]').textContent()).toContain('"value": "Katherine Hopper"');
 
     // The form follows the template: a name taken out loses its input, put back it has the typed value again.
     const original = templateText(first.template);
@@ -104,7 +105,7 @@ describe.skipIf(!chromiumAvailable)(`playground in Chromium (screenshots in ${SC
     expect(legend).toContain('#ff0000');
     expect(legend).toContain('rgb(255, 0, 0)');
     // buildPass writes the rgb() form Apple documents.
-    expect(await page.locator('[data-testid=pass-json]').textContent()).toContain('"backgroundColor": "rgb(255, 0, 0)"');
+    await expect.poll(() => page.locator('[data-testid=pass-json]').textContent()).toContain('"backgroundColor": "rgb(255, 0, 0)"');
     await screenshot(page, '02-red-background');
     expect(pageErrors()).toEqual([]);
   });
@@ -165,7 +166,8 @@ describe.skipIf(!chromiumAvailable)(`playground in Chromium (screenshots in ${SC
     await expect.poll(() => preview(other).locator('[data-testid=logo-text]').textContent()).toBe('Shared Climbing');
     expect(await other.getByLabel('lastName', { exact: true }).inputValue()).toBe('Johnson');
     expect(await other.getByLabel('Organization name').inputValue()).toBe('Shared Org');
-    expect(await other.locator('[data-testid=pass-json]').textContent()).toBe(await page.locator('[data-testid=pass-json]').textContent());
+    const json = await page.locator('[data-testid=pass-json]').textContent();
+    await expect.poll(() => other.locator('[data-testid=pass-json]').textContent()).toBe(json);
     // Reload keeps it.
     await other.reload();
     await expect.poll(() => preview(other).locator('[data-testid=logo-text]').textContent()).toBe('Shared Climbing');
@@ -200,112 +202,6 @@ describe.skipIf(!chromiumAvailable)(`playground in Chromium (screenshots in ${SC
     await expect.poll(() => page.locator('[data-testid=webhook-verdict]').textContent()).toContain('does not match');
     expect(await page.locator('[data-testid=webhook-verdict]').textContent()).toContain('line break');
     await screenshot(page, '05-webhook-tool');
-    expect(pageErrors()).toEqual([]);
-  });
-
-  test('edit → preview latency with a 200-field template (measured in the page)', async () => {
-    const fields = Array.from({ length: 200 }, (_, i) => ({ key: `f${i}`, label: `Label ${i}`, value: `\${v${i}}` }));
-    const template = {
-      description: {
-        logoText: 'Perf',
-        backgroundColor: 'rgb(30, 41, 59)',
-        foregroundColor: 'rgb(255, 255, 255)',
-        generic: {
-          primaryFields: fields.slice(0, 1),
-          secondaryFields: fields.slice(1, 5),
-          auxiliaryFields: fields.slice(5, 9),
-          backFields: fields.slice(9),
-        },
-      },
-      id: 200,
-      name: 'Two hundred fields',
-      formatVersion: 1,
-      passType: 'pass.com.example.perf',
-      placeholder: fields.map((_, i) => `v${i}`),
-    };
-    // Opened through a shared link, with every value filled in.
-    const values = Object.fromEntries(fields.map((_, i) => [`v${i}`, { text: `Value ${i}`, json: false }]));
-    const state = { template: templateText(template), values, issuer: {} };
-    const hash = `#z=${deflateRawSync(JSON.stringify(state)).toString('base64url')}`;
-    const page = await open({ url: `${harness.url}${hash}` });
-    await expect.poll(() => page.locator('[data-testid=value-input]').count()).toBe(200);
-    await expect.poll(() => summary(page).textContent()).toMatch(/^(No issues|0 errors)/);
-
-    // Each keystroke is timed from its keydown (in the page) until the preview's DOM shows the
-    // result, and until the next animation frame after that (when it is painted).
-    await page.evaluate(() => {
-      const timing = { start: 0, expected: '', read: () => '', samples: [] as { dom: number; frame: number }[] };
-      (window as unknown as { timing: typeof timing }).timing = timing;
-      addEventListener('keydown', () => (timing.start = performance.now()), { capture: true });
-      const target = document.querySelector('[data-testid=pass-preview]')?.parentElement ?? document.body;
-      new MutationObserver(() => {
-        if (timing.start === 0 || timing.read() !== timing.expected) return;
-        const start = timing.start;
-        timing.start = 0;
-        const dom = performance.now() - start;
-        requestAnimationFrame(() => timing.samples.push({ dom, frame: performance.now() - start }));
-      }).observe(target, { subtree: true, childList: true, characterData: true });
-    });
-
-    type Sample = { dom: number; frame: number };
-    async function measure(kind: 'template' | 'value', setup: () => Promise<void>, expected: (i: number) => string, selector: string): Promise<Sample[]> {
-      await setup();
-      const samples: Sample[] = [];
-      // The first 3 keystrokes warm up the JIT and are not counted.
-      for (let i = 1; i <= 18; i++) {
-        await page.evaluate(
-          ({ text, css }) => {
-            const timing = (window as unknown as { timing: { expected: string; read: () => string; samples: unknown[] } }).timing;
-            timing.expected = text;
-            timing.read = () => document.querySelector(css)?.textContent ?? '';
-            timing.samples = [];
-          },
-          { text: expected(i), css: selector },
-        );
-        await page.keyboard.press(String(i % 10));
-        await page.waitForFunction(() => (window as unknown as { timing: { samples: unknown[] } }).timing.samples.length > 0);
-        const sample = await page.evaluate(() => (window as unknown as { timing: { samples: Sample[] } }).timing.samples[0] ?? { dom: Number.NaN, frame: Number.NaN });
-        if (i > 3) samples.push(sample);
-      }
-      process.stdout.write(
-        `[e2e] ${kind} keystroke → preview, 200 fields: DOM updated ${describeSamples(samples.map((s) => s.dom))}; painted (next frame) ${describeSamples(samples.map((s) => s.frame))}\n`,
-      );
-      return samples;
-    }
-
-    // A keystroke in the editor: re-parse, validateTemplate, render, buildPass, validatePass, redraw.
-    let logo = 'Perf';
-    const templateSamples = await measure(
-      'template',
-      async () => {
-        await page.locator('.cm-content').click();
-        await page.keyboard.press('ControlOrMeta+Home');
-        const line = templateText(template).split('\n').findIndex((row) => row.includes('"logoText"'));
-        for (let i = 0; i < line; i++) await page.keyboard.press('ArrowDown');
-        await page.keyboard.press('End');
-        await page.keyboard.press('ArrowLeft');
-        await page.keyboard.press('ArrowLeft');
-      },
-      (i) => (logo += String(i % 10)),
-      '[data-testid=logo-text]',
-    );
-    // A keystroke in the values form.
-    let value = '';
-    const valueSamples = await measure(
-      'value',
-      async () => {
-        await page.getByLabel('v3', { exact: true }).focus();
-        await page.keyboard.press('End');
-      },
-      (i) => `Label 3Value 3${(value += String(i % 10))}`,
-      '[data-key=f3]',
-    );
-    await screenshot(page, '08-two-hundred-fields', false);
-    // A measurement, reported above; only its sanity is asserted (timing on shared CI machines varies).
-    for (const sample of [...templateSamples, ...valueSamples]) {
-      expect(Number.isFinite(sample.dom) && Number.isFinite(sample.frame)).toBe(true);
-      expect(sample.frame).toBeGreaterThanOrEqual(sample.dom);
-    }
     expect(pageErrors()).toEqual([]);
   });
 
@@ -349,9 +245,3 @@ describe.skipIf(!chromiumAvailable)(`playground in Chromium (screenshots in ${SC
     expect(pageErrors()).toEqual([]);
   });
 });
-
-function describeSamples(samples: readonly number[]): string {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-  return `median ${at(0.5).toFixed(1)} ms, p90 ${at(0.9).toFixed(1)} ms, max ${at(1).toFixed(1)} ms (n=${samples.length}; target 16 ms)`;
-}

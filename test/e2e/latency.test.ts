@@ -1,0 +1,121 @@
+import { deflateRawSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { examples } from '../../playground/examples/index.js';
+import { chromiumAvailable, type Harness, openPlayground, type PlaygroundPage, screenshot, startHarness } from './browser.js';
+import { cursorBeforeQuote, describeSamples, installStopwatch, measureTyping, type Sample } from './latency.js';
+
+// From a real keystroke (Playwright's key press, timed from its keydown in the page)
+// to the painted frame that shows the result in the preview. A measurement, printed;
+// only its sanity is asserted (timing on shared CI machines varies). Targets: 16 ms
+// median for the largest example and for 200 fields, 33 ms for 500.
+const templateText = (template: unknown): string => `${JSON.stringify(template, null, 2)}\n`;
+
+function manyFields(count: number): { template: Record<string, unknown>; values: Record<string, { text: string; json: boolean }> } {
+  const fields = Array.from({ length: count }, (_, i) => ({ key: `f${i}`, label: `Label ${i}`, value: `\${v${i}}` }));
+  return {
+    template: {
+      id: count,
+      name: `${count} fields`,
+      formatVersion: 1,
+      passType: 'pass.com.example.perf',
+      description: {
+        logoText: 'Perf',
+        backgroundColor: 'rgb(30, 41, 59)',
+        foregroundColor: 'rgb(255, 255, 255)',
+        generic: {
+          primaryFields: fields.slice(0, 1),
+          secondaryFields: fields.slice(1, 5),
+          auxiliaryFields: fields.slice(5, 9),
+          backFields: fields.slice(9),
+        },
+      },
+      placeholder: fields.map((_, i) => `v${i}`),
+    },
+    values: Object.fromEntries(fields.map((_, i) => [`v${i}`, { text: `Value ${i}`, json: false }])),
+  };
+}
+
+describe.skipIf(!chromiumAvailable)('playground: keystroke → painted preview', () => {
+  let harness: Harness;
+  const opened: PlaygroundPage[] = [];
+
+  beforeAll(async () => {
+    harness = await startHarness();
+  }, 120_000);
+  afterAll(async () => {
+    await harness?.close();
+  });
+  beforeEach(async () => {
+    await Promise.all(opened.map((playground) => playground.page.context().close()));
+    opened.length = 0;
+  });
+
+  /** Opens a template through a shared link (every value filled in) with the stopwatch installed. */
+  async function openShared(template: unknown, values: Record<string, unknown>): Promise<PlaygroundPage> {
+    const hash = `#z=${deflateRawSync(JSON.stringify({ template: templateText(template), values, issuer: {} })).toString('base64url')}`;
+    const playground = await openPlayground(harness, { url: `${harness.url}${hash}` });
+    opened.push(playground);
+    await expect.poll(() => playground.page.locator('[data-testid=issue-summary]').textContent()).toMatch(/^(No issues|0 errors|\d+ errors?, \d+ warnings?)/);
+    await installStopwatch(playground.page);
+    return playground;
+  }
+
+  function log(name: string, kind: string, samples: readonly Sample[], target: number): void {
+    process.stdout.write(
+      `[e2e] ${name}, ${kind} keystroke → preview: DOM ${describeSamples(samples.map((s) => s.dom), target)}; next frame ${describeSamples(samples.map((s) => s.frame), target)}; painted ${describeSamples(samples.map((s) => s.painted), target)}\n`,
+    );
+  }
+
+  function sane(samples: readonly Sample[]): void {
+    expect(samples).toHaveLength(15);
+    for (const sample of samples) {
+      expect(Number.isFinite(sample.painted)).toBe(true);
+      expect(sample.frame).toBeGreaterThanOrEqual(sample.dom);
+      expect(sample.painted).toBeGreaterThanOrEqual(sample.frame);
+    }
+  }
+
+  async function typeInTemplate(page: Page, text: string, start: string): Promise<Sample[]> {
+    await cursorBeforeQuote(page, text, '"logoText"');
+    let logo = start;
+    return measureTyping(page, (i) => (logo += String(i % 10)), '[data-testid=logo-text]');
+  }
+
+  async function typeInValue(page: Page, name: string, before: string, initial: string, key: string): Promise<Sample[]> {
+    await page.getByLabel(name, { exact: true }).focus();
+    await page.keyboard.press('End');
+    let value = initial;
+    return measureTyping(page, (i) => `${before}${(value += String(i % 10))}`, `[data-testid=pass-preview] [data-key=${key}]`);
+  }
+
+  test('the largest example (boarding pass)', async () => {
+    const example = examples.find((candidate) => candidate.id === 'boarding-pass');
+    if (example === undefined) throw new Error('no boarding pass example');
+    const { page, errors } = await openShared(example.template, example.values);
+    const template = await typeInTemplate(page, templateText(example.template), 'Example Air');
+    log('largest example', 'template', template, 16);
+    const value = await typeInValue(page, 'passenger', 'Passenger', 'Ada Lovelace', 'passenger');
+    log('largest example', 'value', value, 16);
+    sane(template);
+    sane(value);
+    expect(errors).toEqual([]);
+  });
+
+  test.each([
+    [200, 16],
+    [500, 33],
+  ])('a %i-field template', async (count, target) => {
+    const { template, values } = manyFields(count);
+    const { page, errors } = await openShared(template, values);
+    await expect.poll(() => page.locator('[data-testid=value-input]').count()).toBe(count);
+    const typed = await typeInTemplate(page, templateText(template), 'Perf');
+    log(`${count} fields`, 'template', typed, target);
+    const value = await typeInValue(page, 'v3', 'Label 3', 'Value 3', 'f3');
+    log(`${count} fields`, 'value', value, target);
+    if (count === 200) await screenshot(page, '08-two-hundred-fields', false);
+    sane(typed);
+    sane(value);
+    expect(errors).toEqual([]);
+  });
+});
