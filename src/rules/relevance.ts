@@ -41,6 +41,8 @@ const NFC = shape('`nfc`', [
 ]);
 const RELEVANT_DATE = shape('a relevant date', [
   ['date', { kind: 'date' }],
+  // iOS 18's name for `date`, still read (passes made for iOS 18 use it).
+  ['relevantDate', { kind: 'date' }],
   ['startDate', { kind: 'date' }],
   ['endDate', { kind: 'date' }],
 ]);

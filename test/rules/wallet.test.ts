@@ -174,6 +174,14 @@ describe('keys of iOS 18 and iOS 26 are known', () => {
     expect(validatePass(pass)).toEqual({ ok: true, issues: [] });
   });
 
+  test('relevantDates entries: date, startDate/endDate, and iOS 18\'s relevantDate', () => {
+    const pass = edit(eventTicketPass, (p) => {
+      p.relevantDates = [{ date: '2026-07-14T19:30+02:00' }, { startDate: '2026-07-15T18:00+02:00', endDate: '2026-07-15T23:00+02:00' }, { relevantDate: '2026-07-16T19:30+02:00' }];
+    });
+    expect(validatePass(pass)).toEqual({ ok: true, issues: [] });
+    expect(found(edit(pass, (p) => (p.relevantDates[2].relevantDate = '2026-07-16 19:30')))).toEqual(['error invalid-date /relevantDates/2/relevantDate']);
+  });
+
   test('an unknown semantic tag is a warning with a suggestion', () => {
     const report = validatePass(edit(eventTicketPass, (p) => (p.semantics = { venuName: 'Hall A', eventName: 'Concert' })));
     expect(report.ok).toBe(true);
