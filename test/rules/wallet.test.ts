@@ -209,3 +209,17 @@ test('buildPass validates in full when the encoding is a placeholder: a static m
   expect(buildPass(template, { encoding: 'iso-8859-1' }, issuer).barcodes?.[0]?.messageEncoding).toBe('iso-8859-1');
   expect(() => buildPass(template, { encoding: 'us-ascii' }, issuer)).toThrow(PassValidationError);
 });
+
+test('a template for the identifier Apple issued (pass.au.com.spinninghalf.demo..gig.x) builds a pass', () => {
+  const template: PassTemplate = {
+    id: 1,
+    name: 'Gig',
+    formatVersion: 1,
+    passType: 'pass.au.com.spinninghalf.demo..gig.x',
+    description: { eventTicket: { primaryFields: [{ key: 'gig', value: '${gig}' }] } },
+    placeholder: ['gig'],
+  };
+  const pass = buildPass(template, { gig: 'Demo night' }, issuer);
+  expect(pass.passTypeIdentifier).toBe('pass.au.com.spinninghalf.demo..gig.x');
+  expect(validatePass(pass).issues.map((issue) => `${issue.severity} ${issue.code}`)).toEqual(['warning invalid-pass-type-identifier']);
+});
