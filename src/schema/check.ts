@@ -30,7 +30,6 @@ const VALUE_CODES: ReadonlyMap<string, IssueCode> = new Map<string, IssueCode>([
   ['format', 'invalid-barcode-format'],
   ['formatVersion', 'invalid-format-version'],
   ['passTypeIdentifier', 'invalid-pass-type-identifier'],
-  ['changeMessage', 'invalid-change-message'],
   ['serialNumber', 'empty-serial-number'],
   ['authenticationToken', 'short-authentication-token'],
   ['message', 'nfc-message-too-long'],
@@ -41,7 +40,6 @@ const FORMS: { readonly [code: string]: string } = {
   'invalid-color': 'a color: rgb(r, g, b) with integers 0–255, #rrggbb or #rgb',
   'invalid-date': 'a W3C date with a time zone, e.g. 2026-05-07T10:30-05:00 or 2026-05-07T10:30:00Z',
   'invalid-currency-code': 'an ISO 4217 code of three upper-case letters (e.g. EUR)',
-  'invalid-change-message': 'a text containing %@ (where Wallet puts the new value)',
   'invalid-pass-type-identifier': '"pass." followed by a reverse-DNS name (e.g. pass.com.example.membership-card)',
   'empty-serial-number': 'a non-empty string',
   'short-authentication-token': 'at least 16 characters long',
@@ -52,8 +50,6 @@ const STYLE_KEYS: readonly string[] = ['boardingPass', 'coupon', 'eventTicket', 
 
 // When several checks fail on one member, the most specific one is reported.
 const PRIORITY: { readonly [code: string]: number } = {
-  'text-alignment-not-allowed': 5,
-  'unexpected-transit-type': 5,
   'invalid-type': 3,
   'date-style-needs-date': 2,
   'number-style-needs-number': 2,
@@ -222,11 +218,8 @@ function mapPassError(error: SchemaError, root: unknown): readonly Mapped[] {
     case 'required': {
       const missing = String(params['missingProperty']);
       const path = joinPointer(instancePath, missing);
-      // The branches of the style choice and of groupingIdentifier's condition are reported as one issue below.
-      if (schemaPath.startsWith('#/oneOf/') || schemaPath.includes('/dependentSchemas/groupingIdentifier/')) return [];
-      if (schemaPath.includes('/dependentSchemas/appLaunchURL/')) {
-        return [{ code: 'missing-store-identifiers', path, message: '`appLaunchURL` needs `associatedStoreIdentifiers`' }];
-      }
+      // The branches of the style choice are reported as one issue below.
+      if (schemaPath.startsWith('#/oneOf/')) return [];
       return [{ code: 'missing-key', path, message: `\`${missing}\` is required` }];
     }
     case 'dependentRequired': {
@@ -236,17 +229,11 @@ function mapPassError(error: SchemaError, root: unknown): readonly Mapped[] {
     }
     case 'oneOf':
       return styleIssues(instancePath, params['passingSchemas'], root);
-    case 'anyOf':
-      return [{ code: 'unexpected-grouping-identifier', path: `${instancePath}/groupingIdentifier`, message: '`groupingIdentifier` is allowed only on event tickets and boarding passes' }];
     case 'not':
       if (schemaPath.includes('/dependentSchemas/numberStyle/')) {
         return [{ code: 'number-style-with-currency', path: `${instancePath}/currencyCode`, message: 'A field has either `numberStyle` or `currencyCode`, not both' }];
       }
       return [{ code: 'code128-in-barcode', path: instancePath, message: 'PKBarcodeFormatCode128 is allowed only inside `barcodes`' }];
-    case 'false schema':
-      return name === 'textAlignment'
-        ? [{ code: 'text-alignment-not-allowed', path: instancePath, message: '`textAlignment` is not allowed on primary and back fields' }]
-        : [{ code: 'unexpected-transit-type', path: instancePath, message: '`transitType` is allowed only in `boardingPass`' }];
     case 'type': {
       const needs = neededBy(schemaPath, name);
       if (needs !== undefined) return [{ code: needs, path: instancePath, message: `${quoted} must be ${needs === 'date-style-needs-date' ? 'a W3C date' : 'a number'} for the field's style` }];
@@ -255,8 +242,6 @@ function mapPassError(error: SchemaError, root: unknown): readonly Mapped[] {
     case 'minimum':
     case 'maximum':
       return [{ code: 'out-of-range', path: instancePath, message: genericMessage(error, quoted) }];
-    case 'minItems':
-      return [{ code: 'missing-store-identifiers', path: instancePath, message: '`appLaunchURL` needs at least one entry in `associatedStoreIdentifiers`' }];
     default: {
       if (neededBy(schemaPath, name) === 'date-style-needs-date') {
         return [{ code: 'date-style-needs-date', path: instancePath, message: `${quoted} must be a W3C date for the field's style` }];
