@@ -5,7 +5,7 @@ import type { Plugin } from 'vite';
 export interface SizeReportOptions {
   /** Gzipped size allowed for the JavaScript a first visit loads. */
   initialBudgetKb: number;
-  /** Packages that must only ever be in lazily loaded chunks. */
+  /** Packages (by name) or source files (a path fragment starting with `/`) that must only ever be in lazily loaded chunks. */
   lazyOnly: readonly string[];
 }
 
@@ -69,7 +69,7 @@ export function sizeReport(options: SizeReportOptions): Plugin {
       if (this.environment.config.logLevel !== 'silent') process.stdout.write(`${lines.join('\n')}\n`);
 
       const leaked = [...initial].flatMap((file) =>
-        options.lazyOnly.filter((pkg) => chunks.get(file)?.modules.some((id) => id.includes(`/node_modules/${pkg}/`))),
+        options.lazyOnly.filter((pkg) => chunks.get(file)?.modules.some((id) => id.includes(pkg.startsWith('/') ? pkg : `/node_modules/${pkg}/`))),
       );
       if (leaked.length > 0) this.error(`${leaked.join(', ')} must only be loaded lazily, but is in the initial JavaScript`);
       if (initialGzip > options.initialBudgetKb * 1024) {

@@ -2,7 +2,7 @@ import { signal } from '@preact/signals';
 import type { JSX } from 'preact';
 import type { Issue } from '../../src/index.js';
 import { imageFiles } from '../images.js';
-import { downloadBytes, unsignedBundle } from '../lib/unsigned-bundle.js';
+import { downloadBytes } from '../lib/download.js';
 import { build } from '../state.js';
 
 // The credentials live in these signals and nowhere else: not in the share link,
@@ -82,6 +82,7 @@ async function sign(): Promise<void> {
 async function downloadUnsigned(): Promise<void> {
   const pass = build.value.pass;
   if (pass === undefined) return;
+  const { unsignedBundle } = await import('../lib/unsigned-bundle.js');
   downloadBytes(await unsignedBundle(pass, imageFiles.value), `${fileName(pass)}-unsigned.zip`, 'application/zip');
 }
 
