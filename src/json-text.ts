@@ -4,6 +4,11 @@ import { type Issue, pointerToken } from './issues.js';
  * A place in a JSON text: `offset` is a UTF-16 index into the text, `line`
  * and `column` are 1-based (a column counts UTF-16 code units, as editors and
  * TypeScript's diagnostics do).
+ *
+ * @example
+ * ```ts
+ * parseJsonText('{\n  "a": 1\n}').position(4); // { offset: 4, line: 2, column: 3 }
+ * ```
  */
 export interface JsonTextPosition {
   readonly offset: number;
@@ -11,13 +16,27 @@ export interface JsonTextPosition {
   readonly column: number;
 }
 
-/** Where a JSON Pointer leads in the text: see {@link JsonText.locate}. */
+/**
+ * Where a JSON Pointer leads in the text: see {@link JsonText.locate}.
+ *
+ * @example
+ * ```ts
+ * parseJsonText('{"a": {}}').locate('/a/b'); // { offset: 1, line: 1, column: 2, exact: false }
+ * ```
+ */
 export interface JsonTextLocation extends JsonTextPosition {
   /** `false` when the pointer goes further than the text: the location is then its deepest existing ancestor's. */
   readonly exact: boolean;
 }
 
-/** Options of {@link parseJsonText}. */
+/**
+ * Options of {@link parseJsonText}.
+ *
+ * @example
+ * ```ts
+ * parseJsonText('{"a": 1, "a": 2}', { duplicateKeys: 'error' }).issues[0]?.severity; // 'error'
+ * ```
+ */
 export interface ParseJsonTextOptions {
   /**
    * Severity of `duplicate-key` (default `'warning'`): JSON.parse and Apple's
@@ -27,7 +46,14 @@ export interface ParseJsonTextOptions {
   readonly duplicateKeys?: 'error' | 'warning';
 }
 
-/** What {@link parseJsonText} returns. */
+/**
+ * What {@link parseJsonText} returns.
+ *
+ * @example
+ * ```ts
+ * const { value, issues, locate } = parseJsonText(text);
+ * ```
+ */
 export interface JsonText {
   /**
    * The value, as `JSON.parse` gives it (the last of duplicate members wins,
@@ -60,7 +86,7 @@ export interface JsonText {
  * const text = '{\n  "generic": {},\n  "generic": {}\n}';
  * const parsed = parseJsonText(text);
  * parsed.issues[0]; // { severity: 'warning', code: 'duplicate-key', path: '/generic', … }
- * parsed.locate('/generic'); // { offset: 20, line: 3, column: 3, exact: true }
+ * parsed.locate('/generic'); // { offset: 21, line: 3, column: 3, exact: true }
  * ```
  */
 export function parseJsonText(text: string, options: ParseJsonTextOptions = {}): JsonText {
