@@ -11,7 +11,7 @@ import { bundleCore, importSize, librarySizes } from './lib/bundle.js';
 import { measure, median, pairedRatio, timeSlow } from './lib/measure.js';
 
 const started = performance.now();
-// `node bench/run.js scan sizes` runs only those sections (render, scaling, scan, hostile, webhooks, wallet, sizes).
+// `node bench/run.js scan sizes` runs only those sections (render, scaling, scan, hostile, webhooks, wallet, pkpass, server, sizes).
 const only = process.argv.slice(2);
 const want = (section) => only.length === 0 || only.includes(section);
 // The reference workload of the project's shared bench notes, copied here so a clone has it.
@@ -294,6 +294,22 @@ if (want('pkpass')) try {
   for (const row of sizes) atMost(row.name, row.ours, row.baseline, row.ratio, undefined, kb);
 } catch (error) {
   rows.push({ name: `pkpass: not measured (${error.message})`, ours: '—', baseline: '—', ratio: NaN, ratioText: '—', target: '≥ 0.9× faster', pass: false, oursValue: NaN, baselineValue: NaN });
+}
+
+// --- The service (issue 14): needs PostgreSQL (PASSMINT_BENCH_POSTGRES) ------------
+if (want('server')) try {
+  const { benchServer } = await import('./server.js');
+  const rate = (ns) => `${Math.round(1e9 / ns).toLocaleString('en')}/s`;
+  for (const row of await benchServer()) {
+    if (row.kind === 'faster') {
+      const speedup = row.baseline / row.ours;
+      rows.push({ name: row.name, ours: rate(row.ours), baseline: rate(row.baseline), oursValue: row.ours, baselineValue: row.baseline, ratio: speedup, ratioText: `${speedup.toFixed(1)}× faster`, target: '≥ 1.5× faster', pass: speedup >= 1.5 });
+    } else {
+      atMost(`${row.name} (info)`, row.ours, row.baseline, row.ours / row.baseline, undefined, rate);
+    }
+  }
+} catch (error) {
+  rows.push({ name: `server: not measured (${error.message})`, ours: '—', baseline: '—', ratio: NaN, ratioText: '—', target: '≥ 1.5× faster', pass: false, oursValue: NaN, baselineValue: NaN });
 }
 
 // --- Sizes ---------------------------------------------------------------------

@@ -1,0 +1,254 @@
+// passmint/server (issue 14), three ratios measured in one run:
+// - deliveries per second with 3 workers against 1, on PostgreSQL (each
+//   worker a createServer with its own pool, as separate processes would be);
+// - deliveries per second on embedded PGlite against PostgreSQL, 1 worker;
+// - passes created and signed through the HTTP API (POST …/passes, then
+//   GET …/pkpass) against buildPass + packPass alone on the same template,
+//   files and signer: what the service costs on top of the library.
+//
+// Deliveries go to a receiver in this process that answers after 5 ms (a
+// stand-in for the network), 24 registrations × 40 events = 960 per round.
+// The library is bundled from src/ with the `node` condition, under
+// node_modules/.cache so `pg` and PGlite resolve as for an installed package.
+// PostgreSQL: PASSMINT_BENCH_POSTGRES (default postgres://postgres@127.0.0.1:5432);
+// a database is made for the run and dropped after it.
+
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { deflateSync } from 'node:zlib';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { rolldown } from 'rolldown';
+import { median } from './lib/measure.js';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const POSTGRES = process.env.PASSMINT_BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432';
+const PASS_TYPE = 'pass.com.example.bench';
+const TEAM = 'A93A5CM278';
+const REGISTRATIONS = 24;
+const EVENTS = 40;
+
+async function load() {
+  const dir = `${root}node_modules/.cache/passmint-bench-server-${process.pid}`;
+  mkdirSync(dir, { recursive: true });
+  const bundle = await rolldown({
+    input: { server: `${root}src/server/index.ts`, pkpass: `${root}src/pkpass/index.ts`, core: `${root}src/index.ts` },
+    resolve: { extensionAlias: { '.js': ['.ts', '.js'] }, conditionNames: ['node', 'import', 'default'] },
+    platform: 'node',
+    external: [/^pg(\/|$)/, /^@electric-sql\//],
+    logLevel: 'silent',
+  });
+  await bundle.write({ dir, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' });
+  await bundle.close();
+  const [server, pkpass, core] = await Promise.all(['server', 'pkpass', 'core'].map((name) => import(pathToFileURL(join(dir, `${name}.js`)).href)));
+  return { server, pkpass, core, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+function makePki(dir) {
+  const run = (...args) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  writeFileSync(join(dir, 'ext.cnf'), '[ca]\nbasicConstraints=critical,CA:true\nkeyUsage=critical,keyCertSign,cRLSign\n[pass]\nbasicConstraints=critical,CA:false\nkeyUsage=critical,digitalSignature\n');
+  for (const name of ['root', 'wwdr', 'pass']) run('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', `${name}.key`);
+  run('req', '-x509', '-new', '-key', 'root.key', '-subj', '/CN=Bench Root', '-days', '3650', '-addext', 'basicConstraints=critical,CA:true', '-addext', 'keyUsage=critical,keyCertSign,cRLSign', '-out', 'root.pem');
+  run('req', '-new', '-key', 'wwdr.key', '-subj', '/O=Bench CA/OU=G4/CN=Bench WWDR', '-out', 'wwdr.csr');
+  run('x509', '-req', '-in', 'wwdr.csr', '-CA', 'root.pem', '-CAkey', 'root.key', '-set_serial', '2', '-days', '3000', '-extfile', 'ext.cnf', '-extensions', 'ca', '-out', 'wwdr.pem');
+  run('req', '-new', '-key', 'pass.key', '-subj', `/UID=${PASS_TYPE}/CN=Pass Type ID: ${PASS_TYPE}/OU=${TEAM}/O=Bench/C=US`, '-out', 'pass.csr');
+  run('x509', '-req', '-in', 'pass.csr', '-CA', 'wwdr.pem', '-CAkey', 'wwdr.key', '-set_serial', '3', '-days', '365', '-extfile', 'ext.cnf', '-extensions', 'pass', '-out', 'pass.pem');
+  const read = (name) => readFileSync(join(dir, name), 'utf8');
+  return { certificate: read('pass.pem'), privateKey: read('pass.key'), wwdr: read('wwdr.pem') };
+}
+
+/** A grey PNG (icon.png): IHDR, one IDAT, IEND. */
+function png(width, height) {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes) => {
+    let c = 0xffffffff;
+    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type, data) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, 'latin1');
+    const tail = Buffer.alloc(4);
+    tail.writeUInt32BE(crc(Buffer.concat([head.subarray(4), data])), 0);
+    return Buffer.concat([head, data, tail]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 0;
+  const rows = Buffer.alloc((width + 1) * height, 0x80);
+  for (let y = 0; y < height; y++) rows[y * (width + 1)] = 0;
+  return new Uint8Array(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]));
+}
+
+const template = {
+  name: 'Bench card',
+  formatVersion: 1,
+  passType: PASS_TYPE,
+  description: {
+    logoText: '${club}',
+    backgroundColor: 'rgb(20, 40, 60)',
+    generic: { primaryFields: [{ key: 'name', label: 'Member', value: '${name}' }], secondaryFields: [{ key: 'level', label: 'Level', value: '${level}' }] },
+  },
+  placeholder: ['club', 'name', 'level'],
+};
+
+/** A receiver that answers the handshake and 200 to events, after 5 ms. */
+async function startReceiver() {
+  let received = 0;
+  const server = createHttpServer((incoming, outgoing) => {
+    const chunks = [];
+    incoming.on('data', (chunk) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      setTimeout(() => {
+        if (event.type === 'webhook.verify') {
+          outgoing.writeHead(200, { 'content-type': 'text/plain' });
+          outgoing.end(event.data.token);
+          return;
+        }
+        received++;
+        outgoing.writeHead(200);
+        outgoing.end();
+      }, 5);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, count: () => received, close: () => new Promise((resolve) => { server.close(resolve); server.closeAllConnections(); }) };
+}
+
+async function withPostgresDatabase(run) {
+  const { default: pg } = await import('pg');
+  const name = `passmint_bench_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: `${POSTGRES}/postgres` });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  try {
+    return await run(`${POSTGRES}/${name}`);
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+/** Fills the outbox: REGISTRATIONS verified webhooks, EVENTS passes (one pass.created each). */
+async function fill(setup, receiverUrl) {
+  const key = setup.firstApiKey ?? (await setup.addApiKey());
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const { url } = await setup.listen(0);
+  for (let index = 0; index < REGISTRATIONS; index++) {
+    const response = await fetch(`${url}/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: `${receiverUrl}/r${index}` }) });
+    if ((await response.json()).state !== 'enabled') throw new Error('a bench registration was not verified');
+  }
+  const { id } = await (await fetch(`${url}/v1/templates`, { method: 'POST', headers, body: JSON.stringify(template) })).json();
+  for (let index = 0; index < EVENTS; index++) {
+    await fetch(`${url}/v1/templates/${id}/passes`, { method: 'POST', headers, body: JSON.stringify({ values: { club: 'Chess', name: `N${index}`, level: 'gold' } }) });
+  }
+  const [{ n }] = await setup.database.query(`select count(*)::int as n from passmint_deliveries`);
+  if (n !== REGISTRATIONS * EVENTS) throw new Error(`expected ${REGISTRATIONS * EVENTS} deliveries, found ${n}`);
+}
+
+/** ns per delivery: every delivery made pending again, `workers` started, timed until none is pending. */
+async function deliveryRound(database, makeWorker, workers, receiver) {
+  await database.query(`update passmint_deliveries set status = 'pending', attempts = 0, next_attempt_at = now(), locked_until = null, lease = null, first_attempt_at = null`);
+  const before = receiver.count();
+  const started = performance.now();
+  const running = await Promise.all(Array.from({ length: workers }, () => makeWorker()));
+  for (;;) {
+    const [{ n }] = await database.query(`select count(*)::int as n from passmint_deliveries where status = 'pending'`);
+    if (n === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  const elapsed = performance.now() - started;
+  await Promise.all(running.map((server) => server.close()));
+  if (receiver.count() - before < REGISTRATIONS * EVENTS) throw new Error('deliveries missing');
+  return (elapsed * 1e6) / (REGISTRATIONS * EVENTS);
+}
+
+export async function benchServer({ rounds = 3 } = {}) {
+  const { server, pkpass, core, remove } = await load();
+  const dir = mkdtempSync(join(tmpdir(), 'passmint-bench-server-'));
+  const receiver = await startReceiver();
+  const quiet = () => undefined;
+  const delivery = { allowPrivateNetworks: true, pollMs: 5, batchSize: 8 };
+  try {
+    const rows = [];
+    // --- 3 workers vs 1, PostgreSQL; and PostgreSQL vs PGlite with 1 -------------
+    const deliveries = await withPostgresDatabase(async (databaseUrl) => {
+      const setup = await server.createServer({ databaseUrl, workers: false, delivery, onError: quiet });
+      await fill(setup, receiver.url);
+      const pg = { one: [], three: [] };
+      const worker = () => server.createServer({ databaseUrl, createFirstApiKey: false, delivery, onError: quiet });
+      for (let round = 0; round < rounds; round++) {
+        pg.one.push(await deliveryRound(setup.database, worker, 1, receiver));
+        pg.three.push(await deliveryRound(setup.database, worker, 3, receiver));
+      }
+      await setup.close();
+      return pg;
+    });
+    const lite = await server.openPglite();
+    const liteSetup = await server.createServer({ database: lite, workers: false, delivery, onError: quiet });
+    await fill(liteSetup, receiver.url);
+    const pglite = [];
+    for (let round = 0; round < rounds; round++) {
+      pglite.push(await deliveryRound(lite, () => server.createServer({ database: lite, createFirstApiKey: false, delivery, onError: quiet }), 1, receiver));
+    }
+    await liteSetup.close();
+    await lite.close();
+    rows.push({ name: 'server: deliveries/s, 3 workers vs 1 (PostgreSQL, 24 registrations)', kind: 'faster', ours: median(deliveries.three), baseline: median(deliveries.one) });
+    rows.push({ name: 'server: deliveries/s, PGlite vs PostgreSQL (1 worker)', kind: 'ratio', ours: median(pglite), baseline: median(deliveries.one) });
+
+    // --- a pass created and signed through the API vs buildPass + packPass --------
+    const signer = await pkpass.createPassSigner(makePki(dir));
+    const icon = png(29, 29);
+    const api = await withPostgresDatabase(async (databaseUrl) => {
+      const service = await server.createServer({ databaseUrl, signer, workers: false, onError: quiet, publicUrl: 'https://passes.example.com' });
+      const key = service.firstApiKey;
+      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+      const base = 'https://passes.example.com';
+      const call = (method, path, body) => service.fetch(new Request(`${base}${path}`, { method, headers, ...(body === undefined ? {} : { body }) }));
+      const { id } = await (await call('POST', '/v1/templates', JSON.stringify(template))).json();
+      await call('PUT', `/v1/templates/${id}/files/icon.png`, icon);
+      let serial = 0;
+      const throughApi = async () => {
+        const made = await (await call('POST', `/v1/templates/${id}/passes`, JSON.stringify({ values: { club: 'Chess', name: `N${serial++}`, level: 'gold' } }))).json();
+        const download = await call('GET', `/v1/passes/${PASS_TYPE}/${made.serialNumber}/pkpass`);
+        if (download.status !== 200) throw new Error(`download answered ${download.status}`);
+        await download.arrayBuffer();
+      };
+      const prepared = await pkpass.prepareFiles({ 'icon.png': icon });
+      const compiled = core.compileTemplate({ ...template, id: 1 });
+      const alone = async () => {
+        const pass = core.buildPass(compiled, { club: 'Chess', name: `N${serial++}`, level: 'gold' }, { teamIdentifier: TEAM, organizationName: 'passmint', webServiceURL: `${base}/wallet` });
+        await pkpass.packPass(pass, prepared, signer);
+      };
+      const samples = { api: [], alone: [] };
+      for (let warm = 0; warm < 10; warm++) await throughApi(), await alone();
+      const batch = 20;
+      for (let round = 0; round < rounds * 3; round++) {
+        for (const [name, fn] of round % 2 === 0 ? [['api', throughApi], ['alone', alone]] : [['alone', alone], ['api', throughApi]]) {
+          const started = performance.now();
+          for (let index = 0; index < batch; index++) await fn();
+          samples[name].push(((performance.now() - started) * 1e6) / batch);
+        }
+      }
+      await service.close();
+      return samples;
+    });
+    rows.push({ name: 'server: pass created + signed via the API vs buildPass + packPass (PostgreSQL)', kind: 'ratio', ours: median(api.api), baseline: median(api.alone) });
+    return rows;
+  } finally {
+    await receiver.close();
+    rmSync(dir, { recursive: true, force: true });
+    remove();
+  }
+}
