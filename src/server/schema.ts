@@ -21,7 +21,7 @@ const MIGRATIONS: readonly string[] = [
 
   create table passmint_templates (
     id serial primary key,
-    template jsonb not null,
+    template json not null,
     version integer not null default 1,
     created_at timestamptz not null default now(),
     updated_at timestamptz not null default now()
@@ -38,8 +38,8 @@ const MIGRATIONS: readonly string[] = [
     pass_type_identifier text not null,
     serial_number text not null,
     template_id integer not null references passmint_templates (id) on delete restrict,
-    pass_values jsonb not null,
-    pass jsonb not null,
+    pass_values json not null,
+    pass json not null,
     version integer not null default 1,
     created_at timestamptz not null default now(),
     updated_at timestamptz not null default now(),

@@ -61,7 +61,7 @@ export async function nextTemplateId(sql: SqlQueryable): Promise<number> {
 
 export async function insertTemplate(sql: SqlQueryable, template: PassTemplate): Promise<TemplateRecord> {
   const rows = await sql.query<TemplateRow>(
-    `insert into passmint_templates (id, template) values ($1, $2::jsonb) returning id, template, version, created_at, updated_at`,
+    `insert into passmint_templates (id, template) values ($1, $2::json) returning id, template, version, created_at, updated_at`,
     [template.id, JSON.stringify(template)],
   );
   return toTemplate(rows[0]!);
@@ -85,7 +85,7 @@ export async function listTemplates(sql: SqlQueryable, after: number, limit: num
 
 export async function updateTemplate(sql: SqlQueryable, template: PassTemplate): Promise<TemplateRecord | undefined> {
   const rows = await sql.query<TemplateRow>(
-    `update passmint_templates set template = $2::jsonb, version = version + 1, updated_at = now() where id = $1
+    `update passmint_templates set template = $2::json, version = version + 1, updated_at = now() where id = $1
      returning id, template, version, created_at, updated_at`,
     [template.id, JSON.stringify(template)],
   );
@@ -168,7 +168,7 @@ const toPass = (row: PassRow): PassRecord => ({
 export async function insertPass(sql: SqlQueryable, templateId: number, values: JsonObject, pass: Pass): Promise<PassRecord | undefined> {
   const rows = await sql.query<PassRow>(
     `insert into passmint_passes (pass_type_identifier, serial_number, template_id, pass_values, pass)
-     values ($1, $2, $3, $4::jsonb, $5::jsonb)
+     values ($1, $2, $3, $4::json, $5::json)
      on conflict (pass_type_identifier, serial_number) do nothing
      returning ${passColumns}`,
     [pass.passTypeIdentifier, pass.serialNumber, templateId, JSON.stringify(values), JSON.stringify(pass)],
@@ -199,7 +199,7 @@ export async function listPasses(sql: SqlQueryable, after: number, limit: number
 
 export async function updatePass(sql: SqlQueryable, values: JsonObject, pass: Pass): Promise<PassRecord> {
   const rows = await sql.query<PassRow>(
-    `update passmint_passes set pass_values = $3::jsonb, pass = $4::jsonb, version = version + 1, updated_at = now()
+    `update passmint_passes set pass_values = $3::json, pass = $4::json, version = version + 1, updated_at = now()
       where pass_type_identifier = $1 and serial_number = $2 returning ${passColumns}`,
     [pass.passTypeIdentifier, pass.serialNumber, JSON.stringify(values), JSON.stringify(pass)],
   );

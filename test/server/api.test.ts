@@ -153,6 +153,9 @@ for (const engine of ENGINES) {
         organizationName: 'Example Club',
         webServiceURL: `${service.url}/wallet`,
       });
+      // Stored as written (json, not jsonb): the pass keeps the template's key order.
+      expect(Object.keys(passjson.body).slice(0, 3)).toEqual(['logoText', 'backgroundColor', 'generic']);
+      expect(Object.keys((await service.call('GET', `/v1/templates/${id}`)).body)).toEqual(['name', 'formatVersion', 'passType', 'description', 'placeholder', 'id']);
       const token = passjson.body.authenticationToken as string;
 
       const changed = await service.call('PUT', `/v1/passes/${PASS_TYPE_IDENTIFIER}/M-1/values`, { club: 'Chess', name: 'Ada Lovelace' });
