@@ -1,3 +1,4 @@
+import { computed } from '@preact/signals';
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { PassStyle } from '../../src/index.js';
@@ -79,9 +80,15 @@ function Density({ name, scale, style }: { name: ImageName; scale: 1 | 2 | 3; st
   );
 }
 
+// Only the style matters here: typing in the template does not re-render the slots.
+const style = computed(() => passStyle(shownPass.value.pass));
+
 /** One slot per image the pass's style shows, each at @1x, @2x and @3x. */
 export function ImagesPanel(): JSX.Element {
-  const style = passStyle(shownPass.value.pass);
+  return <Slots style={style.value} />;
+}
+
+function Slots({ style }: { style: PassStyle }): JSX.Element {
   const hasStrip = bestImage(images.value, 'strip') !== undefined;
   const missing = missingImages.value;
   return (

@@ -1,4 +1,4 @@
-import { signal } from '@preact/signals';
+import { computed, signal } from '@preact/signals';
 import type { JSX } from 'preact';
 import type { Issue } from '../../src/index.js';
 import { imageFiles } from '../images.js';
@@ -86,9 +86,12 @@ async function downloadUnsigned(): Promise<void> {
   downloadBytes(await unsignedBundle(pass, imageFiles.value), `${fileName(pass)}-unsigned.zip`, 'application/zip');
 }
 
+// Whether there is a pass to pack: the panel re-renders when that changes, not on every keystroke.
+const hasPass = computed(() => build.value.pass !== undefined);
+
 /** Signed .pkpass with the person's own certificate, or the unsigned bundle. */
 export function PackagePanel(): JSX.Element {
-  const pass = build.value.pass;
+  const pass = hasPass.value ? true : undefined;
   const ready = certificate.value !== undefined && privateKey.value !== undefined && wwdr.value !== undefined;
   const { kind, message, issues } = status.value;
   return (
