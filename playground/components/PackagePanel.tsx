@@ -105,9 +105,9 @@ export function PackagePanel(): JSX.Element {
         <p>
           Wallet opens only passes signed with a <em>Pass Type ID certificate</em> from an Apple Developer account (Certificates, Identifiers &amp; Profiles →
           Pass Type IDs), chained to Apple's WWDR intermediate (G4: <code>https://www.apple.com/certificateauthority/AppleWWDRCAG4.cer</code>). Its UID must equal
-          the pass's <code>passTypeIdentifier</code> (the template's <code>passType</code>) and its OU the team identifier. A <code>.p12</code> export can be
-          turned into the two PEM files with <code>openssl pkcs12 -in pass.p12 -clcerts -nokeys -out pass.pem</code> and{' '}
-          <code>openssl pkcs12 -in pass.p12 -nocerts -out key.pem</code>.
+          the pass's <code>passTypeIdentifier</code> (the template's <code>passType</code>) and its OU the team identifier. This page does not read a{' '}
+          <code>.p12</code>: turn the one Keychain Access exports into the two PEM files with <code>passmint cert Certificates.p12 -o keys/</code> (or{' '}
+          <code>openssl pkcs12 -legacy -in Certificates.p12 -clcerts -nokeys -out pass.pem</code> and <code>… -nocerts -out key.pem</code>).
         </p>
         <p>
           Without a certificate, download the <strong>unsigned bundle</strong>: a zip of pass.json, the images and manifest.json — the files a signature would
