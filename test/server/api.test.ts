@@ -117,6 +117,20 @@ for (const engine of ENGINES) {
       expect((await service.call('POST', '/v1/webhooks', { url: 'http://user:pw@example.com/' })).body.code).toBe('invalid-webhook-url');
     });
 
+    test('hostile text: NUL, lone surrogates and prototype keys are stored or refused, never a 500', async () => {
+      const nul = await service.call('POST', '/v1/templates', { ...template, passType: 'pass.com.example.\u0000x' });
+      expect([nul.status, nul.body.code, nul.body.issues?.[0]?.path]).toEqual([422, 'invalid-template', '/passType']);
+      const { body: created } = await service.call('POST', '/v1/templates', { ...template, name: 'Nul \u0000 and \ud800 lone', ['__proto__']: { polluted: true } });
+      expect(created.name).toBe('Nul \u0000 and \ud800 lone');
+      expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+      const made = await service.call('POST', `/v1/templates/${created.id}/passes`, { values: JSON.parse('{"club": "a\\u0000b\\ud800", "name": "x", "__proto__": {"y": 1}}') });
+      expect(made.status).toBe(201);
+      expect(made.body.values.club).toBe('a\u0000b\ud800');
+      const serial = await service.call('POST', `/v1/templates/${created.id}/passes`, { values: { club: 'c', name: 'n' }, serialNumber: 'a\u0000b' });
+      expect(serial.body.code).toBe('invalid-body');
+      expect((await service.call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/a%00b`)).body.code).toBe('invalid-path');
+    });
+
     test('passes: create from a template with values, read, change, download signed, delete — each event delivered in order, signed', async () => {
       // A webhook first: it gets every event from now on.
       const hook = await service.call('POST', '/v1/webhooks', { url: `${receiver.url}/passes` });
