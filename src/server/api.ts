@@ -111,7 +111,7 @@ export function createServiceHandler(context: ServiceContext): (request: Request
     const report = validateTemplate(template);
     if (!report.ok) throw new ServiceProblem(422, 'invalid-template', 'The template has errors.', { issues: report.issues });
     // The pass type becomes a key column: PostgreSQL text holds no NUL, and no identifier needs a control character.
-    if (/[\u0000-\u001f\u007f]/.test(String(template['passType']))) {
+    if (/[\u0000-\u001f\u007f]/.test(String(body['passType']))) {
       throw new ServiceProblem(422, 'invalid-template', 'The template has errors.', {
         issues: [{ severity: 'error', code: 'invalid-template', message: '`passType` must not contain control characters', path: '/passType' }],
       });
