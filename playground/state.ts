@@ -5,7 +5,8 @@ import type { CompiledTemplate, Issue, Pass, PassIssuer, PassTemplate, Report } 
 import { type Example, examples, type FormValue } from './examples/index.js';
 import { type JsonSyntaxError, parseJson } from './lib/json-locate.js';
 import type { SharedState } from './lib/share.js';
-import { imageRefs } from './images.js';
+import { checkImage, IMAGE_NAMES, imagePath, imageRefs, images, SCALES, slotUse } from './images.js';
+import { passStyle } from './lib/pass-style.js';
 
 // The playground's whole state: signals hold what a person typed, computeds derive
 // everything else, components only read, and the actions below are the only writers.
@@ -22,7 +23,7 @@ export interface IssuerState {
 }
 
 /** Where an issue comes from; decides how its `path` is read. */
-export type IssueSource = 'json' | 'template' | 'render' | 'pass' | 'value' | 'preview';
+export type IssueSource = 'json' | 'template' | 'render' | 'pass' | 'value' | 'preview' | 'image';
 
 /** One row of the issues list. */
 export interface IssueEntry {
@@ -211,6 +212,29 @@ const fromIssue = (source: IssueSource, issue: Issue, index: number): IssueEntry
   source,
 });
 
+/** Apple's size guidance and the style's slots, for the images given (none given: nothing to say). */
+const imageIssues: ReadonlySignal<readonly IssueEntry[]> = computed(() => {
+  const map = images.value;
+  if (map.size === 0) return [];
+  const style = passStyle(shownPass.value.pass);
+  const hasStrip = map.has('strip.png') || map.has('strip@2x.png') || map.has('strip@3x.png');
+  const found: IssueEntry[] = [];
+  for (const name of IMAGE_NAMES) {
+    for (const scale of SCALES) {
+      const path = imagePath(name, scale);
+      const image = map.get(path);
+      if (image === undefined) continue;
+      const unused = slotUse(name, style, hasStrip);
+      if (unused !== undefined) found.push({ id: `image:${path}:unused`, source: 'image', severity: 'warning', code: 'unused-image', message: `${path} is not shown: ${unused}`, path: `/${path}` });
+      for (const issue of checkImage(name, style, scale, image)) {
+        found.push({ id: `image:${path}:${issue.message}`, source: 'image', severity: issue.severity, code: 'image-size', message: `${path}: ${issue.message}`, path: `/${path}` });
+      }
+    }
+  }
+  if (!map.has('icon.png')) found.push({ id: 'image:icon', source: 'image', severity: 'warning', code: 'missing-icon', message: 'No icon.png: Wallet refuses a pass without an icon, and signing stops here', path: '/icon.png' });
+  return found;
+});
+
 /** Every issue, in the order a person fixes them: JSON, template, values, rendering, pass. */
 export const issues: ReadonlySignal<readonly IssueEntry[]> = computed(() => {
   const result = parsed.value;
@@ -225,6 +249,7 @@ export const issues: ReadonlySignal<readonly IssueEntry[]> = computed(() => {
     ...renderIssues.map((issue, index) => fromIssue('render', issue, index)),
     ...(passReport?.issues ?? []).map((issue, index) => fromIssue('pass', issue, index)),
     ...previewProblems.value,
+    ...imageIssues.value,
   ]);
 });
 
@@ -237,6 +262,8 @@ function mergeDuplicates(list: readonly IssueEntry[]): readonly IssueEntry[] {
   const seen = new Map<string, number>();
   const merged: IssueEntry[] = [];
   for (const entry of list) {
+    // What the preview could not draw is already said when a check found a problem at the same place.
+    if (entry.source === 'preview' && merged.some((other) => passPath(other) === entry.path)) continue;
     const key = `${entry.code}\u0000${passPath(entry)}`;
     const at = entry.source === 'json' || entry.source === 'value' ? undefined : seen.get(key);
     const kept = at === undefined ? undefined : merged[at];

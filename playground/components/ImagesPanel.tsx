@@ -5,6 +5,7 @@ import type { PassStyle } from '../../src/index.js';
 import type { ImageName } from '../../src/pkpass/images.js';
 import { bestImage, checkImage, guidanceText, IMAGE_NAMES, imagePath, images, missingImages, removeImage, SCALES, setImage, slotUse } from '../images.js';
 import { passStyle } from '../lib/pass-style.js';
+import { placeholderIcon } from '../lib/placeholder-icon.js';
 import { shownPass } from '../state.js';
 
 const PURPOSE: Readonly<Record<ImageName, string>> = {
@@ -80,6 +81,18 @@ function Density({ name, scale, style }: { name: ImageName; scale: 1 | 2 | 3; st
   );
 }
 
+function MakeIcon(): JSX.Element {
+  const make = async (): Promise<void> => {
+    const pass = shownPass.peek().pass ?? {};
+    for (const scale of SCALES) await setImage(imagePath('icon', scale), await placeholderIcon(pass, scale));
+  };
+  return (
+    <button type="button" class="small" data-testid="make-icon" onClick={() => void make()}>
+      Make a stand-in icon from the pass's colors
+    </button>
+  );
+}
+
 // Only the style matters here: typing in the template does not re-render the slots.
 const style = computed(() => passStyle(shownPass.value.pass));
 
@@ -114,6 +127,7 @@ function Slots({ style }: { style: PassStyle }): JSX.Element {
               {name === 'icon' ? ' (required)' : ''}
             </legend>
             <p class="hint">{unused === undefined ? PURPOSE[name] : `Not shown: ${unused}.`}</p>
+            {name === 'icon' && !present ? <MakeIcon /> : null}
             <div class="densities">
               {SCALES.map((scale) => (
                 <Density key={scale} name={name} scale={scale} style={style} />

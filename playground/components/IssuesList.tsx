@@ -9,6 +9,7 @@ const SOURCE_NAMES: Readonly<Record<IssueSource, string>> = {
   render: 'render',
   pass: 'validatePass',
   preview: 'preview',
+  image: 'images',
 };
 
 /** Every issue as a button that takes the cursor to its place. */
@@ -24,7 +25,7 @@ export function IssuesList(): JSX.Element {
       <ul class="issues" data-testid="issues">
         {list.map((entry) => (
           <li key={entry.id}>
-            <button type="button" class={`issue ${entry.severity}`} data-code={entry.code} data-source={entry.source} onClick={() => revealIssue(entry)}>
+            <button type="button" class={`issue ${entry.severity}`} data-code={entry.code} data-severity={entry.severity} data-source={entry.source} onClick={() => revealIssue(entry)}>
               <span class="issue-severity">{entry.severity}</span>
               <span class="issue-code">{entry.code}</span>
               <span class="issue-message">{entry.message}</span>

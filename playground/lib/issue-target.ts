@@ -9,6 +9,11 @@ export type IssueTarget =
 
 /** The id of the values form's input for a placeholder. */
 export const valueInputId = (name: string): string => `value:${name}`;
+/** The id of an image slot's file input: `logo@2x.png` → `image-logo-2`. */
+export const imageInputId = (path: string): string => {
+  const match = /^([a-zA-Z]+)(?:@([23])x)?\.png$/.exec(path);
+  return `image-${match?.[1] ?? 'icon'}-${match?.[2] ?? '1'}`;
+};
 /** The id of the issuer form's input for a pass key. */
 export const issuerInputId = (key: string): string => `issuer:${key}`;
 
@@ -44,6 +49,7 @@ export function issueTarget(entry: IssueEntry, text: string, tree: Tree): IssueT
     return { kind: 'editor', anchor: at, head: at, exact: true };
   }
   if (entry.source === 'value') return { kind: 'input', id: valueInputId(entry.path) };
+  if (entry.source === 'image') return { kind: 'input', id: imageInputId(entry.path.replace(/^\//, '')) };
 
   let pointer = entry.path;
   if (entry.source === 'pass' || entry.source === 'preview') {

@@ -150,6 +150,16 @@ describe.skipIf(!chromiumAvailable)('playground: fixes (links, picker, issues, p
     // One-line values end in an ellipsis, as in Wallet.
     expect(await page.locator('[data-testid=pass-preview] [data-key=member] .field-value').evaluate((element) => getComputedStyle(element).textOverflow)).toBe('ellipsis');
     await screenshot(page, '31-long-values-phone');
+
+    // A message the barcode cannot hold is one issue, and the barcode says it is not drawn.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await replaceEditorText(page, templateText(first.template));
+    await page.getByLabel('memberId', { exact: true }).fill('M'.repeat(5000));
+    await expect.poll(() => page.locator('[data-testid=barcode]').getAttribute('data-status')).toBe('error');
+    const barcodeIssues = page.locator('[data-testid=issues] button[data-code^=barcode-message]');
+    await expect.poll(() => barcodeIssues.count()).toBe(1);
+    expect(await barcodeIssues.getAttribute('data-severity')).toBe('error');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
     expect(errors).toEqual([]);
   });
 

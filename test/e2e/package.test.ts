@@ -81,6 +81,11 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     // A logo too wide for @1x (160×50 pt) is flagged.
     await page.locator('#image-logo-1').setInputFiles(pngFile('big.png', solidPng(400, 50, [0, 0, 255])));
     await expect.poll(() => page.locator('[data-testid="image-issue-logo.png"]').textContent()).toContain('larger than 160×50 px');
+    // … and listed with the issues; clicking it goes to the slot.
+    const sizeIssue = page.locator('[data-testid=issues] button[data-code=image-size]');
+    expect(await sizeIssue.textContent()).toContain('logo.png');
+    await sizeIssue.click();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('image-logo-1');
     // The thumbnail of a generic pass is drawn beside the primary field.
     await page.locator('#image-thumbnail-2').setInputFiles(pngFile('thumb.png', solidPng(180, 180, [255, 255, 255])));
     await page.locator('[data-testid=pass-preview] [data-testid=image-thumbnail]').waitFor();
@@ -164,6 +169,25 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     const own = (url: string): boolean => url.startsWith(harness.url) || url.startsWith(`blob:${harness.url.replace(/\/$/, '')}`);
     expect(requests.filter((request) => request.method !== 'GET' || !own(request.url))).toEqual([]);
     expect(requests.some((request) => request.url.includes(secretLine.slice(0, 20)) || request.body.includes('PRIVATE'))).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
+  test('without artwork, a stand-in icon from the pass\'s colors lets a first pass be signed', async () => {
+    const { page, errors } = await open();
+    await replaceEditorText(page, templateText(first?.template).replace('pass.com.example.membership', pki.passTypeIdentifier));
+    await page.locator('#image-logo-1').setInputFiles(pngFile('logo.png', solidPng(160, 50, [250, 204, 21])));
+    await expect.poll(() => page.locator('[data-testid=issues] button[data-code=missing-icon]').count()).toBe(1);
+    await page.locator('[data-testid=make-icon]').click();
+    await expect.poll(() => page.locator('[data-testid="size-icon@3x.png"]').textContent()).toBe('87×87');
+    expect(await page.locator('[data-testid="size-icon.png"]').textContent()).toBe('29×29');
+    expect(await page.locator('[data-testid=issues] button[data-code=missing-icon]').count()).toBe(0);
+    await page.locator('#certificate-pem').fill(pki.certPem);
+    await page.locator('#key-pem').fill(pki.keyPem);
+    await page.locator('#wwdr-pem').fill(pki.wwdrPem);
+    const signed = await download(page, () => page.locator('[data-testid=sign]').click());
+    const report = await verifyPass(signed.bytes, { roots: [pki.rootPem] });
+    expect(report.ok).toBe(true);
+    expect([...(await readPass(signed.bytes)).files.keys()].sort()).toEqual(['icon.png', 'icon@2x.png', 'icon@3x.png', 'logo.png']);
     expect(errors).toEqual([]);
   });
 
