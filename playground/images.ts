@@ -52,7 +52,8 @@ export function checkImage(name: ImageName, style: PassStyle, scale: 1 | 2 | 3, 
   const { max, min } = sizeGuidance(name, style);
   const size = `${image.width}×${image.height} px`;
   if (max !== undefined && (image.width > max[0] * scale || image.height > max[1] * scale)) {
-    found.push({ severity: 'warning', message: `${size} is larger than ${max[0] * scale}×${max[1] * scale} px: Wallet scales it down (or crops a strip).` });
+    const effect = name === 'strip' || name === 'background' ? 'Wallet crops or scales it' : 'Wallet scales it down';
+    found.push({ severity: 'warning', message: `${size} is larger than ${max[0] * scale}×${max[1] * scale} px: ${effect}.` });
   }
   if (min !== undefined && (image.width < min[0] * scale || image.height < min[1] * scale)) {
     found.push({ severity: 'warning', message: `${size} is smaller than ${min[0] * scale}×${min[1] * scale} px: Wallet scales it up, blurred.` });

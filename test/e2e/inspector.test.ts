@@ -99,6 +99,15 @@ describe.skipIf(!chromiumAvailable)('playground: the .pkpass inspector', () => {
     await page.locator('[data-testid=inspection]').scrollIntoViewIfNeeded();
     await screenshot(page, '21-inspector-tampered');
 
+    // Dropped rather than chosen: the same report.
+    await page.locator('.drop-zone').evaluate((zone, bytes) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(bytes)], 'dropped.pkpass', { type: 'application/vnd.apple.pkpass' }));
+      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, [...pkpass]);
+    await expect.poll(() => page.locator('[data-testid=inspection-verdict]').textContent()).toContain('dropped.pkpass');
+    expect(await page.locator('[data-testid=inspection]').getAttribute('data-ok')).toBe('true');
+
     // Not a zip at all: a report, not a crash.
     await inspect(page, 'junk.pkpass', new TextEncoder().encode('not a zip'));
     expect(await page.locator('[data-testid=inspection-issues] li').first().getAttribute('data-code')).toBe('invalid-zip');
