@@ -203,6 +203,7 @@ describe.skipIf(!chromiumAvailable)('playground: fixes (links, picker, issues, p
     await page.locator('[data-testid=show-back]').click();
     await page.locator('[data-testid=pass-back]').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, `34-everything-open-${colorScheme}`);
     expect(errors).toEqual([]);
   });
 });
