@@ -1,6 +1,6 @@
 import { inflateRawSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
-import { decodeState, encodeState, type SharedState } from '../../playground/lib/share.js';
+import { decodeState, encodeState, readHash, type SharedState } from '../../playground/lib/share.js';
 
 // The playground's shareable-URL format: `#z=` + base64url(deflate-raw(JSON)).
 describe('shared state in the URL hash', () => {
@@ -36,5 +36,32 @@ describe('shared state in the URL hash', () => {
   test('drops members of the wrong type', async () => {
     const hash = `#j=${Buffer.from('{"template":"t","values":{"a":{"text":1},"b":{"text":"ok","json":"yes"}},"issuer":{"x":{},"y":"z"}}').toString('base64url')}`;
     expect(await decodeState(hash)).toEqual({ template: 't', values: { b: { text: 'ok', json: false } }, issuer: { y: 'z' } });
+  });
+
+  test('images travel by reference: path → 12 hex digits; anything else is dropped', async () => {
+    const images = { 'logo@2x.png': '0123456789ab', 'icon.png': 'ffffffffffff' };
+    const withImages: SharedState = { ...state, images };
+    expect(await decodeState(`#${await encodeState(withImages)}`)).toEqual(withImages);
+    const hostile = { template: 't', values: {}, issuer: {}, images: { '../x.png': '0123456789ab', 'logo.png': 'ZZZ', 'strip@4x.png': '0123456789ab', 'icon@3x.png': '0123456789ab' } };
+    const decoded = await decodeState(`#j=${Buffer.from(JSON.stringify(hostile)).toString('base64url')}`);
+    expect(decoded?.images).toEqual({ 'icon@3x.png': '0123456789ab' });
+  });
+
+  test.each([
+    ['', 'none'],
+    ['#preview-heading', 'none'],
+    ['#z=AAAA', 'broken'],
+    ['#z=!!!', 'broken'],
+    ['#j=bm90IGpzb24', 'broken'],
+    ['#j=WzFd', 'broken'],
+  ])('readHash(%j) is %s', async (hash, kind) => {
+    expect((await readHash(hash)).kind).toBe(kind);
+  });
+
+  test('readHash says why a link is broken', async () => {
+    expect(await readHash('#z=AAAA')).toEqual({ kind: 'broken', reason: 'its data is cut short or mangled (it may have been truncated when copied)' });
+    expect(await readHash('#j=bm90IGpzb24')).toEqual({ kind: 'broken', reason: 'its data is not the JSON a playground link holds' });
+    expect(await readHash('#j=WzFd')).toEqual({ kind: 'broken', reason: 'it holds no template' });
+    expect(await readHash(`#${await encodeState(state)}`)).toEqual({ kind: 'state', state });
   });
 });
