@@ -46,7 +46,14 @@ export function guidanceText(name: ImageName, style: PassStyle, scale: 1 | 2 | 3
   return '';
 }
 
-/** What is wrong with an image in a slot, by Apple's guidance (sizes in points × the density). */
+/**
+ * What is wrong with an image in a slot, by Apple's guidance (sizes in points × the density).
+ *
+ * @example
+ * ```ts
+ * checkImage('logo', 'generic', 1, { width: 400, height: 50, ...image }); // [{ severity: 'warning', message: '400×50 px is larger than 160×50 px: …' }]
+ * ```
+ */
 export function checkImage(name: ImageName, style: PassStyle, scale: 1 | 2 | 3, image: PassImage): ImageIssue[] {
   const found: ImageIssue[] = [];
   const { max, min } = sizeGuidance(name, style);
@@ -115,6 +122,11 @@ function put(image: PassImage | undefined, path: string): void {
 /**
  * Puts an image into a slot (converting other formats to PNG) and stores it in IndexedDB.
  * Rejects with a readable message when the bytes are not an image.
+ *
+ * @example
+ * ```ts
+ * await setImage('logo@2x.png', new Uint8Array(await file.arrayBuffer()));
+ * ```
  */
 export async function setImage(path: string, bytes: Uint8Array): Promise<void> {
   const image = await makeImage(path, bytes);
@@ -128,7 +140,14 @@ export function removeImage(path: string): void {
   put(undefined, path);
 }
 
-/** Replaces every image (a .pkpass loaded as a template). */
+/**
+ * Replaces every image (a .pkpass loaded as a template); files that are not images are skipped.
+ *
+ * @example
+ * ```ts
+ * await replaceImages((await readPass(bytes)).files);
+ * ```
+ */
 export async function replaceImages(files: ReadonlyMap<string, Uint8Array>): Promise<void> {
   for (const image of images.value.values()) URL.revokeObjectURL(image.url);
   const next = new Map<string, PassImage>();
@@ -146,7 +165,15 @@ export async function replaceImages(files: ReadonlyMap<string, Uint8Array>): Pro
   missingImages.value = [];
 }
 
-/** Finds the images a share link names in this browser's IndexedDB; the rest are listed as missing. */
+/**
+ * Finds the images a share link names in this browser's IndexedDB; the rest are listed as missing.
+ *
+ * @example
+ * ```ts
+ * await restoreImages({ 'logo@2x.png': '3fa4c0d2e1b9' });
+ * missingImages.value; // [] when this browser has it
+ * ```
+ */
 export async function restoreImages(refs: Readonly<Record<string, string>>): Promise<void> {
   const next = new Map<string, PassImage>();
   const missing: string[] = [];
