@@ -88,18 +88,30 @@ export function createDeliveryWorker(
          update passmint_deliveries d
             set locked_until = now() + $2 * interval '1 millisecond', lease = $3
           where d.id in (
-            select c.id
-              from passmint_deliveries c
-              join passmint_webhooks w on w.id = c.webhook_id and w.state = 'enabled'
-             where c.status = 'pending'
-               and c.next_attempt_at <= now()
+            -- Locked and re-checked here: another worker may have taken a candidate since it was read.
+            select c.id from passmint_deliveries c
+             where c.id in (
+               -- The head of each enabled registration's queue (its oldest pending delivery), found by
+               -- one index probe per registration, so a backlog of thousands behind a head costs nothing.
+               select head.id
+                 from passmint_webhooks w
+                 cross join lateral (
+                   select p.id, p.next_attempt_at, p.locked_until, p.event_seq
+                     from passmint_deliveries p
+                    where p.webhook_id = w.id and p.status = 'pending'
+                    order by p.event_seq
+                    limit 1) head
+                where w.state = 'enabled'
+                  and head.next_attempt_at <= now()
+                  and (head.locked_until is null or head.locked_until < now())
+                order by head.next_attempt_at, head.event_seq
+                -- More candidates than taken: workers polling at the same instant skip each other's.
+                limit $1 * 4)
+               and c.status = 'pending'
                and (c.locked_until is null or c.locked_until < now())
-               and not exists (
-                 select 1 from passmint_deliveries p
-                  where p.webhook_id = c.webhook_id and p.status = 'pending' and p.event_seq < c.event_seq)
              order by c.next_attempt_at, c.event_seq
              limit $1
-               for update of c skip locked)
+               for update skip locked)
          returning d.id, d.attempts, d.first_attempt_at, d.webhook_id, d.event_seq)
        select claimed.id, claimed.attempts, claimed.first_attempt_at, claimed.webhook_id, e.body, w.url, w.secret
          from claimed

@@ -76,6 +76,20 @@ for (const engine of ENGINES) {
       expect(receiver.received.every((entry) => entry.signatureValid)).toBe(true);
     });
 
+    test('a registration that is down holds back only its own events; the others get theirs', async () => {
+      const down = await enabledWebhook('/down');
+      await enabledWebhook('/up');
+      receiver.statusFor.set('/down', 503);
+      await database.db.transaction((tx) => addEvents(tx, Array.from({ length: 5 }, (_, index) => passEvent(`B-${index}`))));
+      const worker = createDeliveryWorker(database.db, { allowPrivateNetworks: true });
+      while ((await worker.runOnce()) > 0);
+      expect(receiver.received.filter((entry) => entry.path === '/up').map((entry) => entry.event.data['serialNumber'])).toEqual(['B-0', 'B-1', 'B-2', 'B-3', 'B-4']);
+      const held = await listDeliveries(database.db, { webhookId: down.id, before: Number.MAX_SAFE_INTEGER, limit: 10 });
+      // Newest first: four untouched behind the head, which failed once and waits its retry.
+      expect(held.map((delivery) => [delivery.status, delivery.attempts])).toEqual([['pending', 0], ['pending', 0], ['pending', 0], ['pending', 0], ['pending', 1]]);
+      receiver.statusFor.delete('/down');
+    });
+
     test('a claim whose worker died is taken again once its lease runs out, with the same event id', async () => {
       await enabledWebhook('/lease');
       await database.db.transaction((tx) => addEvents(tx, [passEvent('L-1')]));
