@@ -109,7 +109,8 @@ export function PassCard({ pass, images, testId = 'pass-preview' }: { pass: Pass
   const backgroundImage = style === 'eventTicket' && strip === undefined ? images.background : undefined;
   const thumbnail = (style === 'generic' || (style === 'eventTicket' && strip === undefined)) ? images.thumbnail : undefined;
   const footer = style === 'boardingPass' ? images.footer : undefined;
-  const stripStyle = style === 'coupon' || style === 'storeCard' || style === 'eventTicket';
+  // Coupons and store cards always have a band behind the primary fields; an event ticket only with a strip image.
+  const stripStyle = style === 'coupon' || style === 'storeCard' || (style === 'eventTicket' && strip !== undefined);
 
   return (
     <>

@@ -106,6 +106,39 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     expect([...errors, ...other.errors]).toEqual([]);
   });
 
+  test('each style puts its images where Wallet does; an event ticket with a strip shows no background or thumbnail', async () => {
+    const { page, errors } = await open();
+    const card = page.locator('[data-testid=pass-preview]');
+    await page.locator('[data-testid=example-picker]').selectOption('event-ticket');
+    await expect.poll(() => card.getAttribute('data-style')).toBe('eventTicket');
+    await page.locator('#image-background-2').setInputFiles(pngFile('background.png', solidPng(360, 440, [120, 40, 160])));
+    await page.locator('#image-thumbnail-2').setInputFiles(pngFile('thumbnail.png', solidPng(180, 180, [255, 255, 255])));
+    await card.locator('[data-testid=image-background]').waitFor();
+    await card.locator('[data-testid=image-thumbnail]').waitFor();
+    await screenshot(page, '14-event-background-thumbnail');
+    await page.locator('#image-strip-2').setInputFiles(pngFile('strip.png', solidPng(750, 196, [220, 120, 20])));
+    await card.locator('[data-testid=image-strip]').waitFor();
+    expect(await card.locator('[data-testid=image-background]').count()).toBe(0);
+    expect(await card.locator('[data-testid=image-thumbnail]').count()).toBe(0);
+    const unused = await page.locator('[data-testid=issues] button[data-code=unused-image]').allTextContents();
+    expect(unused.join('\n')).toContain('background@2x.png is not shown');
+    expect(unused.join('\n')).toContain('thumbnail@2x.png is not shown');
+
+    // A boarding pass: the footer above the barcode, no strip slot.
+    await page.locator('[data-testid=example-picker]').selectOption('boarding-pass');
+    await expect.poll(() => card.getAttribute('data-style')).toBe('boardingPass');
+    await page.locator('#image-footer-2').setInputFiles(pngFile('footer.png', solidPng(590, 30, [15, 23, 42])));
+    const footer = card.locator('[data-testid=image-footer]');
+    await footer.waitFor();
+    const [footerBox, barcodeBox] = await Promise.all([footer.boundingBox(), card.locator('[data-testid=barcode]').boundingBox()]);
+    expect((footerBox?.y ?? 0) + (footerBox?.height ?? 0)).toBeLessThanOrEqual(barcodeBox?.y ?? 0);
+    expect(await card.locator('[data-testid=image-strip]').count()).toBe(0);
+    expect(await page.locator('[data-testid=slot-strip] legend').textContent()).toBe('strip');
+    expect(await page.locator('[data-testid=slot-strip] .hint').textContent()).toContain('Not shown');
+    await screenshot(page, '15-boarding-footer');
+    expect(errors).toEqual([]);
+  });
+
   test('signs in the page: the download verifies with verifyPass and openssl cms; keys never leave the page', async () => {
     const { page, errors } = await open();
     const requests: { url: string; method: string; body: string }[] = [];
