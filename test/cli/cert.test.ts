@@ -63,6 +63,15 @@ describe('passmint cert', () => {
     expect(statSync(join(dir, key)).mode & 0o777).toBe(0o600);
   });
 
+  test.each(['pässwörd€', 'p🔑ss'])('a passphrase beyond ASCII (%s): UTF-16 for the PKCS #12 KDF, UTF-8 for PBKDF2, as OpenSSL', async (passphrase) => {
+    for (const options of [[], ...(legacy ? [['-legacy']] : [])]) {
+      const name = `unicode-${passphrase.length}-${options.length}`;
+      const result = await extract(exportP12(`${name}.p12`, passphrase, ...options), name, { P12_PASS: passphrase });
+      expect(result.code).toBe(0);
+      expect(modulus('rsa', `${name}/key.pem`)).toBe(modulus('x509', identity.certificate));
+    }
+  });
+
   test('a wrong passphrase fails the MAC check: exit 1 and what to do', async () => {
     const p12 = exportP12('wrong.p12', 'secret', ...(legacy ? ['-legacy'] : []));
     const result = await extract(p12, 'wrong', { P12_PASS: 'not it' });
