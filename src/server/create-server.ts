@@ -101,7 +101,6 @@ export interface PassmintServer {
  * ```
  */
 export async function createServer(options: ServerOptions = {}): Promise<PassmintServer> {
-  // eslint-disable-next-line no-console
   const onError = options.onError ?? ((error: unknown) => console.error(error));
   const owned = options.database === undefined;
   const db =

@@ -49,6 +49,12 @@ interface ClaimedRow {
 /**
  * A loop that delivers due outbox entries; every process runs one and any
  * number share a database.
+ *
+ * @example
+ * ```ts
+ * const server = await createServer({ databaseUrl, workers: false });
+ * while ((await server.deliveries.runOnce()) > 0); // deliver what is due, then stop
+ * ```
  */
 export interface Worker {
   /** Starts the loop (idempotent). */

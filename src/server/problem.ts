@@ -69,6 +69,11 @@ const titles: { readonly [K in ServiceProblemCode]: string } = {
 /**
  * A client's mistake found while handling a request: thrown inside the
  * service's routes and answered as an RFC 9457 problem, never as a 500.
+ *
+ * @example
+ * ```ts
+ * throw new ServiceProblem(404, 'pass-not-found', 'No pass "M-1" of type "pass.com.example.member" exists.');
+ * ```
  */
 export class ServiceProblem extends Error {
   override readonly name = 'ServiceProblem';

@@ -1,7 +1,7 @@
 // Nothing lost: a `passmint serve` process (on PostgreSQL, and on a PGlite
-// data folder), delivering to a
-// local receiver while passes are being created through its API, is killed
-// with SIGKILL at random moments, round after round, and started again.
+// data folder), delivering to a local receiver while passes are being
+// created through its API, is killed with SIGKILL at random moments, round
+// after round, and started again.
 // In the end every event in the outbox has reached every registration, in
 // creation order per registration (repeats allowed: same event id), and
 // every pass whose creation was acknowledged exists.
@@ -78,100 +78,99 @@ const engines = [
 ];
 
 describe.each(engines)('on $name', ({ name, rounds: ROUNDS, args, read }) => {
-test('SIGKILL at random moments loses no event and no pass', async () => {
-  const prefix = name.startsWith('Postgre') ? '/pg' : '/lite';
-  receiver.received.length = 0;
-  const start = async (): Promise<ServeProcess> => (running = await startServe(cli.script, [...args(), ...TUNING]));
-  let service = await start();
-  const key = service.apiKey!;
-  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const call = async (method: string, path: string, body?: unknown): Promise<Response> =>
-    fetch(`${service.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  test('SIGKILL at random moments loses no event and no pass', async () => {
+    const prefix = name.startsWith('Postgre') ? '/pg' : '/lite';
+    receiver.received.length = 0;
+    const start = async (): Promise<ServeProcess> => (running = await startServe(cli.script, [...args(), ...TUNING]));
+    let service = await start();
+    const key = service.apiKey!;
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const call = async (method: string, path: string, body?: unknown): Promise<Response> =>
+      fetch(`${service.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
 
-  const paths = ['/a', '/b', '/c'].map((path) => `${prefix}${path}`);
-  for (const path of paths) {
-    const hook = await (await call('POST', '/v1/webhooks', { url: `${receiver.url}${path}` })).json();
-    expect(hook.state).toBe('enabled');
-    receiver.secrets.set(path, [hook.secret]);
-  }
-  const template = await (
-    await call('POST', '/v1/templates', {
-      name: 'Ticket',
-      formatVersion: 1,
-      passType: 'pass.com.example.ticket',
-      description: { generic: { primaryFields: [{ key: 'seat', value: '${seat}' }] } },
-      placeholder: ['seat'],
-    })
-  ).json();
-
-  const acknowledged = new Set<string>();
-  let serial = 0;
-  for (let round = 0; round < ROUNDS; round++) {
-    // Load: a few clients creating and changing passes as fast as the service answers.
-    let stopped = false;
-    const clients = Array.from({ length: 4 }, async () => {
-      while (!stopped) {
-        const name = `S-${round}-${serial++}`;
-        try {
-          const response = await call('POST', `/v1/templates/${template.id}/passes`, { values: { seat: name }, serialNumber: name });
-          if (response.status === 201) {
-            acknowledged.add(name);
-            await call('PUT', `/v1/passes/pass.com.example.ticket/${name}/values`, { seat: `${name}!` });
-          }
-        } catch {
-          // The process was killed under this request: it may or may not have committed.
-        }
-      }
-    });
-    await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 900));
-    service.child.kill('SIGKILL');
-    await service.exited;
-    stopped = true;
-    await Promise.all(clients);
-    service = await start();
-  }
-
-  // What the outbox holds is what must arrive: every event, at every registration.
-  // Every event in the outbox (read through the API, page by page) must reach every registration.
-  const allEvents = async (): Promise<Set<string>> => {
-    const ids = new Set<string>();
-    let before = '';
-    for (;;) {
-      const page = await (await call('GET', `/v1/events?limit=100${before}`)).json();
-      for (const event of page.items) ids.add(event.id);
-      if (page.next === null) return ids;
-      before = `&before=${page.next}`;
+    const paths = ['/a', '/b', '/c'].map((path) => `${prefix}${path}`);
+    for (const path of paths) {
+      const hook = await (await call('POST', '/v1/webhooks', { url: `${receiver.url}${path}` })).json();
+      expect(hook.state).toBe('enabled');
+      receiver.secrets.set(path, [hook.secret]);
     }
-  };
-  const outboxIds = await allEvents();
-  await eventually(
-    () => paths.every((path) => {
-      const got = new Set(receiver.received.filter((entry) => entry.path === path).map((entry) => entry.event.id));
-      return [...outboxIds].every((id) => got.has(id));
-    }),
-    30_000,
-    'every event at every registration',
-  );
-  service.child.kill('SIGTERM');
-  await service.exited;
-  running = undefined;
-  const { events, serials } = await read();
-  expect(events.length).toBeGreaterThan(ROUNDS * 2);
-  expect(new Set(events.map((event) => event.id))).toEqual(outboxIds);
-  const expected = events.map((event) => event.id);
-  const seqOf = new Map(events.map((event) => [event.id, event.seq]));
-  for (const path of paths) {
-    const arrived = receiver.received.filter((entry) => entry.path === path);
-    expect(arrived.every((entry) => entry.signatureValid)).toBe(true);
-    const firstSeen = [...new Set(arrived.map((entry) => entry.event.id))];
-    expect(new Set(firstSeen)).toEqual(new Set(expected));
-    // Creation order per registration: first arrivals come in outbox order.
-    const order = firstSeen.map((id) => seqOf.get(id)!);
-    expect(order).toEqual([...order].sort((a, b) => a - b));
-  }
-  // Every acknowledged pass exists, and its pass.created event was delivered.
-  for (const serial of acknowledged) expect(serials.has(serial)).toBe(true);
-  const created = new Set(receiver.received.filter((entry) => entry.event.type === 'pass.created').map((entry) => entry.event.data['serialNumber']));
-  for (const serial of serials) expect(created.has(serial)).toBe(true);
-}, 120_000);
+    const template = await (
+      await call('POST', '/v1/templates', {
+        name: 'Ticket',
+        formatVersion: 1,
+        passType: 'pass.com.example.ticket',
+        description: { generic: { primaryFields: [{ key: 'seat', value: '${seat}' }] } },
+        placeholder: ['seat'],
+      })
+    ).json();
+
+    const acknowledged = new Set<string>();
+    let serial = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      // Load: a few clients creating and changing passes as fast as the service answers.
+      let stopped = false;
+      const clients = Array.from({ length: 4 }, async () => {
+        while (!stopped) {
+          const name = `S-${round}-${serial++}`;
+          try {
+            const response = await call('POST', `/v1/templates/${template.id}/passes`, { values: { seat: name }, serialNumber: name });
+            if (response.status === 201) {
+              acknowledged.add(name);
+              await call('PUT', `/v1/passes/pass.com.example.ticket/${name}/values`, { seat: `${name}!` });
+            }
+          } catch {
+            // The process was killed under this request: it may or may not have committed.
+          }
+        }
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 900));
+      service.child.kill('SIGKILL');
+      await service.exited;
+      stopped = true;
+      await Promise.all(clients);
+      service = await start();
+    }
+
+    // Every event in the outbox (read through the API, page by page) must reach every registration.
+    const allEvents = async (): Promise<Set<string>> => {
+      const ids = new Set<string>();
+      let before = '';
+      for (;;) {
+        const page = await (await call('GET', `/v1/events?limit=100${before}`)).json();
+        for (const event of page.items) ids.add(event.id);
+        if (page.next === null) return ids;
+        before = `&before=${page.next}`;
+      }
+    };
+    const outboxIds = await allEvents();
+    await eventually(
+      () => paths.every((path) => {
+        const got = new Set(receiver.received.filter((entry) => entry.path === path).map((entry) => entry.event.id));
+        return [...outboxIds].every((id) => got.has(id));
+      }),
+      30_000,
+      'every event at every registration',
+    );
+    service.child.kill('SIGTERM');
+    await service.exited;
+    running = undefined;
+    const { events, serials } = await read();
+    expect(events.length).toBeGreaterThan(ROUNDS * 2);
+    expect(new Set(events.map((event) => event.id))).toEqual(outboxIds);
+    const expected = events.map((event) => event.id);
+    const seqOf = new Map(events.map((event) => [event.id, event.seq]));
+    for (const path of paths) {
+      const arrived = receiver.received.filter((entry) => entry.path === path);
+      expect(arrived.every((entry) => entry.signatureValid)).toBe(true);
+      const firstSeen = [...new Set(arrived.map((entry) => entry.event.id))];
+      expect(new Set(firstSeen)).toEqual(new Set(expected));
+      // Creation order per registration: first arrivals come in outbox order.
+      const order = firstSeen.map((id) => seqOf.get(id)!);
+      expect(order).toEqual([...order].sort((a, b) => a - b));
+    }
+    // Every acknowledged pass exists, and its pass.created event was delivered.
+    for (const serial of acknowledged) expect(serials.has(serial)).toBe(true);
+    const created = new Set(receiver.received.filter((entry) => entry.event.type === 'pass.created').map((entry) => entry.event.data['serialNumber']));
+    for (const serial of serials) expect(created.has(serial)).toBe(true);
+  }, 120_000);
 });
