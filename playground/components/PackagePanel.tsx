@@ -79,6 +79,19 @@ async function sign(): Promise<void> {
   };
 }
 
+function forget(): void {
+  certificate.value = undefined;
+  privateKey.value = undefined;
+  wwdr.value = undefined;
+  passphrase.value = '';
+  // The chosen files are still listed by their inputs: empty those too.
+  for (const id of ['certificate-file', 'key-file', 'wwdr-file']) {
+    const input = document.getElementById(id);
+    if (input instanceof HTMLInputElement) input.value = '';
+  }
+  status.value = { kind: 'idle', message: 'The certificate, key and passphrase are forgotten.', issues: [] };
+}
+
 async function downloadUnsigned(): Promise<void> {
   const pass = build.value.pass;
   if (pass === undefined) return;
@@ -129,6 +142,9 @@ export function PackagePanel(): JSX.Element {
         </button>
         <button type="button" data-testid="download-unsigned" disabled={pass === undefined} onClick={() => void downloadUnsigned()}>
           Download unsigned bundle
+        </button>
+        <button type="button" data-testid="forget-keys" disabled={certificate.value === undefined && privateKey.value === undefined && wwdr.value === undefined && passphrase.value === ''} onClick={forget}>
+          Forget the keys
         </button>
         {pass === undefined ? <span class="note">Fix the template's errors first.</span> : ready ? null : <span class="note">Signing needs all three files.</span>}
       </div>

@@ -202,6 +202,14 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     const own = (url: string): boolean => url.startsWith(harness.url) || url.startsWith(`blob:${harness.url.replace(/\/$/, '')}`);
     expect(requests.filter((request) => request.method !== 'GET' || !own(request.url))).toEqual([]);
     expect(requests.some((request) => request.url.includes(secretLine.slice(0, 20)) || request.body.includes('PRIVATE'))).toBe(false);
+
+    // "Forget the keys" empties every credential input; signing needs them again.
+    await page.locator('[data-testid=forget-keys]').click();
+    expect(await page.locator('#key-pem').inputValue()).toBe('');
+    expect(await page.locator('#passphrase').inputValue()).toBe('');
+    expect(await page.locator('#certificate-file').inputValue()).toBe('');
+    expect(await page.locator('[data-testid=credential-certificate-state]').textContent()).toBe('not given');
+    expect(await page.locator('[data-testid=sign]').isDisabled()).toBe(true);
     expect(errors).toEqual([]);
   });
 
