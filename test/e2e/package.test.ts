@@ -86,12 +86,19 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     expect(await sizeIssue.textContent()).toContain('logo.png');
     await sizeIssue.click();
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('image-logo-1');
+    // Dropped on a slot rather than chosen.
+    await page.locator('[data-testid="slot-logo@3x.png"]').evaluate((slot, bytes) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(bytes)], 'dropped.png', { type: 'image/png' }));
+      slot.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, [...solidPng(480, 150, [250, 204, 21])]);
+    await expect.poll(() => page.locator('[data-testid="size-logo@3x.png"]').textContent()).toBe('480×150');
     // The thumbnail of a generic pass is drawn beside the primary field.
     await page.locator('#image-thumbnail-2').setInputFiles(pngFile('thumb.png', solidPng(180, 180, [255, 255, 255])));
     await page.locator('[data-testid=pass-preview] [data-testid=image-thumbnail]').waitFor();
-    // The preview's logo is the picture given (the densest of the slot).
+    // The preview's logo is the densest picture of the slot (@3x, dropped above).
     const logo = await page.locator('[data-testid=pass-preview] [data-testid=image-logo]').evaluate((image: HTMLImageElement) => [image.naturalWidth, image.naturalHeight]);
-    expect(logo).toEqual([320, 100]);
+    expect(logo).toEqual([480, 150]);
     await screenshot(page, '10-images');
 
     // The share link names images by hash only; a reload finds them in IndexedDB.
@@ -175,6 +182,9 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     expect(opened.pass['passTypeIdentifier']).toBe(pki.passTypeIdentifier);
     expect(await opensslVerifies(signed.bytes, pki.rootPem)).toEqual({ code: 0, stderr: '' });
     await screenshot(page, '12-signed');
+    // The page's own inspector agrees.
+    await page.locator('[data-testid=inspect-file]').setInputFiles({ name: signed.name, mimeType: 'application/vnd.apple.pkpass', buffer: Buffer.from(signed.bytes) });
+    await expect.poll(() => page.locator('[data-testid=inspection]').getAttribute('data-ok')).toBe('true');
 
     // An encrypted key with its passphrase signs too.
     await page.locator('#key-pem').fill(pki.encryptedKeyPem);
