@@ -141,7 +141,8 @@ export function removeImage(path: string): void {
 }
 
 /**
- * Replaces every image (a .pkpass loaded as a template); files that are not images are skipped.
+ * Replaces every image (a .pkpass loaded as a template). Only the six slots' files are
+ * taken: localized folders, pass.strings and personalization files have no slot here.
  *
  * @example
  * ```ts
@@ -152,7 +153,7 @@ export async function replaceImages(files: ReadonlyMap<string, Uint8Array>): Pro
   for (const image of images.value.values()) URL.revokeObjectURL(image.url);
   const next = new Map<string, PassImage>();
   for (const [path, bytes] of files) {
-    if (!/^[a-zA-Z]+(@[23]x)?\.png$/.test(path)) continue;
+    if (!/^(icon|logo|strip|thumbnail|background|footer)(@[23]x)?\.png$/.test(path)) continue;
     try {
       const image = await makeImage(path, bytes);
       next.set(path, image);

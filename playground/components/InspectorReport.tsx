@@ -40,7 +40,8 @@ export function InspectorReport({ inspection }: { inspection: Inspection }): JSX
     if (pass === undefined) return;
     loadPassAsTemplate(pass as unknown as Readonly<Record<string, unknown>>);
     await replaceImages(contents);
-    setNote('Loaded into the editor, with its images.');
+    const dropped = [...contents.keys()].filter((path) => !/^(icon|logo|strip|thumbnail|background|footer)(@[23]x)?\.png$/.test(path));
+    setNote(`Loaded into the editor, with its images.${dropped.length === 0 ? '' : ` Not taken (the editor has no place for them): ${dropped.join(', ')}.`}`);
     document.getElementById('editor-heading')?.scrollIntoView({ block: 'start' });
   };
   return (
