@@ -1,0 +1,208 @@
+import { createPassHandler, type PassHandler } from '../http/handler.js';
+import { PackError } from '../pkpass/pack-error.js';
+import { packPass } from '../pkpass/pack.js';
+import { validateTemplate } from '../template/validate.js';
+import type { JsonObject, PassTemplate } from '../types.js';
+import { verifyEndpoint } from '../webhooks/handshake.js';
+import { isObject } from './body.js';
+import { baseUrl, type ServiceContext } from './context.js';
+import { createPassBuilder, type PassBuilder } from './pass-builder.js';
+import { ServiceProblem } from './problem.js';
+import { isUuid, templateIdOf } from './query.js';
+import type { SqlDatabase, SqlQueryable } from './sql.js';
+import * as store from './store.js';
+
+/** A JSON response. */
+export const json = (body: unknown, status = 200, headers: Record<string, string> = {}): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+
+/** A 204 response. */
+export const noContent = (): Response => new Response(null, { status: 204 });
+
+const iso = (date: Date | null): string | null => (date === null ? null : date.toISOString());
+
+/** What the service's routes share: look-ups that answer 404 problems, checks, the JSON shapes of resources. */
+export interface Kit {
+  readonly context: ServiceContext;
+  readonly db: SqlDatabase;
+  readonly builder: PassBuilder;
+  /** The seed's two GETs (`createPassHandler` on the SQL store). */
+  readonly seed: PassHandler;
+  /** Runs a transaction that queues events or pushes, then wakes this process's workers. */
+  commitEvents(work: (tx: SqlQueryable) => Promise<void>): Promise<void>;
+  /** The pass's signed `.pkpass`; 409 without a signer, 422 when it cannot be packed. */
+  pack(record: store.PassRecord): Promise<Uint8Array>;
+  templateOf(text: string): Promise<store.TemplateRecord>;
+  passOf(passTypeIdentifier: string, serialNumber: string): Promise<store.PassRecord>;
+  webhookOf(id: string): Promise<store.WebhookRecord>;
+  eventOf(id: string): Promise<store.EventRecord>;
+  /** A request body as a template with the given id; 422 with `validateTemplate`'s issues. */
+  checkedTemplate(body: unknown, id: number): PassTemplate;
+  valuesOf(body: unknown): JsonObject;
+  passLinks(request: Request, record: store.PassRecord): Record<string, string>;
+  passSummary(request: Request, record: store.PassRecord): unknown;
+  passResource(request: Request, record: store.PassRecord): unknown;
+  webhookResource(record: store.WebhookRecord): unknown;
+  deliveryResource(delivery: store.DeliveryRecord): unknown;
+  /** Sends the `webhook.verify` handshake; a verified registration becomes enabled. */
+  verify(record: store.WebhookRecord): Promise<unknown>;
+}
+
+export function createKit(context: ServiceContext): Kit {
+  const { db } = context;
+  const builder = createPassBuilder(context);
+
+  const commitEvents = async (work: (tx: SqlQueryable) => Promise<void>): Promise<void> => {
+    await db.transaction(work);
+    context.notify();
+  };
+
+  const seed = createPassHandler({
+    authenticate: context.authenticate,
+    findPass: async (passTypeIdentifier, serialNumber) => (await store.findPass(db, passTypeIdentifier, serialNumber))?.pass,
+    findTemplate: async (id) => (id <= 2_147_483_647 ? (await store.findTemplate(db, id))?.template : undefined),
+    onError: context.onError,
+  });
+
+  const pack = async (record: store.PassRecord): Promise<Uint8Array> => {
+    const signer = context.signer;
+    if (signer === undefined) {
+      throw new ServiceProblem(409, 'signing-not-configured', 'The service has no pass signing certificate (start it with --cert, --key and --wwdr).');
+    }
+    const template = await store.findTemplate(db, record.templateId);
+    if (template === undefined) throw new ServiceProblem(404, 'template-not-found', 'The pass\'s template is gone.');
+    try {
+      return await packPass(record.pass, await builder.files(template), signer, { allowHttp: record.pass.webServiceURL?.startsWith('http:') === true });
+    } catch (error) {
+      if (error instanceof PackError) throw new ServiceProblem(422, 'cannot-pack', error.message, { issues: error.issues });
+      throw error;
+    }
+  };
+
+  const templateOf = async (text: string): Promise<store.TemplateRecord> => {
+    const id = templateIdOf(text);
+    const record = id === undefined ? undefined : await store.findTemplate(db, id);
+    if (record === undefined) throw new ServiceProblem(404, 'template-not-found', `No template ${JSON.stringify(text)} exists.`);
+    return record;
+  };
+
+  const passOf = async (passTypeIdentifier: string, serialNumber: string): Promise<store.PassRecord> => {
+    const record = await store.findPass(db, passTypeIdentifier, serialNumber);
+    if (record === undefined) throw new ServiceProblem(404, 'pass-not-found', `No pass ${JSON.stringify(serialNumber)} of type ${JSON.stringify(passTypeIdentifier)} exists.`);
+    return record;
+  };
+
+  const webhookOf = async (id: string): Promise<store.WebhookRecord> => {
+    const record = isUuid(id) ? await store.findWebhook(db, id) : undefined;
+    if (record === undefined) throw new ServiceProblem(404, 'webhook-not-found', `No webhook registration ${JSON.stringify(id)} exists.`);
+    return record;
+  };
+
+  const eventOf = async (id: string): Promise<store.EventRecord> => {
+    const record = isUuid(id) ? await store.findEvent(db, id) : undefined;
+    if (record === undefined) throw new ServiceProblem(404, 'event-not-found', `No event ${JSON.stringify(id)} exists.`);
+    return record;
+  };
+
+  const checkedTemplate = (body: unknown, id: number): PassTemplate => {
+    if (!isObject(body)) throw new ServiceProblem(422, 'invalid-template', 'A template is a JSON object.');
+    const template = { ...body, id };
+    const report = validateTemplate(template);
+    if (!report.ok) throw new ServiceProblem(422, 'invalid-template', 'The template has errors.', { issues: report.issues });
+    // The pass type becomes a key column: PostgreSQL text holds no NUL, and no identifier needs a control character.
+    if (/[\u0000-\u001f\u007f]/.test(String(body['passType']))) {
+      throw new ServiceProblem(422, 'invalid-template', 'The template has errors.', {
+        issues: [{ severity: 'error', code: 'invalid-template', message: '`passType` must not contain control characters', path: '/passType' }],
+      });
+    }
+    return template as unknown as PassTemplate;
+  };
+
+  const valuesOf = (body: unknown): JsonObject => {
+    if (!isObject(body)) throw new ServiceProblem(422, 'invalid-values', 'Values are a JSON object: placeholder name → value.');
+    return body as JsonObject;
+  };
+
+  const passLinks = (request: Request, record: store.PassRecord): Record<string, string> => {
+    const base = `${baseUrl(context, request)}/v1/passes/${encodeURIComponent(record.passTypeIdentifier)}/${encodeURIComponent(record.serialNumber)}`;
+    const token = record.pass.authenticationToken;
+    return {
+      self: base,
+      passjson: `${base}/passjson`,
+      // A link a phone can open: the pass's own token stands in for the API key.
+      pkpass: `${base}/pkpass${token === undefined ? '' : `?token=${encodeURIComponent(token)}`}`,
+    };
+  };
+
+  const passSummary = (request: Request, record: store.PassRecord) => ({
+    passTypeIdentifier: record.passTypeIdentifier,
+    serialNumber: record.serialNumber,
+    templateId: record.templateId,
+    version: record.version,
+    created: iso(record.created),
+    updated: iso(record.updated),
+    links: passLinks(request, record),
+  });
+
+  const passResource = (request: Request, record: store.PassRecord) => ({ ...passSummary(request, record), values: record.values });
+
+  const webhookResource = (record: store.WebhookRecord) => ({
+    id: record.id,
+    url: record.url,
+    state: record.state,
+    stateReason: record.stateReason,
+    secret: record.secret,
+    created: iso(record.created),
+    updated: iso(record.updated),
+  });
+
+  const deliveryResource = (delivery: store.DeliveryRecord) => ({
+    id: String(delivery.id),
+    eventId: delivery.eventId,
+    eventType: delivery.eventType,
+    webhookId: delivery.webhookId,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    nextAttemptAt: iso(delivery.nextAttemptAt),
+    lastStatus: delivery.lastStatus,
+    lastError: delivery.lastError,
+    deliveredAt: iso(delivery.deliveredAt),
+    history: delivery.history.map((attempt) => ({ ...attempt, at: iso(attempt.at) })),
+  });
+
+  const verify = async (record: store.WebhookRecord) => {
+    const check = await verifyEndpoint(record.url, record.secret, {
+      allowPrivateNetworks: context.webhooks.allowPrivateNetworks,
+      ...(context.webhooks.timeoutMs === undefined ? {} : { timeoutMs: context.webhooks.timeoutMs }),
+      ...(context.webhooks.fetch === undefined ? {} : { fetch: context.webhooks.fetch }),
+    });
+    const updated = check.verified ? await store.setWebhookState(db, record.id, 'enabled', null) : record;
+    return {
+      ...webhookResource(updated ?? record),
+      verification: check.verified
+        ? { verified: true, status: check.status }
+        : { verified: false, reason: check.reason, ...(check.status === undefined ? {} : { status: check.status }), error: check.error },
+    };
+  };
+
+  return {
+    context,
+    db,
+    builder,
+    seed,
+    commitEvents,
+    pack,
+    templateOf,
+    passOf,
+    webhookOf,
+    eventOf,
+    checkedTemplate,
+    valuesOf,
+    passLinks,
+    passSummary,
+    passResource,
+    webhookResource,
+    deliveryResource,
+    verify,
+  };
+}

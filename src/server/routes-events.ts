@@ -1,0 +1,55 @@
+import { isObject, readJson } from './body.js';
+import { type Kit, json } from './kit.js';
+import { ServiceProblem } from './problem.js';
+import { isUuid, page, readPage } from './query.js';
+import type { Route } from './router.js';
+import * as store from './store.js';
+
+/** Events with their deliveries and attempts, and replays. */
+export function eventRoutes(kit: Kit): Route[] {
+  const { context, db, commitEvents, webhookOf, eventOf, deliveryResource } = kit;
+  return [
+    {
+      pattern: '/v1/events',
+      methods: {
+        GET: async ({ url }) => {
+          const { limit, cursor } = readPage(url, 'before');
+          const items = await store.listEvents(db, cursor ?? Number.MAX_SAFE_INTEGER, limit);
+          return json(page(items, limit, (item) => item.seq, (item) => JSON.parse(item.body) as unknown));
+        },
+      },
+    },
+    {
+      pattern: '/v1/events/:id',
+      methods: {
+        GET: async ({ params }) => {
+          const event = await eventOf(params[0]!);
+          const deliveries = await store.listDeliveries(db, { eventSeq: event.seq });
+          return json({ event: JSON.parse(event.body) as unknown, deliveries: deliveries.map(deliveryResource) });
+        },
+      },
+    },
+    {
+      pattern: '/v1/events/:id/replay',
+      methods: {
+        POST: async ({ request, params }) => {
+          const event = await eventOf(params[0]!);
+          const body = request.headers.get('content-length') === '0' || request.body === null ? {} : await readJson(request, context.maxBodyBytes);
+          const webhookId = isObject(body) ? body['webhookId'] : undefined;
+          if (!isObject(body) || (webhookId !== undefined && (typeof webhookId !== 'string' || !isUuid(webhookId)))) {
+            throw new ServiceProblem(422, 'invalid-body', 'Send nothing, or { "webhookId": "<id>" } to replay to one registration.');
+          }
+          if (webhookId !== undefined) {
+            const webhook = await webhookOf(webhookId);
+            if (webhook.state !== 'enabled') throw new ServiceProblem(409, 'webhook-disabled', 'Only an enabled registration receives events.');
+          }
+          let queued = 0;
+          await commitEvents(async (tx) => {
+            queued = await store.replayEvent(tx, event.seq, webhookId);
+          });
+          return json({ queued }, 202);
+        },
+      },
+    },
+  ];
+}

@@ -1,0 +1,109 @@
+import { timingSafeEqual } from 'node:crypto';
+import { pkpassHeaders } from '../pkpass/mime.js';
+import { createEvent } from '../webhooks/event.js';
+import { readJson } from './body.js';
+import { type Kit, json, noContent } from './kit.js';
+import { addEvents } from './outbox.js';
+import { ServiceProblem } from './problem.js';
+import { page, readPage, templateIdOf } from './query.js';
+import type { Route } from './router.js';
+import * as store from './store.js';
+import { markPassUpdated } from './wallet-store.js';
+
+/** Passes: list, read, change values, the seed's passjson, the signed download, delete. */
+export function passRoutes(kit: Kit): Route[] {
+  const { context, db, builder, seed, commitEvents, pack, passOf, valuesOf, passSummary, passResource } = kit;
+  return [
+    {
+      pattern: '/v1/passes',
+      methods: {
+        GET: async ({ request, url }) => {
+          const { limit, cursor } = readPage(url, 'after');
+          const templateText = url.searchParams.get('templateId');
+          const templateId = templateText === null ? undefined : templateIdOf(templateText);
+          if (templateText !== null && templateId === undefined) throw new ServiceProblem(400, 'invalid-query', '`templateId` must be a template id.');
+          const items = await store.listPasses(db, cursor ?? 0, limit, templateId);
+          return json(page(items, limit, (item) => item.seq, (item) => passSummary(request, item)));
+        },
+      },
+    },
+    {
+      pattern: '/v1/passes/:type/:serial',
+      methods: {
+        GET: async ({ request, params }) => json(passResource(request, await passOf(params[0]!, params[1]!))),
+        DELETE: async ({ params }) => {
+          if (!(await store.deletePass(db, params[0]!, params[1]!))) await passOf(params[0]!, params[1]!);
+          return noContent();
+        },
+      },
+    },
+    {
+      pattern: '/v1/passes/:type/:serial/values',
+      methods: {
+        GET: async ({ params }) => json((await passOf(params[0]!, params[1]!)).values),
+        PUT: async ({ request, params }) => {
+          const values = valuesOf(await readJson(request, context.maxBodyBytes));
+          let record: store.PassRecord | undefined;
+          await commitEvents(async (tx) => {
+            const current = await store.findPass(tx, params[0]!, params[1]!, true);
+            if (current === undefined) return;
+            const template = await store.findTemplate(tx, current.templateId);
+            if (template === undefined) throw new ServiceProblem(404, 'template-not-found', 'The pass\'s template is gone.');
+            // Serial number and token never change across updates (Wallet keeps them).
+            const pass = builder.build(request, template, values, {
+              serialNumber: current.serialNumber,
+              authenticationToken: current.pass.authenticationToken,
+            });
+            record = await store.updatePass(tx, values, pass);
+            await markPassUpdated(tx, current.passTypeIdentifier, current.serialNumber);
+            if (context.pushes) await store.queuePushes(tx, current.passTypeIdentifier, current.serialNumber);
+            await addEvents(tx, [createEvent('pass.updated', { serialNumber: current.serialNumber, passTypeIdentifier: current.passTypeIdentifier })]);
+          });
+          if (record === undefined) await passOf(params[0]!, params[1]!);
+          return json(passResource(request, record!));
+        },
+      },
+    },
+    {
+      pattern: '/v1/passes/:type/:serial/passjson',
+      methods: { GET: ({ request }) => seed(request), HEAD: ({ request }) => seed(request) },
+      public: ['GET', 'HEAD'],
+    },
+    {
+      pattern: '/v1/passes/:type/:serial/pkpass',
+      methods: {
+        GET: async ({ request, params, url }) => {
+          const token = url.searchParams.get('token');
+          const record = await store.findPass(db, params[0]!, params[1]!);
+          // The pass's own token opens its download link (what a phone has); otherwise the API key.
+          const byToken = token !== null && record?.pass.authenticationToken !== undefined && sameText(token, record.pass.authenticationToken);
+          if (!byToken && !(await context.authenticate(request))) {
+            throw new ServiceProblem(401, token === null ? 'missing-credentials' : 'invalid-credentials', 'Send an API key, or open the pass\'s download link.', {
+              headers: { 'www-authenticate': 'Bearer' },
+            });
+          }
+          if (record === undefined) await passOf(params[0]!, params[1]!);
+          const bytes = await pack(record!);
+          await commitEvents((tx) =>
+            addEvents(tx, [createEvent('pass.downloaded', { serialNumber: record!.serialNumber, passTypeIdentifier: record!.passTypeIdentifier })]),
+          );
+          return new Response(bytes as Uint8Array<ArrayBuffer>, { status: 200, headers: { ...pkpassHeaders(`${safeName(record!.serialNumber)}.pkpass`), 'last-modified': record!.updated.toUTCString() } });
+        },
+      },
+      public: ['GET'],
+    },
+  ];
+}
+
+/** Constant-time text comparison (the download link's token). */
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'utf8');
+  const right = Buffer.from(b, 'utf8');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** A file name for Content-Disposition: the serial number's safe characters. */
+function safeName(serialNumber: string): string {
+  const name = serialNumber.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64);
+  return name === '' ? 'pass' : name;
+}

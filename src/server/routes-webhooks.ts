@@ -1,0 +1,81 @@
+import { checkWebhookUrl } from '../webhooks/check-webhook-url.js';
+import { generateWebhookSecret } from '../webhooks/secret.js';
+import { WebhookError } from '../webhooks/webhook-error.js';
+import { isObject, readJson } from './body.js';
+import { baseUrl } from './context.js';
+import { type Kit, json } from './kit.js';
+import { ServiceProblem } from './problem.js';
+import { page, readPage } from './query.js';
+import type { Route } from './router.js';
+import * as store from './store.js';
+
+/** Webhook registrations: create (with the handshake), read, verify again, disable, rotate, deliveries. */
+export function webhookRoutes(kit: Kit): Route[] {
+  const { context, db, webhookOf, webhookResource, deliveryResource, verify } = kit;
+  return [
+    {
+      pattern: '/v1/webhooks',
+      methods: {
+        GET: async ({ url }) => {
+          const { limit, cursor } = readPage(url, 'after');
+          const items = await store.listWebhooks(db, cursor ?? 0, limit);
+          return json(page(items, limit, (item) => item.seq, webhookResource));
+        },
+        POST: async ({ request }) => {
+          const body = await readJson(request, context.maxBodyBytes);
+          if (!isObject(body) || typeof body['url'] !== 'string' || body['url'].length > 2048) {
+            throw new ServiceProblem(422, 'invalid-body', 'Send { "url": "https://…" } (at most 2048 characters).');
+          }
+          let url: string;
+          try {
+            url = checkWebhookUrl(body['url'], { allowPrivateNetworks: context.webhooks.allowPrivateNetworks });
+          } catch (error) {
+            if (error instanceof WebhookError) throw new ServiceProblem(422, 'invalid-webhook-url', error.message);
+            throw error;
+          }
+          const record = await store.insertWebhook(db, url, generateWebhookSecret());
+          return json(await verify(record), 201, { location: `${baseUrl(context, request)}/v1/webhooks/${record.id}` });
+        },
+      },
+    },
+    {
+      pattern: '/v1/webhooks/:id',
+      methods: { GET: async ({ params }) => json(webhookResource(await webhookOf(params[0]!))) },
+    },
+    {
+      pattern: '/v1/webhooks/:id/verify',
+      methods: { POST: async ({ params }) => json(await verify(await webhookOf(params[0]!))) },
+    },
+    {
+      pattern: '/v1/webhooks/:id/disable',
+      methods: {
+        POST: async ({ params }) => {
+          const record = await webhookOf(params[0]!);
+          const updated = await db.transaction((tx) => store.setWebhookState(tx, record.id, 'disabled', 'disabled by the holder'));
+          return json(webhookResource(updated ?? record));
+        },
+      },
+    },
+    {
+      pattern: '/v1/webhooks/:id/secret',
+      methods: {
+        POST: async ({ params }) => {
+          const record = await webhookOf(params[0]!);
+          const updated = await store.setWebhookSecret(db, record.id, generateWebhookSecret());
+          return json(webhookResource(updated ?? record));
+        },
+      },
+    },
+    {
+      pattern: '/v1/webhooks/:id/deliveries',
+      methods: {
+        GET: async ({ params, url }) => {
+          const record = await webhookOf(params[0]!);
+          const { limit, cursor } = readPage(url, 'before');
+          const items = await store.listDeliveries(db, { webhookId: record.id, before: cursor ?? Number.MAX_SAFE_INTEGER, limit });
+          return json(page(items, limit, (item) => item.id, deliveryResource));
+        },
+      },
+    },
+  ];
+}
