@@ -39,7 +39,8 @@ export function createServiceHandler(context: ServiceContext): (request: Request
     try {
       const path = new URL(request.url).pathname;
       if (path === '/wallet' || path.startsWith('/wallet/')) return await wallet(request);
-      return await api(request);
+      const response = await api(request);
+      return head && response.body !== null ? new Response(null, { status: response.status, headers: response.headers }) : response;
     } catch (error) {
       if (error instanceof ServiceProblem) return problemResponse(error, head);
       context.onError(error);

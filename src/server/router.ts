@@ -47,13 +47,15 @@ export function createRouter(
     }
     if (matched === undefined) throw new ServiceProblem(404, 'not-found', 'No such route; the API lives under /v1/.');
     const { route, raw } = matched;
-    const action = route.methods[request.method];
+    // HEAD is GET without the body (the caller drops it) wherever GET is served.
+    const action = route.methods[request.method] ?? (request.method === 'HEAD' ? route.methods['GET'] : undefined);
     if (action === undefined) {
-      throw new ServiceProblem(405, 'method-not-allowed', `Allowed here: ${Object.keys(route.methods).join(', ')}.`, {
-        headers: { allow: Object.keys(route.methods).join(', ') },
-      });
+      const allowed = Object.keys(route.methods);
+      if (allowed.includes('GET') && !allowed.includes('HEAD')) allowed.splice(allowed.indexOf('GET') + 1, 0, 'HEAD');
+      throw new ServiceProblem(405, 'method-not-allowed', `Allowed here: ${allowed.join(', ')}.`, { headers: { allow: allowed.join(', ') } });
     }
-    if (route.public?.includes(request.method) !== true && !(await authenticate(request))) {
+    const method = route.methods[request.method] === undefined ? 'GET' : request.method;
+    if (route.public?.includes(method) !== true && !(await authenticate(request))) {
       const given = /^bearer[ \t]+\S/i.test(request.headers.get('authorization') ?? '');
       throw given
         ? new ServiceProblem(401, 'invalid-credentials', 'The API key is not valid.', { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } })

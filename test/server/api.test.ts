@@ -69,7 +69,9 @@ for (const engine of ENGINES) {
       expect((await service.call('GET', '/v2/templates')).body.code).toBe('not-found');
       const wrongMethod = await service.call('PATCH', '/v1/templates');
       expect(wrongMethod.status).toBe(405);
-      expect(wrongMethod.headers.get('allow')).toBe('GET, POST');
+      expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD, POST');
+      const head = await fetch(`${service.url}/v1/templates`, { method: 'HEAD', headers: { authorization: `Bearer ${service.key}` } });
+      expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([200, 'application/json; charset=utf-8', '']);
     });
 
     test('templates: create, read through the seed GET, list in pages, change, delete', async () => {
