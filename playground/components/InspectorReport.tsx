@@ -53,6 +53,9 @@ export function InspectorReport({ inspection }: { inspection: Inspection }): JSX
           : `${errors.length} error${errors.length === 1 ? '' : 's'} — Wallet would refuse it.`}
       </p>
       <h3>Signature</h3>
+      <p class="hint" data-testid="inspection-chain">
+        {inspection.rootChecked ? 'Chain checked up to the trusted root you gave.' : 'Chain checked up to the WWDR in the package (no trusted root given).'}
+      </p>
       <dl class="facts" data-testid="inspection-signature">
         <dt>Signed</dt>
         <dd>{report.signingTime === undefined ? 'no readable signature' : `${report.signingTime.toISOString()} with ${report.digest ?? '?'}`}</dd>

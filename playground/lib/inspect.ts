@@ -16,6 +16,8 @@ export interface InspectedFile {
 /** Everything the inspector shows about one package. */
 export interface Inspection {
   readonly name: string;
+  /** Whether the chain was checked up to a root the person gave (else only up to the WWDR in the package). */
+  readonly rootChecked: boolean;
   readonly size: number;
   readonly report: PassVerification;
   /** pass.json, when the package could be read. */
@@ -32,8 +34,8 @@ async function sha1Hex(bytes: Uint8Array): Promise<string> {
 }
 
 /**
- * Verifies a package as Wallet would (verifyPass) and opens it (readPass) for
- * the preview and the file list. Never throws.
+ * Verifies a package as Wallet would (verifyPass, up to `roots` when given) and
+ * opens it (readPass) for the preview and the file list. Never throws.
  *
  * @example
  * ```ts
@@ -41,8 +43,8 @@ async function sha1Hex(bytes: Uint8Array): Promise<string> {
  * const inspection = await inspectPackage('ticket.pkpass', bytes);
  * ```
  */
-export async function inspectPackage(name: string, bytes: Uint8Array): Promise<Inspection> {
-  const report = await verifyPass(bytes);
+export async function inspectPackage(name: string, bytes: Uint8Array, roots: readonly Uint8Array[] = []): Promise<Inspection> {
+  const report = await verifyPass(bytes, roots.length === 0 ? {} : { roots });
   try {
     const opened = await readPass(bytes);
     const files: InspectedFile[] = [];
@@ -56,9 +58,9 @@ export async function inspectPackage(name: string, bytes: Uint8Array): Promise<I
     }
     if (opened.manifestBytes !== undefined) files.push({ path: 'manifest.json', size: opened.manifestBytes.length, manifest: 'n/a' });
     if (opened.signature !== undefined) files.push({ path: 'signature', size: opened.signature.length, manifest: 'n/a' });
-    return { name, size: bytes.length, report, pass: opened.pass as unknown as Pass, files, contents: all, readIssues: [] };
+    return { name, rootChecked: roots.length > 0, size: bytes.length, report, pass: opened.pass as unknown as Pass, files, contents: all, readIssues: [] };
   } catch (error) {
     const issues = typeof error === 'object' && error !== null && 'issues' in error ? (error as { issues: readonly Issue[] }).issues : [];
-    return { name, size: bytes.length, report, files: [], contents: new Map(), readIssues: issues };
+    return { name, rootChecked: roots.length > 0, size: bytes.length, report, files: [], contents: new Map(), readIssues: issues };
   }
 }

@@ -5,7 +5,7 @@ import { examples } from '../../playground/examples/index.js';
 import { buildPass } from '../../src/index.js';
 import type { PassTemplate } from '../../src/index.js';
 import { createPassSigner, packPass } from '../../src/pkpass/index.js';
-import { makePki } from '../pkpass/pki.js';
+import { makePki, type Pki } from '../pkpass/pki.js';
 import { chromiumAvailable, type Harness, openPlayground, type PlaygroundPage, screenshot, startHarness } from './browser.js';
 import { solidPng } from './png.js';
 
@@ -37,10 +37,11 @@ function tamper(pkpass: Uint8Array): Uint8Array {
 describe.skipIf(!chromiumAvailable)('playground: the .pkpass inspector', () => {
   let harness: Harness;
   let pkpass: Uint8Array;
+  let pki: Pki;
   const opened: PlaygroundPage[] = [];
 
   beforeAll(async () => {
-    [harness, pkpass] = await Promise.all([startHarness(), makePackage()]);
+    [harness, pkpass, pki] = await Promise.all([startHarness(), makePackage(), makePki()]);
   }, 180_000);
   afterAll(async () => {
     await harness?.close();
@@ -75,6 +76,19 @@ describe.skipIf(!chromiumAvailable)('playground: the .pkpass inspector', () => {
     await inspected.locator('[data-testid=image-logo]').waitFor();
     await page.locator('[data-testid=inspection]').scrollIntoViewIfNeeded();
     await screenshot(page, '20-inspector-valid');
+
+    expect(await page.locator('[data-testid=inspection-chain]').textContent()).toContain('up to the WWDR');
+
+    // With the PKI's root given, the chain is checked to it; with an unrelated root, it is not trusted.
+    await page.locator('[data-testid=inspect-root]').setInputFiles({ name: 'root.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(pki.rootPem) });
+    await expect.poll(() => page.locator('[data-testid=inspection-chain]').textContent()).toContain('trusted root you gave');
+    expect(await page.locator('[data-testid=inspection]').getAttribute('data-ok')).toBe('true');
+    await page.locator('[data-testid=inspect-root]').setInputFiles({ name: 'other-root.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(pki.otherRootPem) });
+    await expect.poll(() => page.locator('[data-testid=inspection]').getAttribute('data-ok')).toBe('false');
+    const chainCodes = await page.locator('[data-testid=inspection-issues] li').evaluateAll((items) => items.map((item) => item.getAttribute('data-code')));
+    expect(chainCodes).toContain('untrusted-chain');
+    await page.locator('[data-testid=inspect-root]').setInputFiles([]);
+    await expect.poll(() => page.locator('[data-testid=inspection]').getAttribute('data-ok')).toBe('true');
 
     await page.locator('[data-testid=edit-as-template]').click();
     await expect.poll(() => page.locator('.cm-content').textContent()).toContain('"passType": "pass.com.example.test"');
