@@ -1,0 +1,112 @@
+// Templates and their files (images, xx.lproj/), as rows.
+import type { PassTemplate } from '../types.js';
+import type { SqlQueryable } from './sql.js';
+
+/** A template as stored: the PassTemplate (its `id` is the row's) and its version. */
+export interface TemplateRecord {
+  readonly template: PassTemplate;
+  readonly version: number;
+  readonly created: Date;
+  readonly updated: Date;
+}
+
+interface TemplateRow {
+  id: number;
+  template: PassTemplate;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toTemplate = (row: TemplateRow): TemplateRecord => ({
+  // The row's id wins over whatever the stored object says.
+  template: { ...row.template, id: row.id },
+  version: row.version,
+  created: row.created_at,
+  updated: row.updated_at,
+});
+
+/** Takes the next template id (so the stored object can carry it). */
+export async function nextTemplateId(sql: SqlQueryable): Promise<number> {
+  const rows = await sql.query<{ id: number }>(`select nextval(pg_get_serial_sequence('passmint_templates', 'id'))::int as id`);
+  return rows[0]!.id;
+}
+
+export async function insertTemplate(sql: SqlQueryable, template: PassTemplate): Promise<TemplateRecord> {
+  const rows = await sql.query<TemplateRow>(
+    `insert into passmint_templates (id, template) values ($1, $2::json) returning id, template, version, created_at, updated_at`,
+    [template.id, JSON.stringify(template)],
+  );
+  return toTemplate(rows[0]!);
+}
+
+export async function findTemplate(sql: SqlQueryable, id: number): Promise<TemplateRecord | undefined> {
+  const rows = await sql.query<TemplateRow>(
+    'select id, template, version, created_at, updated_at from passmint_templates where id = $1',
+    [id],
+  );
+  return rows[0] === undefined ? undefined : toTemplate(rows[0]);
+}
+
+export async function listTemplates(sql: SqlQueryable, after: number, limit: number): Promise<TemplateRecord[]> {
+  const rows = await sql.query<TemplateRow>(
+    'select id, template, version, created_at, updated_at from passmint_templates where id > $1 order by id limit $2',
+    [after, limit],
+  );
+  return rows.map(toTemplate);
+}
+
+export async function updateTemplate(sql: SqlQueryable, template: PassTemplate): Promise<TemplateRecord | undefined> {
+  const rows = await sql.query<TemplateRow>(
+    `update passmint_templates set template = $2::json, version = version + 1, updated_at = now() where id = $1
+     returning id, template, version, created_at, updated_at`,
+    [template.id, JSON.stringify(template)],
+  );
+  return rows[0] === undefined ? undefined : toTemplate(rows[0]);
+}
+
+/** `deleted`, `missing`, or `in-use` when passes were made from it (they keep their template). */
+export async function deleteTemplate(sql: SqlQueryable, id: number): Promise<'deleted' | 'missing' | 'in-use'> {
+  const used = await sql.query('select 1 from passmint_passes where template_id = $1 limit 1', [id]);
+  if (used.length > 0) return 'in-use';
+  const rows = await sql.query('delete from passmint_templates where id = $1 returning 1', [id]);
+  return rows.length > 0 ? 'deleted' : 'missing';
+}
+
+/** Bumps the template's version: the prepared files cached for it are stale. */
+async function touchTemplate(sql: SqlQueryable, id: number): Promise<boolean> {
+  const rows = await sql.query('update passmint_templates set version = version + 1, updated_at = now() where id = $1 returning 1', [id]);
+  return rows.length > 0;
+}
+
+export async function putTemplateFile(sql: SqlQueryable, id: number, path: string, bytes: Uint8Array): Promise<boolean> {
+  if (!(await touchTemplate(sql, id))) return false;
+  await sql.query(
+    `insert into passmint_template_files (template_id, path, bytes) values ($1, $2, $3)
+     on conflict (template_id, path) do update set bytes = excluded.bytes`,
+    [id, path, bytes],
+  );
+  return true;
+}
+
+export async function deleteTemplateFile(sql: SqlQueryable, id: number, path: string): Promise<boolean> {
+  const rows = await sql.query('delete from passmint_template_files where template_id = $1 and path = $2 returning 1', [id, path]);
+  if (rows.length === 0) return false;
+  await touchTemplate(sql, id);
+  return true;
+}
+
+export async function templateFiles(sql: SqlQueryable, id: number): Promise<Map<string, Uint8Array>> {
+  const rows = await sql.query<{ path: string; bytes: Uint8Array }>(
+    'select path, bytes from passmint_template_files where template_id = $1 order by path',
+    [id],
+  );
+  return new Map(rows.map((row) => [row.path, row.bytes]));
+}
+
+export async function templateFileSizes(sql: SqlQueryable, id: number): Promise<{ path: string; size: number }[]> {
+  return sql.query<{ path: string; size: number }>(
+    'select path, octet_length(bytes) as size from passmint_template_files where template_id = $1 order by path',
+    [id],
+  );
+}
