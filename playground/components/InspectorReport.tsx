@@ -114,6 +114,19 @@ export function InspectorReport({ inspection }: { inspection: Inspection }): JSX
           ))}
         </tbody>
       </table>
+      {inspection.strings.size === 0 ? null : (
+        <>
+          <h3>Localizations</h3>
+          <ul class="localizations" data-testid="inspection-strings">
+            {[...inspection.strings].map(([language, entries]) => (
+              <li key={language}>
+                <code>{language}</code>: {entries.size} string{entries.size === 1 ? '' : 's'}
+                {entries.size === 0 ? '' : ` — ${[...entries].slice(0, 3).map(([key, text]) => `"${key}" → "${text}"`).join(', ')}${entries.size > 3 ? ', …' : ''}`}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {pass === undefined ? (
         <p class="empty">The package could not be opened, so there is no pass to show.</p>
       ) : (

@@ -26,6 +26,8 @@ export interface Inspection {
   /** The package's files (images, lproj folders) by path, for the preview and for editing. */
   readonly contents: ReadonlyMap<string, Uint8Array>;
   readonly readIssues: readonly Issue[];
+  /** Each language's pass.strings, by language: key → text. */
+  readonly strings: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
 async function sha1Hex(bytes: Uint8Array): Promise<string> {
@@ -58,9 +60,9 @@ export async function inspectPackage(name: string, bytes: Uint8Array, roots: rea
     }
     if (opened.manifestBytes !== undefined) files.push({ path: 'manifest.json', size: opened.manifestBytes.length, manifest: 'n/a' });
     if (opened.signature !== undefined) files.push({ path: 'signature', size: opened.signature.length, manifest: 'n/a' });
-    return { name, rootChecked: roots.length > 0, size: bytes.length, report, pass: opened.pass as unknown as Pass, files, contents: all, readIssues: [] };
+    return { name, rootChecked: roots.length > 0, size: bytes.length, report, pass: opened.pass as unknown as Pass, files, contents: all, readIssues: [], strings: opened.strings };
   } catch (error) {
     const issues = typeof error === 'object' && error !== null && 'issues' in error ? (error as { issues: readonly Issue[] }).issues : [];
-    return { name, rootChecked: roots.length > 0, size: bytes.length, report, files: [], contents: new Map(), readIssues: issues };
+    return { name, rootChecked: roots.length > 0, size: bytes.length, report, files: [], contents: new Map(), readIssues: issues, strings: new Map() };
   }
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { examples } from '../../playground/examples/index.js';
 import { buildPass } from '../../src/index.js';
 import type { PassTemplate } from '../../src/index.js';
-import { createPassSigner, packPass } from '../../src/pkpass/index.js';
+import { createPassSigner, encodePassStrings, packPass } from '../../src/pkpass/index.js';
 import { makePki, type Pki } from '../pkpass/pki.js';
 import { chromiumAvailable, type Harness, openPlayground, type PlaygroundPage, screenshot, startHarness } from './browser.js';
 import { solidPng } from './png.js';
@@ -24,6 +24,7 @@ async function makePackage(): Promise<Uint8Array> {
     'icon@2x.png': solidPng(58, 58, [200, 30, 30]),
     'logo@2x.png': solidPng(320, 100, [255, 255, 255]),
     'strip@2x.png': solidPng(750, 196, [220, 120, 20]),
+    'de.lproj/pass.strings': encodePassStrings({ Doors: 'Einlass', Venue: 'Ort' }),
   }, signer);
 }
 
@@ -68,7 +69,8 @@ describe.skipIf(!chromiumAvailable)('playground: the .pkpass inspector', () => {
     expect(signature).toContain('pass.com.example.test');
     expect(signature).toMatch(/valid until \d{4}-\d\d-\d\d \(\d+ days left\)/);
     const paths = await page.locator('[data-testid=inspection-files] tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-path')));
-    expect(paths).toEqual(['pass.json', 'icon.png', 'icon@2x.png', 'logo@2x.png', 'strip@2x.png', 'manifest.json', 'signature']);
+    expect(paths).toEqual(['pass.json', 'de.lproj/pass.strings', 'icon.png', 'icon@2x.png', 'logo@2x.png', 'strip@2x.png', 'manifest.json', 'signature']);
+    expect(await page.locator('[data-testid=inspection-strings]').textContent()).toContain('de: 2 strings — "Doors" → "Einlass"');
     // Drawn with its own strip and logo.
     const inspected = page.locator('[data-testid=inspected-pass]');
     expect(await inspected.getAttribute('data-style')).toBe('eventTicket');
@@ -93,6 +95,7 @@ describe.skipIf(!chromiumAvailable)('playground: the .pkpass inspector', () => {
     await page.locator('[data-testid=edit-as-template]').click();
     await expect.poll(() => page.locator('.cm-content').textContent()).toContain('"passType": "pass.com.example.test"');
     await expect.poll(() => page.getByLabel('Organization name').inputValue()).toBe('Inspector Test');
+    expect(await page.locator('[data-testid=inspection] .toolbar [role=status]').textContent()).toContain('Not taken (the editor has no place for them): de.lproj/pass.strings');
     await page.locator('[data-testid=pass-preview] [data-testid=image-strip]').waitFor();
     expect(await page.locator('[data-testid=pass-preview]').getAttribute('data-style')).toBe('eventTicket');
     expect(await page.locator('[data-testid="size-strip@2x.png"]').textContent()).toBe('750×196');
