@@ -30,8 +30,8 @@ export type ImageIssue = { readonly severity: 'error' | 'warning'; readonly mess
 export const imagePath = (name: ImageName, scale: 1 | 2 | 3): string => `${name}${scale === 1 ? '' : `@${scale}x`}.png`;
 
 export const images = signal<ReadonlyMap<string, PassImage>>(new Map());
-/** Images a share link named that this browser does not have. */
-export const missingImages = signal<readonly string[]>([]);
+/** Images a share link named that this browser does not have: path → hash, kept in the link until replaced or dropped. */
+export const missingImages = signal<Readonly<Record<string, string>>>({});
 
 /** Which slots a style shows, and why the others are not shown. */
 export function slotUse(name: ImageName, style: PassStyle, hasStrip: boolean): string | undefined {
@@ -74,10 +74,11 @@ export function bestImage(map: ReadonlyMap<string, PassImage>, name: ImageName):
   return map.get(imagePath(name, 3)) ?? map.get(imagePath(name, 2)) ?? map.get(imagePath(name, 1));
 }
 
-/** Path → short hash, what a share link carries. */
-export const imageRefs: ReadonlySignal<Readonly<Record<string, string>>> = computed(() =>
-  Object.fromEntries([...images.value.values()].map((image) => [image.path, image.hash])),
-);
+/** Path → short hash, what a share link carries: the images here, and those a link named that this browser lacks. */
+export const imageRefs: ReadonlySignal<Readonly<Record<string, string>>> = computed(() => ({
+  ...missingImages.value,
+  ...Object.fromEntries([...images.value.values()].map((image) => [image.path, image.hash])),
+}));
 
 /** The files for a package: path → bytes. */
 export const imageFiles: ReadonlySignal<Readonly<Record<string, Uint8Array>>> = computed(() =>
@@ -131,7 +132,7 @@ function put(image: PassImage | undefined, path: string): void {
 export async function setImage(path: string, bytes: Uint8Array): Promise<void> {
   const image = await makeImage(path, bytes);
   put(image, path);
-  missingImages.value = missingImages.value.filter((name) => name !== path);
+  missingImages.value = Object.fromEntries(Object.entries(missingImages.value).filter(([name]) => name !== path));
   await saveImage({ hash: image.hash, bytes: image.bytes }).catch(() => undefined);
 }
 
@@ -163,7 +164,12 @@ export async function replaceImages(files: ReadonlyMap<string, Uint8Array>): Pro
     }
   }
   images.value = next;
-  missingImages.value = [];
+  missingImages.value = {};
+}
+
+/** Stops naming the images this browser does not have (they leave the share link). */
+export function dropMissingImages(): void {
+  missingImages.value = {};
 }
 
 /**
@@ -172,22 +178,22 @@ export async function replaceImages(files: ReadonlyMap<string, Uint8Array>): Pro
  * @example
  * ```ts
  * await restoreImages({ 'logo@2x.png': '3fa4c0d2e1b9' });
- * missingImages.value; // [] when this browser has it
+ * missingImages.value; // {} when this browser has it
  * ```
  */
 export async function restoreImages(refs: Readonly<Record<string, string>>): Promise<void> {
   const next = new Map<string, PassImage>();
-  const missing: string[] = [];
+  const missing: Record<string, string> = {};
   for (const [path, hash] of Object.entries(refs)) {
     const bytes = await loadImage(hash);
     if (bytes === undefined) {
-      missing.push(path);
+      missing[path] = hash;
       continue;
     }
     try {
       next.set(path, await makeImage(path, bytes));
     } catch {
-      missing.push(path);
+      missing[path] = hash;
     }
   }
   for (const image of images.value.values()) URL.revokeObjectURL(image.url);

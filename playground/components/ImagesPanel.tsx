@@ -3,7 +3,7 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { PassStyle } from '../../src/index.js';
 import type { ImageName } from '../../src/pkpass/images.js';
-import { bestImage, checkImage, guidanceText, IMAGE_NAMES, imagePath, images, missingImages, removeImage, SCALES, setImage, slotUse } from '../images.js';
+import { bestImage, checkImage, dropMissingImages, guidanceText, IMAGE_NAMES, imagePath, images, missingImages, removeImage, SCALES, setImage, slotUse } from '../images.js';
 import { passStyle } from '../lib/pass-style.js';
 import { placeholderIcon } from '../lib/placeholder-icon.js';
 import { shownPass } from '../state.js';
@@ -103,7 +103,7 @@ export function ImagesPanel(): JSX.Element {
 
 function Slots({ style }: { style: PassStyle }): JSX.Element {
   const hasStrip = bestImage(images.value, 'strip') !== undefined;
-  const missing = missingImages.value;
+  const missing = Object.keys(missingImages.value);
   return (
     <div class="images" data-testid="images-panel">
       <p class="hint">
@@ -113,7 +113,10 @@ function Slots({ style }: { style: PassStyle }): JSX.Element {
       {missing.length === 0 ? null : (
         <p class="warning-note" role="status" data-testid="missing-images">
           This link names {missing.length} image{missing.length === 1 ? '' : 's'} this browser does not have ({missing.join(', ')}): images travel in the link by
-          reference only. Add them again, or ask for the .pkpass.
+          reference only. Add them again, or ask for the .pkpass. The link keeps naming them until then.{' '}
+          <button type="button" class="small" onClick={dropMissingImages}>
+            Stop naming them
+          </button>
         </p>
       )}
       {IMAGE_NAMES.map((name) => {

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { inflateRawSync } from 'node:zlib';
 import { unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
@@ -33,6 +34,13 @@ async function opensslVerifies(pkpass: Uint8Array, rootPem: string): Promise<{ c
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The image references in a playground URL's `#z=` state. */
+function sharedImages(url: string): Record<string, string> | undefined {
+  const hash = new URL(url).hash;
+  if (!hash.startsWith('#z=')) return undefined;
+  return (JSON.parse(inflateRawSync(Buffer.from(hash.slice(3), 'base64url')).toString('utf8')) as { images?: Record<string, string> }).images;
 }
 
 async function download(page: Page, click: () => Promise<void>): Promise<{ name: string; bytes: Uint8Array }> {
@@ -110,6 +118,10 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     // Another browser (a fresh context: empty IndexedDB) is told which images it lacks.
     const other = await open({ url: page.url() });
     await expect.poll(() => other.page.locator('[data-testid=missing-images]').textContent()).toContain('logo@2x.png');
+    // … and its address keeps naming them, so passing the link on loses nothing.
+    await other.page.getByLabel('firstName', { exact: true }).fill('Ada');
+    await expect.poll(() => sharedImages(other.page.url())).toEqual(sharedImages(page.url()));
+    expect(Object.keys(sharedImages(page.url()) ?? {}).sort()).toEqual(['icon.png', 'icon@2x.png', 'logo.png', 'logo@2x.png', 'logo@3x.png', 'thumbnail@2x.png']);
     expect([...errors, ...other.errors]).toEqual([]);
   });
 
