@@ -1,3 +1,4 @@
+import { lockDataDir } from './data-lock.js';
 import type { SqlDatabase, SqlQueryable } from './sql.js';
 
 /**
@@ -19,7 +20,9 @@ const INT8 = 20;
 /**
  * Opens an embedded PGlite database (real PostgreSQL compiled to
  * WebAssembly, in this process) — `@electric-sql/pglite` must be installed
- * (an optional peer dependency). One process owns a data folder at a time.
+ * (an optional peer dependency). One process owns a data folder at a time:
+ * another that tries while it runs gets an error (a folder left by a killed
+ * process is taken over).
  *
  * @example
  * ```ts
@@ -29,8 +32,14 @@ const INT8 = 20;
 export async function openPglite(options: PgliteOptions = {}): Promise<SqlDatabase> {
   const { PGlite } = await importPeer<typeof import('@electric-sql/pglite')>('@electric-sql/pglite');
   const parsers = { [INT8]: (value: string): number => Number(value) };
-  const db =
-    options.dataDir === undefined ? await PGlite.create({ parsers }) : await PGlite.create({ dataDir: options.dataDir, parsers });
+  const release = options.dataDir === undefined ? () => undefined : lockDataDir(options.dataDir);
+  let db: InstanceType<typeof PGlite>;
+  try {
+    db = options.dataDir === undefined ? await PGlite.create({ parsers }) : await PGlite.create({ dataDir: options.dataDir, parsers });
+  } catch (error) {
+    release();
+    throw error;
+  }
   const queryable = (target: Pick<typeof db, 'query' | 'exec'>): SqlQueryable => ({
     async query<TRow>(text: string, params: readonly unknown[] = []): Promise<TRow[]> {
       const result = await target.query<TRow>(text, [...params]);
@@ -44,7 +53,13 @@ export async function openPglite(options: PgliteOptions = {}): Promise<SqlDataba
     engine: 'pglite',
     ...queryable(db),
     transaction: (work) => db.transaction((tx) => work(queryable(tx))),
-    close: () => db.close(),
+    async close() {
+      try {
+        await db.close();
+      } finally {
+        release();
+      }
+    },
   };
 }
 

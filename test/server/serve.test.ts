@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openPglite } from '../../src/server/pglite.js';
 import { bundleCli, startServe } from './child.js';
 
 describe('passmint serve', () => {
@@ -30,18 +33,33 @@ describe('passmint serve', () => {
       body: JSON.stringify({ name: 'Card', formatVersion: 1, passType: 'pass.com.example.card', description: { generic: { primaryFields: [{ key: 'n', value: '${n}' }] } }, placeholder: ['n'] }),
     });
     expect(created.status).toBe(201);
+    // A second process on the same folder would corrupt it: refused while the first runs.
+    const second = await startServe(cli.script, ['--data', data]).then(() => 'started', (error: Error) => error.message);
+    expect(second).toMatch(/ended \(1\)/);
+    expect(second).toContain(`in use by process ${first.child.pid}`);
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     expect(first.output()).toContain('passmint serve: stopping');
 
-    const second = await startServe(cli.script, ['--data', data]);
+    const again = await startServe(cli.script, ['--data', data]);
     // The key was made once; the template is still there and the old key still works.
-    expect(second.apiKey).toBeUndefined();
-    const read = await fetch(`${second.url}/v1/templates/${(await created.json()).id}`, { headers });
+    expect(again.apiKey).toBeUndefined();
+    const read = await fetch(`${again.url}/v1/templates/${(await created.json()).id}`, { headers });
     expect(read.status).toBe(200);
     expect((await read.json()).name).toBe('Card');
-    second.child.kill('SIGINT');
-    expect(await second.exited).toBe(0);
+    again.child.kill('SIGINT');
+    expect(await again.exited).toBe(0);
+  });
+
+  test('a data folder left locked by a process that is gone (SIGKILL) is taken over', async () => {
+    const data = join(dir, 'stale');
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    (await openPglite({ dataDir: data }).then((db) => db.close()));
+    writeFileSync(join(data, 'passmint.pid'), String(gone));
+    const db = await openPglite({ dataDir: data });
+    expect(await db.query<{ n: number }>('select 1 as n')).toEqual([{ n: 1 }]);
+    await expect(openPglite({ dataDir: data })).rejects.toThrow(`in use by process ${process.pid}`);
+    await db.close();
   });
 
   test('a wrong option is a usage error (exit 2); an unreachable database fails with exit 1 and no password in the message', async () => {
