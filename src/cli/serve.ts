@@ -28,7 +28,7 @@ Options:
   --wwdr FILE             Apple's WWDR intermediate certificate (G4)
 ${PASSPHRASE_HELP}
   --apns ENV              push pass updates through APNs (production or development), with --cert/--key
-  --team-id ID            teamIdentifier for passes (default: the certificate's)
+  --team-id ID            teamIdentifier for passes (default: the certificate's, else UNSIGNED00)
   --organization NAME     organizationName for passes (default "passmint")
   --allow-private-webhooks  deliver webhooks to private and loopback addresses too
   --poll-ms N             how often an idle worker looks for due deliveries (default 1000)

@@ -15,7 +15,7 @@ export async function startService(database: TestDatabase, options: ServerOption
   const errors: unknown[] = [];
   const server = await createServer({
     database: database.db,
-    delivery: { allowPrivateNetworks: true, pollMs: 25, timeoutMs: 2000, ...options.delivery },
+    delivery: { allowPrivateNetworks: true, pollMs: 25, timeoutMs: 10_000, ...options.delivery },
     onError: (error) => errors.push(error),
     ...options,
   });
