@@ -95,7 +95,8 @@ describe.skipIf(!chromiumAvailable)('playground: the .pkpass inspector', () => {
     await page.locator('[data-testid=edit-as-template]').click();
     await expect.poll(() => page.locator('.cm-content').textContent()).toContain('"passType": "pass.com.example.test"');
     await expect.poll(() => page.getByLabel('Organization name').inputValue()).toBe('Inspector Test');
-    expect(await page.locator('[data-testid=inspection] .toolbar [role=status]').textContent()).toContain('Not taken (the editor has no place for them): de.lproj/pass.strings');
+    // The note comes once the images are in.
+    await expect.poll(() => page.locator('[data-testid=inspection] .toolbar [role=status]').textContent()).toContain('Not taken (the editor has no place for them): de.lproj/pass.strings');
     await page.locator('[data-testid=pass-preview] [data-testid=image-strip]').waitFor();
     expect(await page.locator('[data-testid=pass-preview]').getAttribute('data-style')).toBe('eventTicket');
     expect(await page.locator('[data-testid="size-strip@2x.png"]').textContent()).toBe('750×196');
