@@ -26,11 +26,12 @@ async function serve(handler: (request: Request) => Promise<Response>, incoming:
   const host = incoming.headers.host ?? 'localhost';
   // A request target that is not a path (`*`, an absolute URL) is answered like any unknown path.
   const target = incoming.url?.startsWith('/') === true ? incoming.url : '/';
+  // Joined as text: resolving `//x` against a base would read `x` as a host.
   let url: string;
   try {
-    url = new URL(target, `http://${host}`).href;
+    url = new URL(`http://${host}${target}`).href;
   } catch {
-    url = new URL(target, 'http://localhost').href;
+    url = new URL(`http://localhost${target.replace(/[^\x21-\x7e]/g, encodeURIComponent)}`).href;
   }
   const headers = new Headers();
   for (let index = 0; index + 1 < incoming.rawHeaders.length; index += 2) {
