@@ -43,7 +43,8 @@ export function createServiceHandler(context: ServiceContext): (request: Request
       return head && response.body !== null ? new Response(null, { status: response.status, headers: response.headers }) : response;
     } catch (error) {
       if (error instanceof ServiceProblem) return problemResponse(error, head);
-      context.onError(error);
+      // The client went away mid-request (its body stream failed): nobody to answer, nothing to log.
+      if (!request.signal.aborted) context.onError(error);
       return problemResponse(new ServiceProblem(500, 'internal-error', 'The service failed to answer; the error is in its log.'), head);
     }
   };
