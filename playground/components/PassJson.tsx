@@ -8,14 +8,17 @@ const passText = computed(() => {
   return pass === undefined ? undefined : `${JSON.stringify(pass, null, 2)}\n`;
 });
 
-// The text follows one frame behind: laying out a long pass.json costs a few
+// The text follows when the page is idle: laying out a long pass.json costs a few
 // milliseconds, and the keystroke's own frame is for the preview.
 const shownText = signal<string | undefined>(passText.peek());
+const later: (run: () => void) => number =
+  typeof requestIdleCallback === 'function' ? (run) => requestIdleCallback(run, { timeout: 250 }) : (run) => window.setTimeout(run, 50);
+const cancel: (id: number) => void = typeof cancelIdleCallback === 'function' ? cancelIdleCallback : clearTimeout;
 let pending = 0;
 effect(() => {
   const next = passText.value;
-  cancelAnimationFrame(pending);
-  pending = requestAnimationFrame(() => setTimeout(() => (shownText.value = next), 0));
+  cancel(pending);
+  pending = later(() => (shownText.value = next));
 });
 
 /** The rendered pass.json, to copy or download. */
