@@ -16,4 +16,6 @@ export const WebhookTool: LazyComponent<Record<string, never>> = lazyComponent(
   Loading,
 );
 
+// The inspector's shell (a drop zone) is small and always there; its report, and
+// verifyPass/readPass behind it, load with the first package (see Inspector.tsx).
 export { Inspector } from './Inspector.js';
