@@ -26,9 +26,14 @@ afterAll(async () => {
 });
 
 test('three processes started at once migrate once, make one API key, and deliver each event once per registration', async () => {
-  const args = ['--database-url', database.url, '--allow-private-webhooks', '--poll-ms', '50'];
+  const tuning = ['--allow-private-webhooks', '--poll-ms', '50'];
+  const args = ['--database-url', database.url, ...tuning];
   // Started together: the migrations and the first key are taken under advisory locks.
-  processes.push(...(await Promise.all([startServe(cli.script, args), startServe(cli.script, args), startServe(cli.script, args)])));
+  // One finds its database through DATABASE_URL, as an operator's would.
+  processes.push(
+    ...(await Promise.all([startServe(cli.script, tuning, { DATABASE_URL: database.url }), startServe(cli.script, args), startServe(cli.script, args)])),
+  );
+  expect(processes.every((service) => service.output().includes('(PostgreSQL at postgres://'))).toBe(true);
   const keys = processes.map((service) => service.apiKey).filter((key) => key !== undefined);
   expect(keys.length).toBe(1);
   const headers = { authorization: `Bearer ${keys[0]!}`, 'content-type': 'application/json' };
