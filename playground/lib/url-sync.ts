@@ -13,6 +13,11 @@ function report(content: Extract<HashContent, { kind: 'broken' }>): void {
   linkProblem.value = `This link could not be opened: ${content.reason}. The page shows the default example instead, and the address is left as it was until you change something.`;
 }
 
+const idle = (run: () => void): void => {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 500 });
+  else setTimeout(run, 0);
+};
+
 /**
  * Reads the state from the URL hash (if there is one), then keeps the hash up to
  * date (history.replaceState, so typing adds no history entries) and follows
@@ -41,13 +46,19 @@ export async function startUrlSync(): Promise<void> {
     }
     clearTimeout(timer);
     const id = ++run;
+    // Writing the address costs milliseconds for a long state (replaceState of a
+    // 10 KB URL): it waits for a pause in typing, then for an idle moment, so it
+    // never lands between a keystroke and its painted preview.
     timer = window.setTimeout(() => {
-      void encodeState(state).then((hash) => {
+      idle(() => {
         if (id !== run) return;
-        written = `#${hash}`;
-        if (location.hash !== written) history.replaceState(null, '', written);
+        void encodeState(state).then((hash) => {
+          if (id !== run) return;
+          written = `#${hash}`;
+          if (location.hash !== written) history.replaceState(null, '', written);
+        });
       });
-    }, 150);
+    }, 300);
   });
   addEventListener('hashchange', () => {
     if (location.hash === written) return;

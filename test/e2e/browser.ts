@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
 
@@ -91,4 +92,15 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
   // Panels below the fold skip painting (content-visibility: auto); draw them for the picture.
   if (fullPage) await page.addStyleTag({ content: '.lazy-paint { content-visibility: visible !important; }' });
   await page.screenshot({ path: resolve(SCREENSHOTS, `${name}.png`), fullPage });
+}
+
+/** The state a playground URL carries in its `#z=` hash, decoded; `undefined` for anything else. */
+export function sharedStateOf(url: string): { template: string; values: Record<string, { text: string; json: boolean }>; issuer: Record<string, unknown>; images?: Record<string, string> } | undefined {
+  const hash = new URL(url).hash;
+  if (!hash.startsWith('#z=')) return undefined;
+  try {
+    return JSON.parse(inflateRawSync(Buffer.from(hash.slice(3), 'base64url')).toString('utf8'));
+  } catch {
+    return undefined;
+  }
 }

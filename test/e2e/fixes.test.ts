@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { examples } from '../../playground/examples/index.js';
-import { chromiumAvailable, type Harness, openPlayground, type PlaygroundPage, replaceEditorText, screenshot, startHarness } from './browser.js';
+import { chromiumAvailable, type Harness, openPlayground, type PlaygroundPage, replaceEditorText, screenshot, sharedStateOf, startHarness } from './browser.js';
 
 const templateText = (template: unknown): string => `${JSON.stringify(template, null, 2)}\n`;
 const first = examples[0];
@@ -59,7 +59,8 @@ describe.skipIf(!chromiumAvailable)('playground: fixes (links, picker, issues, p
     const broken = `${harness.url}#z=q1YqyUxPLUotUbJSUEotS8zJL0pVqgUA`;
     const { page, errors } = await open({ url: broken });
     await expect.poll(() => page.locator('[data-testid=link-problem]').textContent()).toContain('This link could not be opened');
-    await page.waitForTimeout(500);
+    // Longer than the address's write delay (300 ms, then an idle moment).
+    await page.waitForTimeout(1000);
     expect(page.url()).toBe(broken);
     await screenshot(page, '30-broken-link', false);
     // Truncated base64 (not deflate) says so too.
@@ -75,15 +76,14 @@ describe.skipIf(!chromiumAvailable)('playground: fixes (links, picker, issues, p
   test('the skip link moves to the preview without wiping the state in the address', async () => {
     const { page, errors } = await open();
     await page.getByLabel('firstName', { exact: true }).fill('Katherine');
-    await expect.poll(() => page.url()).toMatch(/#z=/);
-    await page.waitForTimeout(300);
+    await expect.poll(() => sharedStateOf(page.url())?.values['firstName']?.text).toBe('Katherine');
     const url = page.url();
     await page.keyboard.press('Tab');
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.locator('.skip').focus();
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('preview-heading');
-    await page.waitForTimeout(300);
+    await page.waitForTimeout(1000);
     expect(page.url()).toBe(url);
     await page.reload();
     await expect.poll(() => page.locator('[data-testid=pass-preview] [data-testid=primary-fields]').textContent()).toContain('Katherine');

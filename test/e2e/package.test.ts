@@ -3,14 +3,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { inflateRawSync } from 'node:zlib';
 import { unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { examples } from '../../playground/examples/index.js';
 import { readPass, verifyPass } from '../../src/pkpass/index.js';
 import { makePki, type Pki } from '../pkpass/pki.js';
-import { chromiumAvailable, type Harness, openPlayground, type PlaygroundPage, replaceEditorText, screenshot, startHarness } from './browser.js';
+import { chromiumAvailable, type Harness, openPlayground, type PlaygroundPage, replaceEditorText, screenshot, sharedStateOf, startHarness } from './browser.js';
 import { pngFile, solidPng } from './png.js';
 
 const exec = promisify(execFile);
@@ -37,11 +36,7 @@ async function opensslVerifies(pkpass: Uint8Array, rootPem: string): Promise<{ c
 }
 
 /** The image references in a playground URL's `#z=` state. */
-function sharedImages(url: string): Record<string, string> | undefined {
-  const hash = new URL(url).hash;
-  if (!hash.startsWith('#z=')) return undefined;
-  return (JSON.parse(inflateRawSync(Buffer.from(hash.slice(3), 'base64url')).toString('utf8')) as { images?: Record<string, string> }).images;
-}
+const sharedImages = (url: string): Record<string, string> | undefined => sharedStateOf(url)?.images;
 
 async function download(page: Page, click: () => Promise<void>): Promise<{ name: string; bytes: Uint8Array }> {
   const [file] = await Promise.all([page.waitForEvent('download'), click()]);
@@ -110,8 +105,7 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     await screenshot(page, '10-images');
 
     // The share link names images by hash only; a reload finds them in IndexedDB.
-    await expect.poll(() => page.url()).toMatch(/#z=/);
-    await page.waitForTimeout(300);
+    await expect.poll(() => Object.keys(sharedImages(page.url()) ?? {}).length).toBe(6);
     expect(page.url().length).toBeLessThan(2500);
     await page.reload();
     await page.locator('[data-testid=pass-preview] [data-testid=image-logo]').waitFor();
