@@ -1,7 +1,6 @@
 import { createWalletHandler } from '../wallet/handler.js';
 import type { ServiceContext } from './context.js';
 import { createKit } from './kit.js';
-import { addEvents } from './outbox.js';
 import { ServiceProblem, problemResponse } from './problem.js';
 import { createRouter } from './router.js';
 import { eventRoutes } from './routes-events.js';
@@ -18,19 +17,18 @@ import { createSqlWalletStore } from './wallet-store.js';
  */
 export function createServiceHandler(context: ServiceContext): (request: Request) => Promise<Response> {
   const kit = createKit(context);
-  const { db, pack, commitEvents } = kit;
+  const { db, pack } = kit;
   const wallet = createWalletHandler({
-    store: createSqlWalletStore(db),
+    // The store adds registration.created/deleted in the registration's own transaction (no onEvent).
+    store: createSqlWalletStore(db, { events: true, onEvents: context.notify }),
     basePath: '/wallet',
     findPass: async (passTypeIdentifier, serialNumber) => {
       const record = await store.findPass(db, passTypeIdentifier, serialNumber);
       if (record === undefined || record.pass.authenticationToken === undefined) return undefined;
       return { authenticationToken: record.pass.authenticationToken, lastModified: record.updated, pkpass: () => pack(record) };
     },
-    onEvent: (event) => commitEvents((tx) => addEvents(tx, [event])),
     onError: context.onError,
   });
-
 
   const api = createRouter([...templateRoutes(kit), ...passRoutes(kit), ...webhookRoutes(kit), ...eventRoutes(kit)], context.authenticate);
 

@@ -2,7 +2,8 @@ import type { WebhookEvent } from '../webhooks/event-types.js';
 import type { SqlQueryable } from './sql.js';
 
 /**
- * Adds events to the outbox inside the caller's transaction, with one
+ * Adds events to the outbox inside the caller's transaction (or, for one
+ * event, as one atomic statement on its own), with one
  * pending delivery per enabled webhook registration: the change that caused
  * them and the events commit together or not at all.
  *
@@ -13,24 +14,16 @@ import type { SqlQueryable } from './sql.js';
  * lock briefly.
  */
 export async function addEvents(tx: SqlQueryable, events: readonly WebhookEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  const rows = await tx.query<{ value: number }>(
-    `update passmint_counters set value = value + $1 where name = 'event' returning value`,
-    [events.length],
-  );
-  let seq = rows[0]!.value - events.length;
+  // One statement per event (number, event, deliveries): one round trip each.
   for (const event of events) {
-    seq += 1;
-    await tx.query('insert into passmint_events (seq, id, type, body) values ($1, $2, $3, $4)', [
-      seq,
-      event.id,
-      event.type,
-      JSON.stringify(event),
-    ]);
     await tx.query(
-      `insert into passmint_deliveries (event_seq, webhook_id, status)
-       select $1, id, 'pending' from passmint_webhooks where state = 'enabled'`,
-      [seq],
+      `with counter as (
+         update passmint_counters set value = value + 1 where name = 'event' returning value),
+       event as (
+         insert into passmint_events (seq, id, type, body) select value, $1, $2, $3 from counter returning seq)
+       insert into passmint_deliveries (event_seq, webhook_id, status)
+       select event.seq, webhook.id, 'pending' from event cross join passmint_webhooks webhook where webhook.state = 'enabled'`,
+      [event.id, event.type, JSON.stringify(event)],
     );
   }
 }

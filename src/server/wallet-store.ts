@@ -1,4 +1,6 @@
 import type { UpdatedSerials, WalletRegistration, WalletStore } from '../wallet/store.js';
+import { createEvent } from '../webhooks/event.js';
+import { addEvents } from './outbox.js';
 import type { SqlDatabase, SqlQueryable } from './sql.js';
 
 // Tags are decimal integers below 2^53 (kept exact in a double); anything else was not made here.
@@ -42,36 +44,76 @@ export async function markPassUpdated(tx: SqlQueryable, passTypeIdentifier: stri
 }
 
 /**
+ * Options of {@link createSqlWalletStore}.
+ *
+ * @example
+ * ```ts
+ * const options: SqlWalletStoreOptions = { events: true };
+ * ```
+ */
+export interface SqlWalletStoreOptions {
+  /**
+   * Add `registration.created` (a first registration of a pass on a device)
+   * and `registration.deleted` to the outbox in the same transaction as the
+   * change, so a crash cannot keep one without the other. Then give the
+   * wallet handler no `onEvent`. Default `false`.
+   */
+  readonly events?: boolean | undefined;
+  /** Called after a commit that added events (to wake a delivery worker). */
+  readonly onEvents?: (() => void) | undefined;
+}
+
+/**
  * A {@link WalletStore} on the service's SQL database (PGlite or
  * PostgreSQL): registrations and update tags shared by every process.
  *
  * @example
  * ```ts
- * const handler = createWalletHandler({ store: createSqlWalletStore(db), findPass });
+ * const handler = createWalletHandler({ store: createSqlWalletStore(db, { events: true }), findPass });
  * ```
  */
-export function createSqlWalletStore(db: SqlDatabase): WalletStore {
+export function createSqlWalletStore(db: SqlDatabase, options: SqlWalletStoreOptions = {}): WalletStore {
+  const events = options.events === true;
+  const committed = (added: boolean): void => {
+    if (added) options.onEvents?.();
+  };
+  const eventOf = (type: 'registration.created' | 'registration.deleted', device: string, passTypeIdentifier: string, serialNumber: string) =>
+    // deviceLibraryIdentifier rides along, as the wallet handler's own events carry it.
+    createEvent(type, { serialNumber, passTypeIdentifier, deviceLibraryIdentifier: device } as { serialNumber: string; passTypeIdentifier: string });
   return {
-    async register(registration) {
-      const rows = await db.query<{ created: boolean }>(
-        `insert into passmint_wallet_registrations (device_library_identifier, pass_type_identifier, serial_number, push_token)
-         values ($1, $2, $3, $4)
-         on conflict (device_library_identifier, pass_type_identifier, serial_number) do update set push_token = excluded.push_token
-         returning (xmax = 0) as created`,
-        [registration.deviceLibraryIdentifier, registration.passTypeIdentifier, registration.serialNumber, registration.pushToken],
-      );
-      return rows[0]?.created === true ? 'created' : 'existing';
-    },
+    register: (registration) =>
+      db.transaction(async (tx) => {
+        const rows = await tx.query<{ created: boolean }>(
+          `insert into passmint_wallet_registrations (device_library_identifier, pass_type_identifier, serial_number, push_token)
+           values ($1, $2, $3, $4)
+           on conflict (device_library_identifier, pass_type_identifier, serial_number) do update set push_token = excluded.push_token
+           returning (xmax = 0) as created`,
+          [registration.deviceLibraryIdentifier, registration.passTypeIdentifier, registration.serialNumber, registration.pushToken],
+        );
+        const created = rows[0]?.created === true;
+        if (created && events) {
+          await addEvents(tx, [eventOf('registration.created', registration.deviceLibraryIdentifier, registration.passTypeIdentifier, registration.serialNumber)]);
+        }
+        return created;
+      }).then((created) => {
+        committed(created && events);
+        return created ? 'created' : 'existing';
+      }),
 
-    async unregister(deviceLibraryIdentifier, passTypeIdentifier, serialNumber) {
-      const rows = await db.query(
-        `delete from passmint_wallet_registrations
-          where device_library_identifier = $1 and pass_type_identifier = $2 and serial_number = $3
-         returning 1`,
-        [deviceLibraryIdentifier, passTypeIdentifier, serialNumber],
-      );
-      return rows.length > 0;
-    },
+    unregister: (deviceLibraryIdentifier, passTypeIdentifier, serialNumber) =>
+      db.transaction(async (tx) => {
+        const rows = await tx.query(
+          `delete from passmint_wallet_registrations
+            where device_library_identifier = $1 and pass_type_identifier = $2 and serial_number = $3
+           returning 1`,
+          [deviceLibraryIdentifier, passTypeIdentifier, serialNumber],
+        );
+        if (rows.length > 0 && events) await addEvents(tx, [eventOf('registration.deleted', deviceLibraryIdentifier, passTypeIdentifier, serialNumber)]);
+        return rows.length > 0;
+      }).then((removed) => {
+        committed(removed && events);
+        return removed;
+      }),
 
     async updatedSince(deviceLibraryIdentifier, passTypeIdentifier, since): Promise<UpdatedSerials> {
       const after = since !== undefined && tagPattern.test(since) ? Number(since) : -1;
