@@ -58,6 +58,8 @@ function Density({ name, scale, style }: { name: ImageName; scale: 1 | 2 | 3; st
       <span class="density-size" data-testid={`size-${path}`}>
         {image === undefined ? guidanceText(name, style, scale) : `${image.width}×${image.height}`}
       </span>
+      {/* The input comes first so its keyboard focus can ring the label that stands for it. */}
+      <input id={id} class="visually-hidden" type="file" accept="image/png,image/*" onChange={(event) => void take(event.currentTarget.files?.[0])} />
       <label class="file-button" for={id}>
         {image === undefined ? 'Choose' : 'Replace'}
         <span class="visually-hidden">
@@ -65,7 +67,6 @@ function Density({ name, scale, style }: { name: ImageName; scale: 1 | 2 | 3; st
           {path}
         </span>
       </label>
-      <input id={id} class="visually-hidden" type="file" accept="image/png,image/*" onChange={(event) => void take(event.currentTarget.files?.[0])} />
       {image === undefined ? null : (
         <button type="button" class="small" onClick={() => removeImage(path)}>
           Remove<span class="visually-hidden"> {path}</span>

@@ -80,6 +80,11 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     const { page, errors } = await open();
     await prepare(page);
     expect(await page.locator('[data-testid="size-logo@2x.png"]').textContent()).toBe('320×100');
+    // Reached from the keyboard, a slot's hidden file input rings its visible "Choose" button.
+    await page.locator('#image-logo-3').focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.locator('#image-logo-3 + .file-button').evaluate((label) => getComputedStyle(label).outlineStyle)).toBe('solid');
     expect(await page.locator('[data-testid="image-issue-logo@2x.png"]').count()).toBe(0);
     // A logo too wide for @1x (160×50 pt) is flagged.
     await page.locator('#image-logo-1').setInputFiles(pngFile('big.png', solidPng(400, 50, [0, 0, 255])));
