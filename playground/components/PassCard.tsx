@@ -134,7 +134,8 @@ export function PassCard({ pass, images, testId = 'pass-preview' }: { pass: Pass
         >
           {backgroundImage === undefined ? null : <img class="pass-background" src={backgroundImage} alt="" data-testid="image-background" />}
           <header class="pass-header">
-            {images.logo === undefined ? <div class="pass-logo" aria-hidden="true" /> : <img class="pass-logo-image" src={images.logo} alt="" data-testid="image-logo" />}
+            {/* Without a logo image Wallet draws none: the logo text starts at the edge. */}
+            {images.logo === undefined ? null : <img class="pass-logo-image" src={images.logo} alt="" data-testid="image-logo" />}
             <div class="pass-logo-text" data-testid="logo-text">
               {pass.logoText ?? ''}
             </div>
