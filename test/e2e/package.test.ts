@@ -94,6 +94,10 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     expect(await sizeIssue.textContent()).toContain('logo.png');
     await sizeIssue.click();
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('image-logo-1');
+    // Not an image: said in the slot, nothing stored.
+    await page.locator('#image-thumbnail-1').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a picture') });
+    await expect.poll(() => page.locator('[data-testid="slot-thumbnail.png"] .image-issue.error').count()).toBe(1);
+    expect(await page.locator('[data-testid="size-thumbnail.png"]').textContent()).toBe('up to 90×90 px');
     // Dropped on a slot rather than chosen.
     await page.locator('[data-testid="slot-logo@3x.png"]').evaluate((slot, bytes) => {
       const transfer = new DataTransfer();
