@@ -32,7 +32,7 @@ export function passRoutes(kit: Kit): Route[] {
       methods: {
         GET: async ({ request, params }) => json(passResource(request, await passOf(params[0]!, params[1]!))),
         DELETE: async ({ params }) => {
-          if (!(await store.deletePass(db, params[0]!, params[1]!))) await passOf(params[0]!, params[1]!);
+          if (!(await db.transaction((tx) => store.deletePass(tx, params[0]!, params[1]!)))) await passOf(params[0]!, params[1]!);
           return noContent();
         },
       },

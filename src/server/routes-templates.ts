@@ -9,6 +9,7 @@ import { ServiceProblem } from './problem.js';
 import { page, readPage } from './query.js';
 import type { Route } from './router.js';
 import * as store from './store.js';
+import { isForeignKeyViolation } from './store-templates.js';
 
 const MAX_SERIAL = 256;
 
@@ -77,7 +78,7 @@ export function templateRoutes(kit: Kit): Route[] {
             if (error instanceof PackError) throw new ServiceProblem(422, 'invalid-file', error.message, { issues: error.issues });
             throw error;
           }
-          if (!(await store.putTemplateFile(db, record.template.id, path, bytes))) {
+          if (!(await db.transaction((tx) => store.putTemplateFile(tx, record.template.id, path, bytes)))) {
             throw new ServiceProblem(404, 'template-not-found', 'The template was deleted meanwhile.');
           }
           return json({ path, size: bytes.byteLength }, 201);
@@ -85,7 +86,7 @@ export function templateRoutes(kit: Kit): Route[] {
         DELETE: async ({ params }) => {
           const record = await templateOf(params[0]!);
           const path = params.slice(1).join('/');
-          if (!(await store.deleteTemplateFile(db, record.template.id, path))) {
+          if (!(await db.transaction((tx) => store.deleteTemplateFile(tx, record.template.id, path)))) {
             throw new ServiceProblem(404, 'file-not-found', `The template has no file ${JSON.stringify(path)}.`);
           }
           return noContent();
@@ -106,11 +107,16 @@ export function templateRoutes(kit: Kit): Route[] {
           const values = valuesOf(body['values'] ?? {});
           const pass = builder.build(request, template, values, { serialNumber });
           let record: store.PassRecord | undefined;
-          await commitEvents(async (tx) => {
-            record = await store.insertPass(tx, template.template.id, values, pass);
-            if (record === undefined) return;
-            await addEvents(tx, [createEvent('pass.created', { serialNumber: pass.serialNumber, passTypeIdentifier: pass.passTypeIdentifier })]);
-          });
+          try {
+            await commitEvents(async (tx) => {
+              record = await store.insertPass(tx, template.template.id, values, pass);
+              if (record === undefined) return;
+              await addEvents(tx, [createEvent('pass.created', { serialNumber: pass.serialNumber, passTypeIdentifier: pass.passTypeIdentifier })]);
+            });
+          } catch (error) {
+            if (isForeignKeyViolation(error)) throw new ServiceProblem(404, 'template-not-found', 'The template was deleted meanwhile.');
+            throw error;
+          }
           if (record === undefined) throw new ServiceProblem(409, 'pass-exists', `A pass ${JSON.stringify(pass.serialNumber)} of this type exists.`);
           return json(passResource(request, record), 201, { location: passLinks(request, record)['self']! });
         },

@@ -69,8 +69,14 @@ export async function updateTemplate(sql: SqlQueryable, template: PassTemplate):
 export async function deleteTemplate(sql: SqlQueryable, id: number): Promise<'deleted' | 'missing' | 'in-use'> {
   const used = await sql.query('select 1 from passmint_passes where template_id = $1 limit 1', [id]);
   if (used.length > 0) return 'in-use';
-  const rows = await sql.query('delete from passmint_templates where id = $1 returning 1', [id]);
-  return rows.length > 0 ? 'deleted' : 'missing';
+  try {
+    const rows = await sql.query('delete from passmint_templates where id = $1 returning 1', [id]);
+    return rows.length > 0 ? 'deleted' : 'missing';
+  } catch (error) {
+    // A pass made from it committed between the check and the delete: the foreign key refuses.
+    if (isForeignKeyViolation(error)) return 'in-use';
+    throw error;
+  }
 }
 
 /** Bumps the template's version: the prepared files cached for it are stale. */
@@ -109,4 +115,14 @@ export async function templateFileSizes(sql: SqlQueryable, id: number): Promise<
     'select path, octet_length(bytes) as size from passmint_template_files where template_id = $1 order by path',
     [id],
   );
+}
+
+/**
+ * A refusal by a foreign key: foreign_key_violation (23503), or
+ * restrict_violation (23001), which PostgreSQL 18 (PGlite's) reports for
+ * `on delete restrict` where 15 reports 23503.
+ */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return code === '23503' || code === '23001';
 }
