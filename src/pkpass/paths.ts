@@ -70,4 +70,4 @@ export function preview(name: string): string {
 }
 
 /** A `.lproj` folder name: a language, optionally with script and region (`de`, `pt-BR`, `zh-Hans`, `en_GB`). */
-export const LPROJ = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*\.lproj$/;
+export const LPROJ: RegExp = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*\.lproj$/;
