@@ -20,3 +20,54 @@ test('the README example builds a valid pass from the spec template', () => {
   expect(pass.generic?.secondaryFields?.[0]?.value).toBe('Row 12B');
   expect(pass.webServiceURL).toBe('https://passes.example.com/');
 });
+
+// "From template to Wallet", in substance: files read from a folder, a throwaway
+// openssl PKI standing in for Apple's, and the served bytes checked by openssl.
+test('the README pkpass example signs a pass that openssl and verifyPass accept', async () => {
+  const { readFile, writeFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const { createPassSigner, encodePassStrings, packPass, pkpassHeaders, prepareFiles, verifyPass } = await import(
+    '../src/pkpass/index.js'
+  );
+  const { makePki } = await import('./pkpass/pki.js');
+  const { opensslVerifyPackage, png, tempDir } = await import('./pkpass/helpers.js');
+  const pki = await makePki();
+  const { dir, done } = tempDir();
+  try {
+    await writeFile(join(dir, 'certificate.pem'), pki.certPem);
+    await writeFile(join(dir, 'key.pem'), pki.keyPem);
+    await writeFile(join(dir, 'AppleWWDRCAG4.cer'), pki.wwdrDer);
+    await writeFile(join(dir, 'icon.png'), png(29, 29));
+    await writeFile(join(dir, 'icon@2x.png'), png(58, 58));
+    const at = (name: string): string => join(dir, name);
+
+    const signer = await createPassSigner({
+      certificate: await readFile(at('certificate.pem'), 'utf8'),
+      privateKey: await readFile(at('key.pem'), 'utf8'),
+      wwdr: await readFile(at('AppleWWDRCAG4.cer')),
+    });
+    const files = await prepareFiles({
+      'icon.png': await readFile(at('icon.png')), 'icon@2x.png': await readFile(at('icon@2x.png')),
+      'de.lproj/pass.strings': encodePassStrings({ Seat: 'Sitzplatz' }),
+    });
+    const template = definePassTemplate({
+      id: 42, name: 'Event ticket', formatVersion: 1, passType: 'pass.com.example.test',
+      description: { eventTicket: { primaryFields: [{ key: 'event', value: '${eventName}' }], secondaryFields: [{ key: 'seat', label: 'Seat', value: '${seat}' }] } },
+      placeholder: ['eventName', 'seat'],
+    });
+    const values = { eventName: 'Concert', seat: '12B' };
+    const pass = buildPass(template, values, { teamIdentifier: signer.teamIdentifier, organizationName: 'Example Events' });
+    const pkpass = await packPass(pass, files, signer);
+    const response = new Response(pkpass, { headers: pkpassHeaders('ticket.pkpass') });
+
+    expect(response.headers.get('content-type')).toBe('application/vnd.apple.pkpass');
+    expect(response.headers.get('content-disposition')).toBe('inline; filename="ticket.pkpass"');
+    const served = new Uint8Array(await response.arrayBuffer());
+    expect(await opensslVerifyPackage(served, pki.rootPath)).toBe(0);
+    const report = await verifyPass(served, { roots: [pki.rootPem] });
+    expect(report.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+    expect(report.ok).toBe(true);
+  } finally {
+    done();
+  }
+});
