@@ -26,6 +26,8 @@ export interface VerifyOptions extends ReadLimits {
   readonly roots?: readonly (string | Uint8Array)[];
   /** The time certificates must be valid at. Default: now. */
   readonly at?: Date;
+  /** Accept an `http://` `webServiceURL` (a development server) with a warning, as `validatePass` does. */
+  readonly allowHttp?: boolean;
 }
 
 /**
@@ -148,7 +150,7 @@ async function verify(bytes: Uint8Array, options: VerifyOptions): Promise<PassVe
   }
 
   // The pass itself, by Apple's rules.
-  if (pass !== undefined) for (const issue of validatePass(pass).issues) issues.push({ ...issue, path: passJsonPointer(issue.path) });
+  if (pass !== undefined) for (const issue of validatePass(pass, { allowHttp: options.allowHttp === true }).issues) issues.push({ ...issue, path: passJsonPointer(issue.path) });
   return { ...toReport(issues), ...found };
 }
 
