@@ -1,3 +1,4 @@
+import { readLimited } from '../read-limited.js';
 import { ApiError } from './api-error.js';
 import { createProblem } from './problem.js';
 
@@ -21,24 +22,9 @@ export async function readCappedText(response: Response, maxBytes: number): Prom
     if (text.length > maxBytes) throw tooLarge(response, maxBytes);
     return text;
   }
-  const reader = (body as ReadableStream<Uint8Array>).getReader();
-  // One decoder per body: in streaming mode it keeps a split character between chunks.
-  const decoder = new TextDecoder();
-  const parts: string[] = [];
-  let length = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      length += value.byteLength;
-      if (length > maxBytes) throw tooLarge(response, maxBytes);
-      parts.push(decoder.decode(value, { stream: true }));
-    }
-  } finally {
-    reader.cancel().catch(() => undefined);
-  }
-  parts.push(decoder.decode());
-  return parts.join('');
+  const bytes = await readLimited(body as ReadableStream<Uint8Array>, maxBytes);
+  if (bytes === undefined) throw tooLarge(response, maxBytes);
+  return new TextDecoder().decode(bytes);
 }
 
 function tooLarge(response: Response, maxBytes: number): ApiError {

@@ -20,7 +20,7 @@ export const MAX_PASSES_BYTES: number = 150 * 1024 * 1024;
  * const bundle = packPasses([await packPass(a, files, signer), await packPass(b, files, signer)]);
  * ```
  */
-export function packPasses(pkpasses: readonly Uint8Array[] | readonly (readonly [string, Uint8Array])[], options: { readonly date?: Date } = {}): Uint8Array {
+export function packPasses(pkpasses: readonly Uint8Array[] | readonly (readonly [string, Uint8Array])[], options: { readonly date?: Date } = {}): Uint8Array<ArrayBuffer> {
   const named = pkpasses.map((entry, index) => (entry instanceof Uint8Array ? ([`pass-${index + 1}.pkpass`, entry] as const) : entry));
   const total = named.reduce((sum, [, bytes]) => sum + (bytes instanceof Uint8Array ? bytes.length : 0), 0);
   if (named.length === 0 || named.length > MAX_PASSES || total > MAX_PASSES_BYTES) {

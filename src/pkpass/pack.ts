@@ -52,7 +52,7 @@ const encoder = new TextEncoder();
  * return new Response(pkpass, { headers: pkpassHeaders('ticket.pkpass') });
  * ```
  */
-export async function packPass(pass: Pass | unknown, files: PassFiles | PreparedFiles, signer: PassSigner, options: PackOptions = {}): Promise<Uint8Array> {
+export async function packPass(pass: Pass | unknown, files: PassFiles | PreparedFiles, signer: PassSigner, options: PackOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
   const signingTime = options.signingTime ?? new Date();
   if (!(signingTime instanceof Date) || !Number.isFinite(signingTime.getTime())) {
     throw new PackError('The pass cannot be packed', [{ severity: 'error', code: 'invalid-type', message: 'signingTime must be a valid Date', path: '/signingTime' }]);

@@ -16,7 +16,7 @@ import { PackError } from './pack-error.js';
  * const files = { 'de.lproj/pass.strings': encodePassStrings({ 'Seat': 'Sitzplatz', 'Gate': 'Flugsteig' }) };
  * ```
  */
-export function encodePassStrings(entries: Readonly<Record<string, string>> | Iterable<readonly [string, string]>): Uint8Array {
+export function encodePassStrings(entries: Readonly<Record<string, string>> | Iterable<readonly [string, string]>): Uint8Array<ArrayBuffer> {
   const pairs = Symbol.iterator in entries ? [...(entries as Iterable<readonly [string, string]>)] : Object.entries(entries);
   let text = '';
   pairs.forEach(([key, value], index) => {

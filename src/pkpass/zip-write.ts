@@ -71,7 +71,7 @@ const REGULAR_FILE = (0o100644 << 16) >>> 0;
  * const bytes = writeZip([zipEntry('a.txt', data, true)], new Date());
  * ```
  */
-export function writeZip(entries: readonly ZipEntry[], date: Date): Uint8Array {
+export function writeZip(entries: readonly ZipEntry[], date: Date): Uint8Array<ArrayBuffer> {
   let size = END;
   for (const entry of entries) size += LOCAL + CENTRAL + 2 * entry.name.length + entry.data.length;
   if (entries.length > 0xffff || size > 0xffffffff) throw new RangeError('A zip this large needs zip64, which passes never do');

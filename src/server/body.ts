@@ -1,30 +1,12 @@
+import { readLimited } from '../read-limited.js';
 import { ServiceProblem } from './problem.js';
 
 /** Reads a request body up to `maxBytes`; a larger one is a 413 problem, whatever Content-Length says. */
 export async function readBody(request: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  const reader = request.body?.getReader();
-  if (reader === undefined) return new Uint8Array(0);
-  const parts: Uint8Array[] = [];
-  let length = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      length += value.byteLength;
-      if (length > maxBytes) throw tooLarge(maxBytes);
-      parts.push(value);
-    }
-  } finally {
-    reader.cancel().catch(() => undefined);
-  }
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.byteLength;
-  }
+  const bytes = await readLimited(request.body, maxBytes);
+  if (bytes === undefined) throw tooLarge(maxBytes);
   return bytes;
 }
 

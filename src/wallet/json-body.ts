@@ -1,3 +1,5 @@
+import { readLimited } from '../read-limited.js';
+
 /** What reading a JSON request body gave: the value, or why there is none. */
 export type JsonBody =
   | { readonly kind: 'json'; readonly value: unknown }
@@ -30,31 +32,4 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   } catch {
     return { kind: 'invalid' };
   }
-}
-
-/** The body's bytes, or `undefined` once it passes `maxBytes`. */
-async function readLimited(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array | undefined> {
-  if (body === null) return new Uint8Array(0);
-  const reader = body.getReader();
-  const parts: Uint8Array[] = [];
-  let length = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      length += value.byteLength;
-      if (length > maxBytes) return undefined;
-      parts.push(value);
-    }
-  } finally {
-    reader.cancel().catch(() => undefined);
-    reader.releaseLock();
-  }
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.byteLength;
-  }
-  return bytes;
 }

@@ -1,4 +1,4 @@
-import { concatBytes } from './concat-bytes.js';
+import { readLimited } from '../read-limited.js';
 import { signedDelivery } from './delivery.js';
 import { createEvent, isEventType } from './event.js';
 import type { WebhookEvent, WebhookEventOf } from './event-types.js';
@@ -125,20 +125,6 @@ function answerHasToken(answer: string | undefined, token: string): boolean {
 }
 
 async function readText(response: Response): Promise<string | undefined> {
-  const reader = response.body?.getReader();
-  if (reader === undefined) return '';
-  const parts: Uint8Array[] = [];
-  let length = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      length += value.byteLength;
-      if (length > MAX_ANSWER_BYTES) return undefined;
-      parts.push(value);
-    }
-  } finally {
-    reader.cancel().catch(() => undefined);
-  }
-  return new TextDecoder().decode(concatBytes(parts, length));
+  const bytes = await readLimited(response.body, MAX_ANSWER_BYTES);
+  return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
 }

@@ -24,9 +24,9 @@ declare const signer: PassSigner;
 declare const bytes: Uint8Array;
 
 describe('passmint/pkpass package types', () => {
-  test('packPass takes a record, a Map or prepared files, and gives bytes', () => {
-    expectTypeOf(packPass({}, { 'icon.png': bytes }, signer)).toEqualTypeOf<Promise<Uint8Array>>();
-    expectTypeOf(packPass({}, new Map([['icon.png', bytes]]), signer)).toEqualTypeOf<Promise<Uint8Array>>();
+  test('packPass takes a record, a Map or prepared files, and gives bytes a Response takes', () => {
+    expectTypeOf(packPass({}, { 'icon.png': bytes }, signer)).toEqualTypeOf<Promise<Uint8Array<ArrayBuffer>>>();
+    expectTypeOf(packPass({}, new Map([['icon.png', bytes]]), signer)).toEqualTypeOf<Promise<Uint8Array<ArrayBuffer>>>();
     expectTypeOf(prepareFiles({ 'icon.png': bytes })).toEqualTypeOf<Promise<PreparedFiles>>();
     expectTypeOf<PackOptions['digest']>().toEqualTypeOf<'sha1' | 'sha256' | undefined>();
     expectTypeOf<PackOptions['onWarnings']>().toEqualTypeOf<((issues: readonly Issue[]) => void) | undefined>();
@@ -43,13 +43,17 @@ describe('passmint/pkpass package types', () => {
   });
 
   test('strings, bundles, serving, errors', () => {
-    expectTypeOf(encodePassStrings({ a: 'b' })).toEqualTypeOf<Uint8Array>();
-    expectTypeOf(encodePassStrings(new Map([['a', 'b']]))).toEqualTypeOf<Uint8Array>();
+    expectTypeOf(encodePassStrings({ a: 'b' })).toEqualTypeOf<Uint8Array<ArrayBuffer>>();
+    expectTypeOf(encodePassStrings(new Map([['a', 'b']]))).toEqualTypeOf<Uint8Array<ArrayBuffer>>();
     expectTypeOf(decodePassStrings(bytes)).toEqualTypeOf<Map<string, string>>();
-    expectTypeOf(packPasses([bytes])).toEqualTypeOf<Uint8Array>();
-    expectTypeOf(packPasses([['a.pkpass', bytes]])).toEqualTypeOf<Uint8Array>();
+    expectTypeOf(packPasses([bytes])).toEqualTypeOf<Uint8Array<ArrayBuffer>>();
+    expectTypeOf(packPasses([['a.pkpass', bytes]])).toEqualTypeOf<Uint8Array<ArrayBuffer>>();
     expectTypeOf(PKPASS_MIME_TYPE).toEqualTypeOf<'application/vnd.apple.pkpass'>();
     expectTypeOf(pkpassHeaders('a.pkpass')).toEqualTypeOf<Record<string, string>>();
     expectTypeOf<PackError>().toMatchTypeOf<PassmintError>();
   });
+});
+
+test('what packPass gives is a BodyInit (a Response takes it as it is)', () => {
+  expectTypeOf<Awaited<ReturnType<typeof packPass>>>().toExtend<BodyInit>();
 });
