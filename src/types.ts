@@ -184,6 +184,85 @@ export interface PassBody {
   associatedStoreIdentifiers?: number[];
   userInfo?: { [key: string]: unknown };
   semantics?: { [key: string]: unknown };
+  /** iOS 18: the background of an event ticket's footer. */
+  footerBackgroundColor?: string;
+  /** iOS 18: when the pass is relevant, as dates or date ranges (supersedes `relevantDate`). */
+  relevantDates?: PassRelevantDate[];
+  suppressHeaderDarkening?: boolean;
+  useAutomaticColors?: boolean;
+  eventLogoText?: string;
+  /** iOS 18: `posterEventTicket`, `eventTicket` … in order of preference. */
+  preferredStyleSchemes?: string[];
+  /** iOS 18: the apps of a poster event ticket's event guide. */
+  auxiliaryStoreIdentifiers?: number[];
+  /** iOS 26: the further events of a multi-event ticket. */
+  upcomingPassInformation?: PassUpcomingEntry[];
+  /** iOS 18 and 26: links shown on poster event tickets and semantic boarding passes. */
+  accessibilityURL?: string;
+  addOnURL?: string;
+  bagPolicyURL?: string;
+  changeSeatURL?: string;
+  contactVenueEmail?: string;
+  contactVenuePhoneNumber?: string;
+  contactVenueWebsite?: string;
+  directionsInformationURL?: string;
+  merchandiseURL?: string;
+  orderFoodURL?: string;
+  parkingInformationURL?: string;
+  purchaseParkingURL?: string;
+  sellURL?: string;
+  transferURL?: string;
+  transitInformationURL?: string;
+  entertainmentURL?: string;
+  managementURL?: string;
+  purchaseAdditionalBaggageURL?: string;
+  purchaseLoungeAccessURL?: string;
+  purchaseWifiURL?: string;
+  registerServiceAnimalURL?: string;
+  reportLostBagURL?: string;
+  requestWheelchairURL?: string;
+  trackBagsURL?: string;
+  transitProviderEmail?: string;
+  transitProviderPhoneNumber?: string;
+  transitProviderWebsiteURL?: string;
+  upgradeURL?: string;
+}
+
+/**
+ * An element of `relevantDates` (iOS 18): one date, or a range.
+ *
+ * @example
+ * ```ts
+ * const when: PassRelevantDate = { startDate: '2026-05-07T19:00-05:00', endDate: '2026-05-07T23:00-05:00' };
+ * ```
+ */
+export interface PassRelevantDate {
+  date?: string;
+  startDate?: string;
+  endDate?: string;
+  relevantDate?: string;
+}
+
+/**
+ * An element of `upcomingPassInformation` (iOS 26): one more event of a multi-event ticket.
+ *
+ * @example
+ * ```ts
+ * const next: PassUpcomingEntry = { identifier: 'day-2', name: 'Day 2', type: 'event' };
+ * ```
+ */
+export interface PassUpcomingEntry {
+  identifier: string;
+  name: string;
+  type: string;
+  isActive?: boolean;
+  dateInformation?: { [key: string]: unknown };
+  URLs?: { [key: string]: unknown };
+  images?: { [key: string]: unknown };
+  semantics?: { [key: string]: unknown };
+  additionalInfoFields?: Field[];
+  backFields?: Field[];
+  auxiliaryStoreIdentifiers?: number[];
 }
 
 /**
