@@ -17,7 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { crc32 as zlibCrc32, deflateSync as zlibDeflate, gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import { rolldown } from 'rolldown';
-import { median, pairedRatio } from './lib/measure.js';
+import { measureAsync, median, pairedRatio } from './lib/measure.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const resolveFor = (conditions) => ({ extensionAlias: { '.js': ['.ts', '.js'] }, conditionNames: [...conditions, 'import', 'default'] });
@@ -228,30 +228,6 @@ function directPipeline(pki, files) {
 }
 
 // --- Timing --------------------------------------------------------------------
-/** Interleaved async batches, rotating order; ns per call (median) and per-round samples. */
-async function measureAsync(cases, { rounds = 15, batchMs = 40, warmupMs = 400 } = {}) {
-  const entries = cases.map((entry) => ({ ...entry, n: 1, samples: [] }));
-  const run = async (entry, n) => {
-    for (let index = 0; index < n; index++) await entry.fn();
-  };
-  for (const entry of entries) {
-    const until = performance.now() + warmupMs;
-    while (performance.now() < until) {
-      const start = performance.now();
-      await run(entry, entry.n);
-      if (performance.now() - start < batchMs) entry.n *= 2;
-    }
-  }
-  for (let round = 0; round < rounds; round++) {
-    for (let offset = 0; offset < entries.length; offset++) {
-      const entry = entries[(round + offset) % entries.length];
-      const start = performance.now();
-      await run(entry, entry.n);
-      entry.samples.push(((performance.now() - start) * 1e6) / entry.n);
-    }
-  }
-  return new Map(entries.map((entry) => [entry.name, { name: entry.name, median: median(entry.samples), samples: entry.samples }]));
-}
 
 /**
  * Runs the pkpass benchmark.
@@ -301,7 +277,7 @@ export async function benchPkpass() {
       { name: 'raw files', fn: () => node.packPass(pass, files, nodeSigner, { signingTime }) },
       { name: 'direct, icon only', fn: () => directIcon(pass, signingTime) },
       { name: 'node, icon only', fn: () => node.packPass(pass, iconPrepared, nodeSigner, { signingTime }) },
-    ], { rounds: 21 }); // the Web Crypto case waits on the thread pool: more rounds, so a busy spell on a shared machine weighs less
+    ], { rounds: 21, batchMs: 40, warmupMs: 400 }); // the Web Crypto case waits on the thread pool: more rounds, so a busy spell on a shared machine weighs less
     const slow = await measureAsync(
       [
         { name: 'node', fn: () => node.packPass(pass, nodePrepared, nodeSigner, { signingTime }) },

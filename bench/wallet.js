@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { rolldown } from 'rolldown';
-import { median, pairedRatio } from './lib/measure.js';
+import { measureAsync, median, pairedRatio } from './lib/measure.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
@@ -40,30 +40,6 @@ async function load() {
   }
 }
 
-/** Interleaved async batches, rotating order; ns per call (median) and per-round samples. */
-async function measureAsync(cases, { rounds = 21, batchMs = 15, warmupMs = 300 } = {}) {
-  const entries = cases.map((entry) => ({ ...entry, n: 1, samples: [] }));
-  const run = async (entry, n) => {
-    for (let index = 0; index < n; index++) await entry.fn();
-  };
-  for (const entry of entries) {
-    const until = performance.now() + warmupMs;
-    while (performance.now() < until) {
-      const start = performance.now();
-      await run(entry, entry.n);
-      if (performance.now() - start < batchMs) entry.n *= 2;
-    }
-  }
-  for (let round = 0; round < rounds; round++) {
-    for (let offset = 0; offset < entries.length; offset++) {
-      const entry = entries[(round + offset) % entries.length];
-      const start = performance.now();
-      await run(entry, entry.n);
-      entry.samples.push(((performance.now() - start) * 1e6) / entry.n);
-    }
-  }
-  return new Map(entries.map((entry) => [entry.name, { median: median(entry.samples), samples: entry.samples }]));
-}
 
 const type = 'pass.com.example.member';
 const token = 'vxwxd7J8AlNNFPS8k0a0FfUFtq0ewzFdc';
@@ -102,7 +78,7 @@ async function handlerRows(wallet) {
     { name: 'register bare', fn: async () => (await bare(register())).status },
     { name: 'serials', fn: async () => (await (await handler(serials())).arrayBuffer()).byteLength },
     { name: 'serials bare', fn: async () => (await bare(serials())).status },
-  ]);
+  ], { batchMs: 15 });
   const t = (name) => timings.get(name);
   return [
     { name: 'wallet: register call (POST, ApplePass check, JSON body, store), requests/s vs a bare Response handler', ours: t('register').median, baseline: t('register bare').median, ratio: pairedRatio(t('register'), t('register bare')) },

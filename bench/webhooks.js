@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { rolldown } from 'rolldown';
-import { median, pairedRatio } from './lib/measure.js';
+import { measureAsync, median, pairedRatio } from './lib/measure.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
@@ -46,35 +46,6 @@ function body1k() {
   return text.replace('"note":""', `"note":"${'x'.repeat(1024 - text.length)}"`);
 }
 
-/**
- * Interleaved async batches: every round runs one batch of each case, in a
- * rotating order; returns ns per call (median) and per-round samples.
- *
- * @param {{ name: string, fn: () => unknown }[]} cases
- */
-async function measureAsync(cases, { rounds = 21, batchMs = 10, warmupMs = 300 } = {}) {
-  const entries = cases.map((entry) => ({ ...entry, n: 1, samples: [] }));
-  const run = async (entry, n) => {
-    for (let index = 0; index < n; index++) await entry.fn();
-  };
-  for (const entry of entries) {
-    const until = performance.now() + warmupMs;
-    while (performance.now() < until) {
-      const start = performance.now();
-      await run(entry, entry.n);
-      if (performance.now() - start < batchMs) entry.n *= 2;
-    }
-  }
-  for (let round = 0; round < rounds; round++) {
-    for (let offset = 0; offset < entries.length; offset++) {
-      const entry = entries[(round + offset) % entries.length];
-      const start = performance.now();
-      await run(entry, entry.n);
-      entry.samples.push(((performance.now() - start) * 1e6) / entry.n);
-    }
-  }
-  return new Map(entries.map((entry) => [entry.name, { name: entry.name, median: median(entry.samples), samples: entry.samples }]));
-}
 
 /**
  * Runs the webhook benchmark.

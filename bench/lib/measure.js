@@ -122,3 +122,36 @@ export function timeSlow(fn, options = {}) {
   }
   return { median: median(samples), samples };
 }
+
+/**
+ * Interleaved async batches: every round runs one batch of each case, in a
+ * rotating order, so a busy spell on a shared machine falls on every case
+ * alike; returns ns per call (median) and per-round samples, by case name.
+ *
+ * @param {{ name: string, fn: () => unknown }[]} cases
+ * @param {{ rounds?: number, batchMs?: number, warmupMs?: number }} [options]
+ * @returns {Promise<Map<string, { name: string, median: number, samples: number[] }>>}
+ */
+export async function measureAsync(cases, { rounds = 21, batchMs = 10, warmupMs = 300 } = {}) {
+  const entries = cases.map((entry) => ({ ...entry, n: 1, samples: [] }));
+  const run = async (entry, n) => {
+    for (let index = 0; index < n; index++) await entry.fn();
+  };
+  for (const entry of entries) {
+    const until = performance.now() + warmupMs;
+    while (performance.now() < until) {
+      const start = performance.now();
+      await run(entry, entry.n);
+      if (performance.now() - start < batchMs) entry.n *= 2;
+    }
+  }
+  for (let round = 0; round < rounds; round++) {
+    for (let offset = 0; offset < entries.length; offset++) {
+      const entry = entries[(round + offset) % entries.length];
+      const start = performance.now();
+      await run(entry, entry.n);
+      entry.samples.push(((performance.now() - start) * 1e6) / entry.n);
+    }
+  }
+  return new Map(entries.map((entry) => [entry.name, { name: entry.name, median: median(entry.samples), samples: entry.samples }]));
+}
