@@ -109,7 +109,7 @@ async function runCert(args: readonly string[], io: CliIo): Promise<ExitCode> {
   if (others > 0) lines.push(`The .p12 also holds ${others} other certificate${others === 1 ? '' : 's'}, not written (pack needs only Apple's WWDR intermediate).`);
   lines.push(
     'Keep key.pem secret (do not commit it). Next:',
-    `  passmint pack <folder> --cert ${certificatePath} --key ${keyPath} --wwdr AppleWWDRCAG4.pem`,
+    `  passmint pack <folder> --cert ${certificatePath} --key ${keyPath} --wwdr AppleWWDRCAG4.cer`,
     '  (Apple WWDR G4 intermediate: https://www.apple.com/certificateauthority/)',
   );
   io.stdout(`${lines.join('\n')}\n`);

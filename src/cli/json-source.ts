@@ -51,7 +51,21 @@ export function locateIssue(
 
 /** One issue as compilers print them: `file:line:column: severity code message`. */
 export function formatIssue(issue: LocatedIssue): string {
-  return `${issue.file}:${issue.line}:${issue.column}: ${issue.severity} ${issue.code} ${issue.message}`;
+  return `${issue.file}:${issue.line}:${issue.column}: ${issue.severity} ${issue.code} ${cliMessage(issue)}`;
+}
+
+/**
+ * An issue's message for the command line: where the library's message names
+ * a library option (`{ allowHttp: true }`), the command's option is what the
+ * reader can actually give.
+ *
+ * @example
+ * ```ts
+ * cliMessage(issue); // "… only on development devices; add --allow-http to allow it)"
+ * ```
+ */
+export function cliMessage(issue: Issue): string {
+  return issue.code === 'insecure-web-service-url' ? issue.message.replace('pass { allowHttp: true }', 'add --allow-http') : issue.message;
 }
 
 /** An issue for JSON output: the location first, then the issue's own members. */

@@ -34,7 +34,7 @@ Exit codes: 0 written; 1 the pass, the files or the certificates have errors
 (nothing written); 2 usage error.
 
 Example:
-  passmint pack event.pass --cert certificate.pem --key key.pem --wwdr AppleWWDRCAG4.pem -o event.pkpass
+  passmint pack event.pass --cert certificate.pem --key key.pem --wwdr AppleWWDRCAG4.cer -o event.pkpass
 `;
 
 /** `passmint pack`: a pass folder → a signed .pkpass. */

@@ -39,7 +39,7 @@ ${PASSPHRASE_HELP}
 Stop it with Ctrl-C (SIGINT) or SIGTERM: it finishes the deliveries in flight.
 
 Example:
-  passmint serve --data ./passmint-data --cert pass.pem --key pass.key --wwdr AppleWWDRCAG4.pem
+  passmint serve --data ./passmint-data --cert keys/certificate.pem --key keys/key.pem --wwdr AppleWWDRCAG4.cer
   DATABASE_URL=postgres://passmint@db.internal/passmint passmint serve --host 0.0.0.0
 `;
 

@@ -4,10 +4,10 @@ import { formatDate } from './certificate-info.js';
 import type { Command } from './command.js';
 import { readInput } from './files.js';
 import { EXIT_FAILED, EXIT_OK, type CliIo, type ExitCode } from './io.js';
-import { countIssues } from './json-source.js';
+import { cliMessage, countIssues } from './json-source.js';
 import { UsageError } from './usage-error.js';
 
-const USAGE = `Usage: passmint verify <file.pkpass> [--root <file>]... [--json]
+const USAGE = `Usage: passmint verify <file.pkpass> [--root <file>]... [--allow-http] [--json]
 
 Checks a .pkpass the way Wallet does, like Apple's \`signpass -v\` and more: the
 archive, the manifest and every hash, the signature over the manifest, the
@@ -18,13 +18,15 @@ through Apple's rules.
 Options:
   --root FILE   a trusted root (PEM or DER; Apple Root CA G3 for real passes); the
                 chain must end at one. Repeat for several. Without: checked up to the WWDR.
+  --allow-http  an http:// webServiceURL is a warning, not an error (passes from a
+                development server, such as \`passmint serve\` on localhost)
   --json        print the report as JSON: {"file", "ok", "signingTime", "digest", "signer", "wwdr", "issues"}
   -h, --help    this text
 
 Exit codes: 0 Wallet would accept it (warnings allowed); 1 it has errors; 2 usage error.
 
 Example:
-  passmint verify event.pkpass --root AppleRootCA-G3.pem
+  passmint verify event.pkpass --root AppleRootCA-G3.cer
 `;
 
 /** `passmint verify`: verifyPass with a readable summary. */
@@ -38,6 +40,7 @@ export const verify: Command = {
 async function runVerify(args: readonly string[], io: CliIo): Promise<ExitCode> {
   const parsed = parseCommandLine(args, {
     root: { type: 'string', multiple: true },
+    'allow-http': { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -54,7 +57,8 @@ async function runVerify(args: readonly string[], io: CliIo): Promise<ExitCode> 
     return new TextDecoder('latin1').decode(content.subarray(0, 4096)).includes('-----BEGIN') ? new TextDecoder().decode(content) : content;
   });
 
-  const report = await verifyPass(bytes, roots.length === 0 ? {} : { roots });
+  const allowHttp = flag(parsed, 'allow-http');
+  const report = await verifyPass(bytes, roots.length === 0 ? { allowHttp } : { roots, allowHttp });
   if (flag(parsed, 'json')) {
     io.stdout(`${JSON.stringify({ file, ...report }, null, 2)}\n`);
   } else {
@@ -73,7 +77,7 @@ function summary(file: string, report: PassVerification, withRoots: boolean): st
   }
   if (wwdr !== undefined) lines.push(`  WWDR:         ${wwdr.subject}, valid until ${formatDate(wwdr.notAfter)}`);
   if (report.signingTime !== undefined) lines.push(`  signed at:    ${formatDate(report.signingTime)}${report.digest === undefined ? '' : ` (${report.digest})`}`);
-  if (!withRoots) lines.push('  trust:        chain checked up to the WWDR only (give --root AppleRootCA-G3 to check it to Apple\'s root)');
-  for (const issue of report.issues) lines.push(`  ${issue.severity} ${issue.code} ${issue.message}${issue.path === '' ? '' : ` (at ${issue.path})`}`);
+  if (!withRoots) lines.push('  trust:        chain checked up to the WWDR only (give --root AppleRootCA-G3.cer to check it to Apple\'s root)');
+  for (const issue of report.issues) lines.push(`  ${issue.severity} ${issue.code} ${cliMessage(issue)}${issue.path === '' ? '' : ` (at ${issue.path})`}`);
   return `${lines.join('\n')}\n`;
 }

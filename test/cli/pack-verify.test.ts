@@ -142,6 +142,21 @@ describe('passmint verify', () => {
     expect(result.stdout).toContain('error untrusted-chain');
   });
 
+  test('an http webServiceURL (a development server): an error naming --allow-http, a warning with it', async () => {
+    const text = `${JSON.stringify({ ...pass, webServiceURL: 'http://localhost:8080/wallet' }, null, 2)}\n`;
+    const refused = await cli('pack', passFolder('http', text), ...SIGNING);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^http\/pass\.json:\d+:3: error insecure-web-service-url .*add --allow-http to allow it/m);
+    expect((await cli('pack', 'http', ...SIGNING, '--allow-http')).code).toBe(0);
+    const strict = await cli('verify', 'http.pkpass');
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('error insecure-web-service-url `webServiceURL` must use https (Wallet accepts plain http only on development devices; add --allow-http to allow it)');
+    const allowed = await cli('verify', 'http.pkpass', '--allow-http');
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toMatch(/^http\.pkpass: valid \(0 errors, 1 warning\)/);
+    expect(allowed.stdout).toContain('warning insecure-web-service-url');
+  });
+
   test('a damaged file: exit 1; a missing one: exit 2', async () => {
     expect((await cli('pack', passFolder('damaged'), ...SIGNING)).code).toBe(0);
     const bytes = readFileSync(join(dir, 'damaged.pkpass'));
