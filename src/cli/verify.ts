@@ -16,7 +16,7 @@ against the certificate, icon.png and the images, pass.strings, and pass.json
 through Apple's rules.
 
 Options:
-  --root FILE   a trusted root (PEM or DER; Apple Root CA G3 for real passes); the
+  --root FILE   a trusted root (PEM or DER; for real passes Apple Root CA, AppleIncRootCertificate.cer, which issued WWDR G4); the
                 chain must end at one. Repeat for several. Without: checked up to the WWDR.
   --allow-http  an http:// webServiceURL is a warning, not an error (passes from a
                 development server, such as \`passmint serve\` on localhost)
@@ -26,7 +26,7 @@ Options:
 Exit codes: 0 Wallet would accept it (warnings allowed); 1 it has errors; 2 usage error.
 
 Example:
-  passmint verify event.pkpass --root AppleRootCA-G3.cer
+  passmint verify event.pkpass --root AppleIncRootCertificate.cer
 `;
 
 /** `passmint verify`: verifyPass with a readable summary. */
@@ -77,7 +77,7 @@ function summary(file: string, report: PassVerification, withRoots: boolean): st
   }
   if (wwdr !== undefined) lines.push(`  WWDR:         ${wwdr.subject}, valid until ${formatDate(wwdr.notAfter)}`);
   if (report.signingTime !== undefined) lines.push(`  signed at:    ${formatDate(report.signingTime)}${report.digest === undefined ? '' : ` (${report.digest})`}`);
-  if (!withRoots) lines.push('  trust:        chain checked up to the WWDR only (give --root AppleRootCA-G3.cer to check it to Apple\'s root)');
+  if (!withRoots) lines.push('  trust:        chain checked up to the WWDR only (give --root AppleIncRootCertificate.cer to check it to Apple\'s root)');
   for (const issue of report.issues) lines.push(`  ${issue.severity} ${issue.code} ${cliMessage(issue)}${issue.path === '' ? '' : ` (at ${issue.path})`}`);
   return `${lines.join('\n')}\n`;
 }

@@ -79,7 +79,7 @@ describe('passmint pack', () => {
     expect(report).toMatchObject({ file: 'sha1-pass.pkpass', ok: true, digest: 'sha1', signer: { passTypeIdentifier: PASS_TYPE_IDENTIFIER } });
   });
 
-  test('DER certificates, as Apple serves AppleWWDRCAG4.cer and AppleRootCA-G3.cer, work as well as PEM', async () => {
+  test('DER certificates, as Apple serves AppleWWDRCAG4.cer and AppleIncRootCertificate.cer, work as well as PEM', async () => {
     const folder = passFolder('der');
     expect((await cli('pack', folder, '--cert', 'cert.pem', '--key', 'key.pem', '--wwdr', 'wwdr.cer')).code).toBe(0);
     expect(await cli('verify', 'der.pkpass', '--root', 'root.cer')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^der\.pkpass: valid/) });
