@@ -337,7 +337,10 @@ async function sizeRows() {
     rows.at(-1).baseline = `${rows.at(-1).baseline} budget`;
   }
   const { whole, entries } = await librarySizes();
-  atMost(`size: whole library (${entries.join(' + ')}, validators included), min+gzip`, whole, 40 * 1024, whole / (40 * 1024), 1, kb);
+  // Every entry that runs in every runtime; the budget is the figure of the day
+  // pkpass and wallet joined (66.1 KB, 2026-11-23), rounded up.
+  const WHOLE_BUDGET = 68 * 1024;
+  atMost(`size: whole library (${entries.join(' + ')}, validators included), min+gzip`, whole, WHOLE_BUDGET, whole / WHOLE_BUDGET, 1, kb);
   rows.at(-1).baseline = `${rows.at(-1).baseline} budget`;
 }
 if (want('sizes')) await sizeRows();

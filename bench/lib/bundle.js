@@ -10,9 +10,9 @@ import { rolldown } from 'rolldown';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cache = fileURLToPath(new URL('../.cache/', import.meta.url));
 
-/** The package's entries (package.json `exports`), those present in the tree. */
+/** The package's entries that run in every runtime (package.json `exports`; apns and server are Node's), those present in the tree. */
 export const ENTRIES = Object.fromEntries(
-  Object.entries({ index: 'src/index.ts', webhooks: 'src/webhooks/index.ts', http: 'src/http/index.ts' })
+  Object.entries({ index: 'src/index.ts', webhooks: 'src/webhooks/index.ts', http: 'src/http/index.ts', pkpass: 'src/pkpass/index.ts', wallet: 'src/wallet/index.ts' })
     .map(([name, path]) => [name, `${root}${path}`])
     .filter(([, path]) => existsSync(path)),
 );
