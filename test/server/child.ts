@@ -9,12 +9,12 @@ import { rolldown } from 'rolldown';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Bundles src/cli/main.ts; returns the script path and how to remove it. */
-export async function bundleCli(): Promise<{ script: string; remove: () => void }> {
+/** Bundles src/cli/main.ts (or another entry under the project); returns the script path and how to remove it. */
+export async function bundleCli(entry = 'src/cli/main.ts'): Promise<{ script: string; remove: () => void }> {
   const dir = `${root}node_modules/.cache/passmint-serve-${crypto.randomUUID().slice(0, 8)}`;
   mkdirSync(dir, { recursive: true });
   const bundle = await rolldown({
-    input: { main: `${root}src/cli/main.ts` },
+    input: { main: `${root}${entry}` },
     resolve: { extensionAlias: { '.js': ['.ts', '.js'] }, conditionNames: ['node', 'import', 'default'] },
     platform: 'node',
     external: [/^pg(\/|$)/, /^@electric-sql\//],

@@ -1,0 +1,197 @@
+// Nothing lost, pushes included: a `passmint serve` process on PostgreSQL
+// with an APNs client (pointed at the local HTTP/2 TLS stand-in), whose
+// passes have devices registered through Apple's web service, is killed with
+// SIGKILL at random moments while passes change (PUT values → pass.updated,
+// one push per device) and devices register — mid-transaction, mid-delivery,
+// mid-push — and started again, round after round.
+// In the end every acknowledged change has its pass.updated event at every
+// webhook registration, and every device registered before a pass's last
+// change has received a push after that change (repeats allowed, none lost).
+import pg from 'pg';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { apnsPki, PASS_TYPE_IDENTIFIER } from '../apns/pki.js';
+import { startApnsStandIn, type StandIn } from '../apns/stand-in.js';
+import { bundleCli, startServe, type ServeProcess } from './child.js';
+import { createPostgresDatabase } from './databases.js';
+import { eventually, startReceiver, type Receiver } from './receiver.js';
+
+const ROUNDS = 6;
+const PASSES = 4;
+const TUNING = ['--poll-ms', '20', '--lease-ms', '1500', '--timeout-ms', '1000'];
+
+let cli: { script: string; remove: () => void };
+let database: { url: string; drop: () => Promise<void> };
+let receiver: Receiver;
+let standIn: StandIn;
+let running: ServeProcess | undefined;
+/** Every push the stand-in answered, with when it arrived. */
+const arrivals: { token: string; at: number }[] = [];
+
+beforeAll(async () => {
+  const pki = apnsPki();
+  [cli, database, receiver, standIn] = await Promise.all([
+    bundleCli('test/server/push-serve-main.ts'),
+    createPostgresDatabase(),
+    startReceiver(),
+    startApnsStandIn(pki, {
+      answer: (push) => {
+        arrivals.push({ token: push.pushToken, at: Date.now() });
+        return { status: 200 };
+      },
+    }),
+  ]);
+  process.env['PASSMINT_TEST_APNS'] = JSON.stringify({ origin: standIn.origin, ca: pki.caPem, cert: pki.passCertPem, key: pki.passKeyPem });
+});
+
+afterAll(async () => {
+  running?.child.kill('SIGKILL');
+  await running?.exited;
+  delete process.env['PASSMINT_TEST_APNS'];
+  await standIn?.close();
+  await receiver?.close();
+  await database?.drop();
+  cli?.remove();
+});
+
+test('SIGKILL mid-change and mid-push loses no pass.updated event and no push', async () => {
+  const start = async (): Promise<ServeProcess> => (running = await startServe(cli.script, ['--database-url', database.url, ...TUNING]));
+  let service = await start();
+  const key = service.apiKey!;
+  const call = async (method: string, path: string, body?: unknown): Promise<Response> =>
+    fetch(`${service.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+
+  const hooks = ['/push/a', '/push/b'];
+  for (const path of hooks) {
+    const hook = await (await call('POST', '/v1/webhooks', { url: `${receiver.url}${path}` })).json();
+    expect(hook.state).toBe('enabled');
+    receiver.secrets.set(path, [hook.secret]);
+  }
+  const template = await (
+    await call('POST', '/v1/templates', {
+      name: 'Card',
+      formatVersion: 1,
+      passType: PASS_TYPE_IDENTIFIER,
+      description: { generic: { primaryFields: [{ key: 'n', value: '${n}' }] } },
+      placeholder: ['n'],
+    })
+  ).json();
+  const serials = Array.from({ length: PASSES }, (_, index) => `C-${index}`);
+  const tokens = new Map<string, string>();
+  for (const serial of serials) {
+    expect((await call('POST', `/v1/templates/${template.id}/passes`, { values: { n: '0' }, serialNumber: serial })).status).toBe(201);
+    const pass = await (await call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/${serial}/passjson`)).json();
+    expect(pass.webServiceURL).toBe(`${service.url}/wallet`);
+    tokens.set(serial, pass.authenticationToken);
+  }
+  // Apple's register call, against whichever process runs now (its port changes on every start).
+  let devices = 0;
+  const register = async (serial: string): Promise<{ device: string; status: number }> => {
+    const device = `device-${devices++}`;
+    const pushToken = Buffer.from(device.padEnd(32, '.')).toString('hex');
+    const response = await fetch(`${service.url}/wallet/v1/devices/${device}/registrations/${PASS_TYPE_IDENTIFIER}/${serial}`, {
+      method: 'POST',
+      headers: { authorization: `ApplePass ${tokens.get(serial)}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ pushToken }),
+    });
+    return { device, status: response.status };
+  };
+  const registered = new Set<string>();
+  for (const serial of serials) {
+    for (let i = 0; i < 2; i++) {
+      const { device, status } = await register(serial);
+      expect(status).toBe(201);
+      registered.add(device);
+    }
+  }
+
+  const changed = new Map<string, number>(serials.map((serial) => [serial, 0]));
+  let value = 0;
+  const pick = (): string => serials[Math.floor(Math.random() * serials.length)]!;
+  for (let round = 0; round < ROUNDS; round++) {
+    // Load: clients changing passes (each change queues a push per device) and now and then a new device registering.
+    let stopped = false;
+    const clients = Array.from({ length: 3 }, async () => {
+      while (!stopped) {
+        const serial = pick();
+        try {
+          if (Math.random() < 0.15) {
+            const { device, status } = await register(serial);
+            if (status === 201) registered.add(device);
+          } else {
+            const response = await call('PUT', `/v1/passes/${PASS_TYPE_IDENTIFIER}/${serial}/values`, { n: String(++value) });
+            await response.arrayBuffer();
+            if (response.status === 200) changed.set(serial, changed.get(serial)! + 1);
+          }
+        } catch {
+          // The process was killed under this request: it may or may not have committed.
+        }
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 700));
+    service.child.kill('SIGKILL');
+    await service.exited;
+    stopped = true;
+    await Promise.all(clients);
+    service = await start();
+  }
+
+  // What committed, read with PostgreSQL's own client (the process keeps running and delivering).
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    const passes = (await client.query<{ serial_number: string; version: number; updated_at: Date }>('select serial_number, version, updated_at from passmint_passes')).rows;
+    const registrations = (
+      await client.query<{ device_library_identifier: string; serial_number: string; push_token: string; created_at: Date }>(
+        'select device_library_identifier, serial_number, push_token, created_at from passmint_wallet_registrations',
+      )
+    ).rows;
+    const updated = (await client.query<{ id: string; body: string }>(`select id, body from passmint_events where type = 'pass.updated'`)).rows;
+
+    // Every acknowledged change committed a new version; every version has its pass.updated event.
+    expect(passes.map((pass) => pass.serial_number).sort()).toEqual(serials);
+    const eventsOf = new Map<string, Set<string>>(serials.map((serial) => [serial, new Set()]));
+    for (const event of updated) eventsOf.get(JSON.parse(event.body).data.serialNumber)!.add(event.id);
+    for (const pass of passes) {
+      expect(pass.version - 1).toBeGreaterThanOrEqual(changed.get(pass.serial_number)!);
+      expect(eventsOf.get(pass.serial_number)!.size).toBe(pass.version - 1);
+    }
+    expect([...changed.values()].reduce((a, b) => a + b)).toBeGreaterThan(ROUNDS * 2);
+    // Every acknowledged registration exists.
+    const devicesThere = new Set(registrations.map((row) => row.device_library_identifier));
+    for (const device of registered) expect(devicesThere.has(device)).toBe(true);
+
+    // Every pass.updated event reaches every webhook registration.
+    await eventually(
+      () => hooks.every((path) => {
+        const got = new Set(receiver.received.filter((entry) => entry.path === path).map((entry) => entry.event.id));
+        return updated.every((event) => got.has(event.id));
+      }),
+      20_000,
+      'every pass.updated at every webhook',
+    );
+    expect(receiver.received.every((entry) => entry.signatureValid)).toBe(true);
+
+    // Every device registered before its pass's last change gets a push after that change.
+    const lastChange = new Map(passes.map((pass) => [pass.serial_number, pass.updated_at.getTime()]));
+    const owed = registrations.filter((row) => row.created_at.getTime() < lastChange.get(row.serial_number)!);
+    expect(owed.length).toBeGreaterThanOrEqual(PASSES * 2);
+    const pushedAfter = (row: (typeof owed)[number]): boolean =>
+      arrivals.some((push) => push.token === row.push_token && push.at >= lastChange.get(row.serial_number)!);
+    await eventually(() => owed.every(pushedAfter), 20_000, 'a push after the last change to every device');
+    // And the queue ends empty: every push sent, none left pending or failed.
+    await eventually(
+      async () => (await client.query(`select 1 from passmint_pushes where status <> 'sent'`)).rowCount === 0,
+      20_000,
+      'every queued push sent',
+    );
+  } finally {
+    await client.end();
+  }
+  service.child.kill('SIGTERM');
+  await service.exited;
+  running = undefined;
+}, 90_000);
