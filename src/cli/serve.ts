@@ -137,6 +137,9 @@ async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
   } catch (error) {
     // The database cannot be reached or opened: say which, without the URL's password.
     io.stderr(`passmint serve: cannot open the database (${databaseUrl === undefined ? dataDir : redact(databaseUrl)}): ${error instanceof Error ? error.message : String(error)}\n`);
+    if (databaseUrl !== undefined) {
+      io.stderr('Check that the PostgreSQL server is running and reachable from here, and the user, password, host, port and database name in DATABASE_URL (or --database-url).\n');
+    }
     await apns?.close();
     return EXIT_FAILED;
   }
@@ -146,6 +149,8 @@ async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
     listening = await server.listen(port, host);
   } catch (error) {
     io.stderr(`passmint serve: cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
+    const advice = listenAdvice(error);
+    if (advice !== undefined) io.stderr(`${advice}\n`);
     await server.close();
     await apns?.close();
     return EXIT_FAILED;
@@ -174,6 +179,15 @@ async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
   await server.close();
   await apns?.close();
   return EXIT_OK;
+}
+
+/** What to do when the port cannot be had: the two failures a user can fix by choosing differently. */
+function listenAdvice(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+  if (code === 'EADDRINUSE') return 'Another program listens on that port: stop it, or choose another with --port (or $PORT; 0 takes any free port).';
+  if (code === 'EACCES') return 'Ports below 1024 need privileges: choose --port 1024 or above, behind a proxy.';
+  if (code === 'EADDRNOTAVAIL') return 'That address is not one of this machine\'s: give --host 127.0.0.1, or 0.0.0.0 for every interface.';
+  return undefined;
 }
 
 /** A database URL without its password, for messages. */

@@ -70,5 +70,16 @@ describe('passmint serve', () => {
     expect(error).toMatch(/ended \(1\)/);
     expect(error).toContain('cannot open the database (postgres://user:***@127.0.0.1:1/db)');
     expect(error).not.toContain('hunter2');
+    expect(error).toContain('Check that the PostgreSQL server is running');
+  });
+
+  test('a port already taken: exit 1, naming --port', async () => {
+    const first = await startServe(cli.script, ['--data', join(dir, 'port-a')]);
+    const port = new URL(first.url).port;
+    const second = await startServe(cli.script, ['--data', join(dir, 'port-b'), '--port', port]).then(() => 'started', (caught: Error) => caught.message);
+    first.child.kill('SIGTERM');
+    expect(second).toMatch(/ended \(1\)/);
+    expect(second).toContain(`cannot listen on 127.0.0.1:${port}`);
+    expect(second).toContain('choose another with --port');
   });
 });
