@@ -102,6 +102,7 @@ async function runPack(args: readonly string[], io: CliIo): Promise<ExitCode> {
     const files: Readonly<Record<string, string>> = { '/certificate': certFile, '/privateKey': keyFile, '/wwdr': wwdrFile };
     for (const issue of error.issues) io.stderr(`${files[issue.path] ?? (issue.path || 'signer')}: ${issue.severity} ${issue.code} ${issue.message}\n`);
     if (error.issues.some((issue) => issue.code === 'wrong-passphrase')) io.stderr('Give the key\'s passphrase with --passphrase-env VAR or --passphrase-file FILE.\n');
+    if (typeof certificate === 'string' && certificate.includes('PRIVATE KEY-----')) io.stderr(`${certFile} holds a private key: are --cert and --key swapped?\n`);
     return EXIT_FAILED;
   }
 
@@ -119,6 +120,12 @@ async function runPack(args: readonly string[], io: CliIo): Promise<ExitCode> {
     if (!(error instanceof PackError)) throw error;
     report(error.issues);
     io.stderr(`Not packed: ${countIssues(error.issues)}.\n`);
+    if (error.issues.some((issue) => issue.code === 'identity-mismatch')) {
+      io.stderr(
+        `This certificate signs ${signer.passTypeIdentifier} passes of team ${signer.teamIdentifier}: put those in pass.json, ` +
+          'or sign with the certificate of the pass\'s own pass type (`passmint cert` extracts it from its .p12).\n',
+      );
+    }
     return EXIT_FAILED;
   }
   const out = stringOption(parsed, 'out') ?? `${folder.replace(/\/+$/, '')}.pkpass`;

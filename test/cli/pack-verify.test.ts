@@ -101,7 +101,7 @@ describe('passmint pack', () => {
     expect(result.code).toBe(1);
     const line = text.split('\n').findIndex((each) => each.includes('"passTypeIdentifier"')) + 1;
     expect(result.stderr).toContain(`other/pass.json:${line}:3: error identity-mismatch `);
-    expect(result.stderr).toMatch(/Not packed: 1 error, \d+ warnings?\.\n$/);
+    expect(result.stderr).toMatch(/Not packed: 1 error, \d+ warnings?\.\nThis certificate signs pass\.com\.example\.test passes of team A93A5CM278: put those in pass\.json, or sign with the certificate/);
     expect(() => readFileSync(join(dir, 'other.pkpass'))).toThrow();
   });
 
@@ -130,6 +130,14 @@ describe('passmint pack', () => {
     expect(await cli('pack', 'usage', '--cert', 'cert.pem', '--key', 'key.pem')).toMatchObject({ code: 2, stderr: expect.stringContaining('AppleWWDRCAG4') });
     expect(await cli('pack', 'cert.pem', ...SIGNING)).toMatchObject({ code: 2, stderr: expect.stringContaining('is not a folder') });
     expect(await cli('pack', 'usage', ...SIGNING, '--digest', 'md5')).toMatchObject({ code: 2, stderr: expect.stringContaining('--digest is sha256 or sha1') });
+  });
+
+  test('--cert and --key swapped: exit 1, and the message says so', async () => {
+    passFolder('swapped');
+    const result = await cli('pack', 'swapped', '--cert', 'key.pem', '--key', 'cert.pem', '--wwdr', 'wwdr.pem');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('key.pem: error invalid-certificate ');
+    expect(result.stderr).toContain('key.pem holds a private key: are --cert and --key swapped?');
   });
 });
 
