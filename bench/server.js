@@ -1,6 +1,13 @@
 // passmint/server (issue 14), three ratios measured in one run:
 // - deliveries per second with 3 workers against 1, on PostgreSQL (each
 //   worker a createServer with its own pool, as separate processes would be);
+// - the same with real processes: 3 `passmint serve` processes (the CLI,
+//   spawned as the scale-out test does) against 1, timed from when every
+//   process listens until the outbox is empty (startup left out). A worker
+//   delivers only the head of each registration's queue (creation order),
+//   and the CLI claims 16 at a time, so this row has 96 registrations ×
+//   10 events: with 24, three processes could hold at most 24 in flight
+//   against one process's 16, and the row would measure that cap;
 // - deliveries per second on embedded PGlite against PostgreSQL, 1 worker;
 // - passes created and signed through the HTTP API (POST …/passes, then
 //   GET …/pkpass) against buildPass + packPass alone on the same template,
@@ -16,7 +23,7 @@
 // PostgreSQL: PASSMINT_BENCH_POSTGRES (default postgres://postgres@127.0.0.1:5432);
 // a database is made for the run and dropped after it.
 
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -38,7 +45,7 @@ async function load() {
   const dir = `${root}node_modules/.cache/passmint-bench-server-${process.pid}`;
   mkdirSync(dir, { recursive: true });
   const bundle = await rolldown({
-    input: { server: `${root}src/server/index.ts`, pkpass: `${root}src/pkpass/index.ts`, core: `${root}src/index.ts` },
+    input: { server: `${root}src/server/index.ts`, pkpass: `${root}src/pkpass/index.ts`, core: `${root}src/index.ts`, cli: `${root}src/cli/main.ts` },
     resolve: { extensionAlias: { '.js': ['.ts', '.js'] }, conditionNames: ['node', 'import', 'default'] },
     platform: 'node',
     external: [/^pg(\/|$)/, /^@electric-sql\//],
@@ -47,7 +54,7 @@ async function load() {
   await bundle.write({ dir, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' });
   await bundle.close();
   const [server, pkpass, core] = await Promise.all(['server', 'pkpass', 'core'].map((name) => import(pathToFileURL(join(dir, `${name}.js`)).href)));
-  return { server, pkpass, core, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return { server, pkpass, core, cli: join(dir, 'cli.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 function makePki(dir) {
@@ -144,21 +151,21 @@ async function withPostgresDatabase(run) {
   }
 }
 
-/** Fills the outbox: REGISTRATIONS verified webhooks, EVENTS passes (one pass.created each). */
-async function fill(setup, receiverUrl) {
+/** Fills the outbox: `registrations` verified webhooks, `events` passes (one pass.created each). */
+async function fill(setup, receiverUrl, registrations = REGISTRATIONS, events = EVENTS) {
   const key = setup.firstApiKey ?? (await setup.addApiKey());
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const { url } = await setup.listen(0);
-  for (let index = 0; index < REGISTRATIONS; index++) {
+  for (let index = 0; index < registrations; index++) {
     const response = await fetch(`${url}/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: `${receiverUrl}/r${index}` }) });
     if ((await response.json()).state !== 'enabled') throw new Error('a bench registration was not verified');
   }
   const { id } = await (await fetch(`${url}/v1/templates`, { method: 'POST', headers, body: JSON.stringify(template) })).json();
-  for (let index = 0; index < EVENTS; index++) {
+  for (let index = 0; index < events; index++) {
     await fetch(`${url}/v1/templates/${id}/passes`, { method: 'POST', headers, body: JSON.stringify({ values: { club: 'Chess', name: `N${index}`, level: 'gold' } }) });
   }
   const [{ n }] = await setup.database.query(`select count(*)::int as n from passmint_deliveries`);
-  if (n !== REGISTRATIONS * EVENTS) throw new Error(`expected ${REGISTRATIONS * EVENTS} deliveries, found ${n}`);
+  if (n !== registrations * events) throw new Error(`expected ${registrations * events} deliveries, found ${n}`);
 }
 
 /** ns per delivery: every delivery made pending again, `workers` started, timed until none is pending. */
@@ -178,8 +185,49 @@ async function deliveryRound(database, makeWorker, workers, receiver) {
   return (elapsed * 1e6) / (REGISTRATIONS * EVENTS);
 }
 
+/** Starts `passmint serve` on `databaseUrl` as a child process; resolves once it listens. */
+function spawnServe(cli, databaseUrl) {
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--database-url', databaseUrl, '--allow-private-webhooks', '--poll-ms', '5'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('listening on')) resolve({ stop: () => (child.kill('SIGTERM'), exited) });
+    });
+    void exited.then((code) => reject(new Error(`passmint serve ended (${code}) before listening: ${output}`)));
+  });
+}
+
+const PROCESS_REGISTRATIONS = 96;
+const PROCESS_EVENTS = 10;
+
+/** ns per delivery with `count` serve processes: started first (nothing is pending then), timed from the reset until none is pending. */
+async function processRound(database, cli, databaseUrl, count, receiver) {
+  const total = PROCESS_REGISTRATIONS * PROCESS_EVENTS;
+  const running = await Promise.all(Array.from({ length: count }, () => spawnServe(cli, databaseUrl)));
+  try {
+    const before = receiver.count();
+    const started = performance.now();
+    await database.query(`update passmint_deliveries set status = 'pending', attempts = 0, next_attempt_at = now(), locked_until = null, lease = null, first_attempt_at = null`);
+    for (;;) {
+      const [{ n }] = await database.query(`select count(*)::int as n from passmint_deliveries where status = 'pending'`);
+      if (n === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const elapsed = performance.now() - started;
+    if (receiver.count() - before < total) throw new Error('deliveries missing');
+    return (elapsed * 1e6) / total;
+  } finally {
+    await Promise.all(running.map((process) => process.stop()));
+  }
+}
+
 export async function benchServer({ rounds = 5 } = {}) {
-  const { server, pkpass, core, remove } = await load();
+  const { server, pkpass, core, cli, remove } = await load();
   const dir = mkdtempSync(join(tmpdir(), 'passmint-bench-server-'));
   const receiver = await startReceiver();
   const quiet = () => undefined;
@@ -211,8 +259,26 @@ export async function benchServer({ rounds = 5 } = {}) {
     });
     await liteSetup.close();
     await lite.close();
+    // --- 3 `passmint serve` processes vs 1, PostgreSQL ------------------------------
+    const processes = await withPostgresDatabase(async (databaseUrl) => {
+      const setup = await server.createServer({ databaseUrl, workers: false, delivery, onError: quiet });
+      try {
+        await fill(setup, receiver.url, PROCESS_REGISTRATIONS, PROCESS_EVENTS);
+        const samples = { one: [], three: [] };
+        receiver.state.latencyMs = 50;
+        for (let round = 0; round < rounds; round++) {
+          for (const count of round % 2 === 0 ? [1, 3] : [3, 1]) {
+            samples[count === 1 ? 'one' : 'three'].push(await processRound(setup.database, cli, databaseUrl, count, receiver));
+          }
+        }
+        return samples;
+      } finally {
+        await setup.close();
+      }
+    });
     const pairedMedian = (a, b) => median(a.map((value, index) => value / b[index]));
     rows.push({ name: 'server: deliveries/s, 3 workers vs 1 (PostgreSQL, 24 registrations, receiver 50 ms)', kind: 'faster', ours: median(measured.three), baseline: median(measured.one), ratio: pairedMedian(measured.three, measured.one) });
+    rows.push({ name: 'server: deliveries/s, 3 `passmint serve` processes vs 1 (PostgreSQL, 96 registrations, receiver 50 ms)', kind: 'faster', ours: median(processes.three), baseline: median(processes.one), ratio: pairedMedian(processes.three, processes.one) });
     rows.push({ name: 'server: deliveries/s, PGlite vs PostgreSQL (1 worker, receiver 1 ms)', kind: 'ratio', ours: median(measured.pglite), baseline: median(measured.pg), ratio: pairedMedian(measured.pglite, measured.pg) });
 
     // --- a pass created and signed through the API vs buildPass + packPass --------
