@@ -22,10 +22,13 @@ export function eventRoutes(kit: Kit): Route[] {
     {
       pattern: '/v1/events/:id',
       methods: {
-        GET: async ({ params }) => {
+        // One event fans out to every registration: its deliveries come a page at a time, like every list.
+        GET: async ({ url, params }) => {
+          const { limit, cursor } = readPage(url, 'after');
           const event = await eventOf(params[0]!);
-          const deliveries = await store.listDeliveries(db, { eventSeq: event.seq });
-          return json({ event: JSON.parse(event.body) as unknown, deliveries: deliveries.map(deliveryResource) });
+          const deliveries = await store.listDeliveries(db, { eventSeq: event.seq, after: cursor ?? 0, limit });
+          const { items, next } = page(deliveries, limit, (delivery) => delivery.id, deliveryResource) as { items: unknown[]; next: string | null };
+          return json({ event: JSON.parse(event.body) as unknown, deliveries: items, next });
         },
       },
     },

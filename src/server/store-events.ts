@@ -38,17 +38,23 @@ interface DeliveryRow {
   delivered_at: Date | null;
 }
 
-/** Deliveries with their attempts: of one event (`eventSeq`) or of one registration (`webhookId`, newest first). */
+/**
+ * Deliveries with their attempts, a page at a time: of one event (`eventSeq`,
+ * oldest first, ids above `after`) or of one registration (`webhookId`,
+ * newest first, ids below `before`).
+ */
 export async function listDeliveries(
   sql: SqlQueryable,
-  filter: { readonly eventSeq: number } | { readonly webhookId: string; readonly before: number; readonly limit: number },
+  filter:
+    | { readonly eventSeq: number; readonly after: number; readonly limit: number }
+    | { readonly webhookId: string; readonly before: number; readonly limit: number },
 ): Promise<DeliveryRecord[]> {
   const select = `select d.id, e.id as event_id, e.type as event_type, d.webhook_id, d.status, d.attempts, d.next_attempt_at,
                          d.last_status, d.last_error, d.delivered_at
                     from passmint_deliveries d join passmint_events e on e.seq = d.event_seq`;
   const rows =
     'eventSeq' in filter
-      ? await sql.query<DeliveryRow>(`${select} where d.event_seq = $1 order by d.id`, [filter.eventSeq])
+      ? await sql.query<DeliveryRow>(`${select} where d.event_seq = $1 and d.id > $2 order by d.id limit $3`, [filter.eventSeq, filter.after, filter.limit])
       : await sql.query<DeliveryRow>(`${select} where d.webhook_id = $1 and d.id < $2 order by d.id desc limit $3`, [
           filter.webhookId,
           filter.before,
