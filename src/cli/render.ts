@@ -104,6 +104,13 @@ async function runRender(args: readonly string[], io: CliIo): Promise<ExitCode> 
     return EXIT_FAILED;
   }
 
+  const valuesValue = values.json.value;
+  if (typeof valuesValue !== 'object' || valuesValue === null || Array.isArray(valuesValue)) {
+    // Otherwise an array's indices would stand in for names, and every placeholder would read as missing.
+    io.stderr(`${values.file}:1:1: error invalid-values the values file must hold a JSON object: { "placeholder name": value, … }\n`);
+    return EXIT_FAILED;
+  }
+
   const fromOptions: Record<string, string> = {};
   for (const [option, key] of Object.entries(ISSUER_OPTIONS)) {
     const value = stringOption(parsed, option);

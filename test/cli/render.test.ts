@@ -109,6 +109,16 @@ describe('passmint render', () => {
     expect(JSON.parse(twice.stdout).generic.secondaryFields[0].value).toBe('Hall B');
   });
 
+  test('values that are not an object (an array, a string) are refused as such, not as missing values', async () => {
+    write('array-values.json', pretty(['Concert']));
+    write('string-values.json', '"Concert"\n');
+    for (const file of ['array-values.json', 'string-values.json']) {
+      const result = await render('template.json', '--values', file);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`${file}:1:1: error invalid-values the values file must hold a JSON object: { "placeholder name": value, … }\n`);
+    }
+  });
+
   test('usage errors: no --values, a pass instead of a template, half an issuer', async () => {
     expect(await render('template.json')).toMatchObject({ code: 2, stderr: expect.stringContaining('--values <values.json>') });
     expect(await render('template.json', '--values', 'values.json', '--team', 'A93A5CM278')).toMatchObject({ code: 2, stderr: expect.stringContaining('--org NAME') });
