@@ -163,7 +163,7 @@ async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
   io.stdout(
     signer === undefined
       ? 'Passes are not signed: start with --cert, --key and --wwdr to serve .pkpass downloads.\n'
-      : `Signing as ${signer.passTypeIdentifier} (team ${signer.teamIdentifier}).\n`,
+      : `Signing as ${signer.passTypeIdentifier} (team ${signer.teamIdentifier})${apnsEnvironment === undefined ? '' : `; pushing updates through APNs (${apnsEnvironment})`}.\n`,
   );
 
   await new Promise<void>((resolve) => {

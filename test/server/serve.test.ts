@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openPglite } from '../../src/server/pglite.js';
 import { bundleCli, startServe } from './child.js';
+import { makePki, PASS_TYPE_IDENTIFIER } from '../pkpass/pki.js';
 
 describe('passmint serve', () => {
   let cli: { script: string; remove: () => void };
@@ -71,6 +72,18 @@ describe('passmint serve', () => {
     expect(error).toContain('cannot open the database (postgres://user:***@127.0.0.1:1/db)');
     expect(error).not.toContain('hunter2');
     expect(error).toContain('Check that the PostgreSQL server is running');
+  });
+
+  test('with --cert, --key, --wwdr and --apns: says whom it signs as and that pushes are on', async () => {
+    const pki = await makePki();
+    writeFileSync(join(dir, 'cert.pem'), pki.certPem);
+    writeFileSync(join(dir, 'key.pem'), pki.keyPem);
+    writeFileSync(join(dir, 'wwdr.pem'), pki.wwdrPem);
+    const signing = ['--cert', join(dir, 'cert.pem'), '--key', join(dir, 'key.pem'), '--wwdr', join(dir, 'wwdr.pem')];
+    const served = await startServe(cli.script, ['--data', join(dir, 'apns'), ...signing, '--apns', 'development']);
+    served.child.kill('SIGTERM');
+    expect(served.output()).toContain(`Signing as ${PASS_TYPE_IDENTIFIER} (team A93A5CM278); pushing updates through APNs (development).\n`);
+    expect(await served.exited).toBe(0);
   });
 
   test('a port already taken: exit 1, naming --port', async () => {
