@@ -30,10 +30,10 @@ export function webhookRoutes(kit: Kit): Route[] {
           try {
             url = checkWebhookUrl(body['url'], { allowPrivateNetworks: context.webhooks.allowPrivateNetworks });
           } catch (error) {
-            if (error instanceof WebhookError) throw new ServiceProblem(422, 'invalid-webhook-url', error.message);
+            if (error instanceof WebhookError) throw new ServiceProblem(422, 'invalid-webhook-url', serviceMessage(error));
             throw error;
           }
-          const record = await store.insertWebhook(db, url, generateWebhookSecret());
+          const record = await store.insertWebhook(db, url, chosenSecret(body['secret']) ?? generateWebhookSecret());
           return json(await verify(record), 201, { location: `${baseUrl(context, request)}/v1/webhooks/${record.id}` });
         },
       },
@@ -78,4 +78,25 @@ export function webhookRoutes(kit: Kit): Route[] {
       },
     },
   ];
+}
+
+// A receiver that checks signatures must know the secret before the handshake
+// reaches it: a caller may choose the secret (and configure its receiver first);
+// otherwise the service makes one, and the registration may stay pending until
+// POST /v1/webhooks/{id}/verify.
+const SECRET = /^[\x21-\x7e]{16,256}$/;
+
+function chosenSecret(secret: unknown): string | undefined {
+  if (secret === undefined) return undefined;
+  if (typeof secret !== 'string' || !SECRET.test(secret)) {
+    throw new ServiceProblem(422, 'invalid-body', 'A "secret" you choose is 16 to 256 visible ASCII characters without spaces; leave it out and the service makes one.');
+  }
+  return secret;
+}
+
+/** The library's message, with the service's own switch named where it names the library's option. */
+function serviceMessage(error: WebhookError): string {
+  return error.code === 'private-address'
+    ? error.message.replace('(allowPrivateNetworks lets it)', '(start passmint serve with --allow-private-webhooks, or give createServer delivery.allowPrivateNetworks, to allow them)')
+    : error.message;
 }
