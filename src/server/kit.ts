@@ -3,6 +3,7 @@ import { PackError } from '../pkpass/pack-error.js';
 import { packPass } from '../pkpass/pack.js';
 import { validateTemplate } from '../template/validate.js';
 import type { JsonObject, PassTemplate } from '../types.js';
+import { MAX_IDENTIFIER_LENGTH } from '../wallet/identifiers.js';
 import { verifyEndpoint } from '../webhooks/handshake.js';
 import { isObject } from './body.js';
 import { baseUrl, type ServiceContext } from './context.js';
@@ -113,6 +114,12 @@ export function createKit(context: ServiceContext): Kit {
     if (/[\u0000-\u001f\u007f]/.test(String(body['passType']))) {
       throw new ServiceProblem(422, 'invalid-template', 'The template has errors.', {
         issues: [{ severity: 'error', code: 'invalid-template', message: '`passType` must not contain control characters', path: '/passType' }],
+      });
+    }
+    // A longer one would not fit a btree key beside its serial (every pass made from it a 500), nor Wallet's path limit.
+    if (String(body['passType']).length > MAX_IDENTIFIER_LENGTH) {
+      throw new ServiceProblem(422, 'invalid-template', 'The template has errors.', {
+        issues: [{ severity: 'error', code: 'invalid-template', message: `\`passType\` must be at most ${MAX_IDENTIFIER_LENGTH} characters`, path: '/passType' }],
       });
     }
     return template as unknown as PassTemplate;

@@ -1,8 +1,13 @@
-/** Longest identifier the handler accepts in a path (device, pass type or serial), after decoding. */
-export const MAX_IDENTIFIER_LENGTH = 1024;
+/**
+ * Longest identifier the handler accepts in a path (device, pass type or
+ * serial), after decoding. Three of them together key a registration: at 256
+ * UTF-16 units each (at most 768 bytes of UTF-8) they fit PostgreSQL's btree
+ * key limit of 2704 bytes, which 1024 did not (a 500 instead of a 400).
+ */
+export const MAX_IDENTIFIER_LENGTH = 256;
 
 /**
- * Whether a decoded path parameter can serve as an identifier: 1 to 1024
+ * Whether a decoded path parameter can serve as an identifier: 1 to 256
  * characters, none of them a control character. The text is otherwise kept
  * as sent: use it as a key, never as a file path.
  *

@@ -45,8 +45,10 @@ function guardedLookup(resolve: ResolveAll): LookupFunction {
 function openLookup(resolve: ResolveAll): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname, { ...options, all: true }, (error, addresses) => {
+      // On a failed lookup (NXDOMAIN) Node gives no array: read it only after the error check.
+      if (error !== null) return callback(error, '', 0);
       const first = addresses[0];
-      if (error !== null || first === undefined) return callback(error ?? new Error(`No address for ${hostname}`), '', 0);
+      if (first === undefined) return callback(new Error(`No address for ${hostname}`), '', 0);
       if (options.all === true) callback(null, addresses);
       else callback(null, first.address, first.family);
     });

@@ -1,0 +1,113 @@
+// Hostile requests against the service over real HTTP on both engines: each
+// gets a typed problem (never a 500, a crash or a hang) and changes nothing.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PASS_TYPE_IDENTIFIER } from '../pkpass/pki.js';
+import { ENGINES, type TestDatabase } from './databases.js';
+import { startService, type Service } from './harness.js';
+
+const template = {
+  name: 'Member card',
+  formatVersion: 1,
+  passType: PASS_TYPE_IDENTIFIER,
+  description: {
+    logoText: '${club}',
+    backgroundColor: 'rgb(20, 40, 60)',
+    generic: { primaryFields: [{ key: 'name', label: 'Member', value: '${name}' }] },
+  },
+  placeholder: ['club', 'name'],
+};
+
+const values = { club: 'Chess', name: 'Ada' };
+
+/**
+ * `length` CJK characters (3 bytes of UTF-8 each) from a fixed pseudo-random
+ * sequence: text PostgreSQL cannot compress, so index keys keep their size.
+ */
+function incompressible(length: number, seed: number): string {
+  let state = seed;
+  let text = '';
+  for (let index = 0; index < length; index++) {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    text += String.fromCodePoint(0x4e00 + (state % 20_000));
+  }
+  return text;
+}
+
+for (const engine of ENGINES) {
+  describe(`hostile requests to the service on ${engine.name}`, () => {
+    let database: TestDatabase;
+    let service: Service;
+    let templateId: number;
+
+    beforeAll(async () => {
+      database = await engine.open();
+      // allowPrivateNetworks: the transport without the private-address guard, as the harness always runs it.
+      service = await startService(database, { delivery: { allowPrivateNetworks: true, timeoutMs: 5_000 } });
+      templateId = (await service.call('POST', '/v1/templates', template)).body.id as number;
+    });
+
+    afterAll(async () => {
+      // close() throws when the service reported an error behind a 500.
+      await service?.close();
+      await database?.dispose();
+    });
+
+    test('a webhook URL whose host does not resolve is answered (not verified); the process survives the failed lookup', async () => {
+      // Before the fix, Node's lookup callback read `addresses[0]` of `undefined`: an uncaught TypeError, the process down.
+      const created = await service.call('POST', '/v1/webhooks', { url: 'http://passmint-hostile.invalid/hook' });
+      expect(created.status).toBe(201);
+      expect(created.body.state).toBe('pending');
+      // A failed connection, not a timeout: before the fix the lookup never called back.
+      expect(created.body.verification).toMatchObject({ verified: false, reason: 'network-error' });
+      const again = await service.call('POST', `/v1/webhooks/${created.body.id as string}/verify`);
+      expect([again.status, again.body.verification.reason]).toEqual([200, 'network-error']);
+    });
+
+    test('a template whose passType cannot key a pass is refused with 422 at /passType, and takes no id', async () => {
+      // 3000 incompressible characters: 9000 bytes, past every btree key limit; before the fix it was stored and every pass made from it was a 500.
+      const before = (await service.call('GET', '/v1/templates?limit=100')).body.items.length as number;
+      const refused = await service.call('POST', '/v1/templates', { ...template, passType: `pass.${incompressible(3000, 1)}` });
+      expect(refused.status).toBe(422);
+      expect(refused.body.code).toBe('invalid-template');
+      expect(refused.body.issues).toEqual([expect.objectContaining({ path: '/passType' })]);
+      const changed = await service.call('PUT', `/v1/templates/${templateId}`, { ...template, passType: `pass.${'a'.repeat(252)}` });
+      expect([changed.status, changed.body.code]).toEqual([422, 'invalid-template']);
+      expect((await service.call('GET', '/v1/templates?limit=100')).body.items.length).toBe(before);
+      expect((await service.call('GET', `/v1/templates/${templateId}`)).body.passType).toBe(PASS_TYPE_IDENTIFIER);
+    });
+
+    test('the longest identifiers the wallet accepts fit the registration key; one longer is a 400, not a 500', async () => {
+      const register = async (passType: string, serialNumber: string, token: string, device: string) => {
+        const path = `/wallet/v1/devices/${encodeURIComponent(device)}/registrations/${encodeURIComponent(passType)}/${encodeURIComponent(serialNumber)}`;
+        const response = await fetch(`${service.url}${path}`, {
+          method: 'POST',
+          headers: { authorization: `ApplePass ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ pushToken: 'ab'.repeat(32) }),
+        });
+        return { status: response.status, code: response.status >= 400 ? ((await response.json()).code as string) : undefined };
+      };
+      const passFor = async (id: number, serialNumber: string) => {
+        const pass = await service.call('POST', `/v1/templates/${id}/passes`, { serialNumber, values });
+        expect(pass.status).toBe(201);
+        return new URL(pass.body.links.pkpass as string).searchParams.get('token')!;
+      };
+
+      // Refused before the store. Before the fix up to 1024 characters reached it: a 640-character device (1920 bytes)
+      // beside a 256-character serial passed PostgreSQL's 2704-byte key limit — a 500, the device never registered.
+      const serialNumber = incompressible(256, 3);
+      const token = await passFor(templateId, serialNumber);
+      for (const length of [257, 640]) {
+        expect(await register(PASS_TYPE_IDENTIFIER, serialNumber, token, incompressible(length, 4))).toEqual({ status: 400, code: 'invalid-path' });
+      }
+
+      // The worst case still accepted: pass type, serial and device each at the limit, each 3 bytes a character.
+      const passType = `pass.${incompressible(251, 2)}`;
+      const made = await service.call('POST', '/v1/templates', { ...template, passType });
+      expect(made.status).toBe(201);
+      const longToken = await passFor(made.body.id as number, serialNumber);
+      expect(await register(passType, serialNumber, longToken, incompressible(256, 5))).toEqual({ status: 201, code: undefined });
+      const registrations = await database.db.query<{ n: number }>('select count(*)::int as n from passmint_wallet_registrations');
+      expect(registrations[0]!.n).toBe(1);
+    });
+  });
+}
