@@ -9,6 +9,47 @@ import { templateFiles, type TemplateRecord } from './store.js';
 
 const CACHE_SIZE = 64;
 
+/**
+ * Most characters a rendered pass body may have. A small template that uses
+ * one placeholder 10,000 times, given a 100 KB value, would render a
+ * gigabyte: refused before rendering, as a 422, not a 500 out of memory.
+ */
+const MAX_RENDERED_CHARACTERS = 1024 * 1024;
+
+/** The description's JSON length, and how often each `${name}` appears in it (an upper bound is enough). */
+interface PlaceholderUses {
+  readonly base: number;
+  readonly counts: ReadonlyMap<string, number>;
+}
+
+function placeholderUses(template: PassTemplate): PlaceholderUses {
+  const text = JSON.stringify(template.description) ?? '';
+  const counts = new Map<string, number>();
+  for (const match of text.matchAll(/\$\{([^}]*)\}/g)) counts.set(match[1]!, (counts.get(match[1]!) ?? 0) + 1);
+  return { base: text.length, counts };
+}
+
+/** An upper bound on the rendered body's size, stopping as soon as it passes the limit. */
+function renderedSize(uses: PlaceholderUses, values: JsonObject): number {
+  let size = uses.base;
+  for (const [name, count] of uses.counts) {
+    if (!Object.hasOwn(values, name)) continue;
+    const value = values[name];
+    size += count * (typeof value === 'string' ? value.length : jsonLength(value));
+    if (size > MAX_RENDERED_CHARACTERS) break;
+  }
+  return size;
+}
+
+function jsonLength(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    // Too deep to serialize: rendering refuses it with its own 422.
+    return 0;
+  }
+}
+
 /** A small insertion-ordered cache: the oldest entry goes when it is full. */
 function remember<TValue>(cache: Map<string, TValue>, key: string, make: () => TValue): TValue {
   const found = cache.get(key);
@@ -38,11 +79,17 @@ export interface PassBuilder {
 
 export function createPassBuilder(context: ServiceContext): PassBuilder {
   const compiled = new Map<string, CompiledTemplate>();
+  const uses = new Map<string, PlaceholderUses>();
   const prepared = new Map<string, Promise<PreparedFiles>>();
   return {
     build(request, record, values, ids) {
       const key = `${record.template.id}:${record.version}`;
       const webServiceURL = `${baseUrl(context, request)}/wallet`;
+      if (renderedSize(remember(uses, key, () => placeholderUses(record.template as PassTemplate)), values) > MAX_RENDERED_CHARACTERS) {
+        throw new ServiceProblem(422, 'invalid-values', `With these values the pass would be larger than ${MAX_RENDERED_CHARACTERS} characters.`, {
+          issues: [{ severity: 'error', code: 'invalid-value', message: `The rendered pass would be larger than ${MAX_RENDERED_CHARACTERS} characters`, path: '' }],
+        });
+      }
       try {
         const template = remember(compiled, key, () => compileTemplate(record.template as PassTemplate));
         return buildPass(

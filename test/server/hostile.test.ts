@@ -109,5 +109,30 @@ for (const engine of ENGINES) {
       const registrations = await database.db.query<{ n: number }>('select count(*)::int as n from passmint_wallet_registrations');
       expect(registrations[0]!.n).toBe(1);
     });
+
+    test('values that would render a pass over a million characters are a 422 before rendering; nothing is stored', async () => {
+      // 7 KB of template and 10 KB of value would be 10 MB of pass (at 100 KB, a gigabyte: before the fix a RangeError, a 500).
+      const made = await service.call('POST', '/v1/templates', { ...template, description: { ...template.description, logoText: '${club}'.repeat(1000) } });
+      expect(made.status).toBe(201);
+      const passes = `/v1/templates/${made.body.id as number}/passes`;
+      const kept = await service.call('POST', passes, { serialNumber: 'BOMB-1', values });
+      expect(kept.status).toBe(201);
+      const before = await service.call('GET', `/v1/passes?templateId=${made.body.id as number}`);
+      const events = await service.call('GET', '/v1/events?limit=100');
+      for (const size of [10_000, 100_000]) {
+        const refused = await service.call('POST', passes, { values: { ...values, club: 'x'.repeat(size) } });
+        expect([refused.status, refused.body.code]).toEqual([422, 'invalid-values']);
+        const changed = await service.call('PUT', `/v1/passes/${PASS_TYPE_IDENTIFIER}/BOMB-1/values`, { ...values, club: 'x'.repeat(size) });
+        expect([changed.status, changed.body.code]).toEqual([422, 'invalid-values']);
+      }
+      // One value used in 20,000 fields is measured too, whatever its type.
+      const fields = Array.from({ length: 20_000 }, (_, index) => ({ key: `k${index}`, value: '${name}' }));
+      const wide = await service.call('POST', '/v1/templates', { ...template, description: { ...template.description, generic: { primaryFields: fields } } });
+      const refused = await service.call('POST', `/v1/templates/${wide.body.id as number}/passes`, { values: { ...values, name: 'x'.repeat(50_000) } });
+      expect([refused.status, refused.body.code]).toEqual([422, 'invalid-values']);
+      expect((await service.call('GET', `/v1/passes?templateId=${made.body.id as number}`)).body).toEqual(before.body);
+      expect((await service.call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/BOMB-1/values`)).body).toEqual(values);
+      expect((await service.call('GET', '/v1/events?limit=100')).body.items).toEqual(events.body.items);
+    });
   });
 }
