@@ -28,6 +28,8 @@ let receiver: Receiver;
 let standIn: StandIn;
 let running: ServeProcess | undefined;
 let dataDir: string;
+/** Tells the child where the stand-in is (see push-serve-main.ts). */
+let apnsEnv: Record<string, string>;
 /** Every push the stand-in answered, with when it arrived. */
 const arrivals: { token: string; at: number }[] = [];
 
@@ -45,13 +47,12 @@ beforeAll(async () => {
     }),
   ]);
   dataDir = mkdtempSync(join(tmpdir(), 'passmint-crash-push-'));
-  process.env['PASSMINT_TEST_APNS'] = JSON.stringify({ origin: standIn.origin, ca: pki.caPem, cert: pki.passCertPem, key: pki.passKeyPem });
+  apnsEnv = { PASSMINT_TEST_APNS: JSON.stringify({ origin: standIn.origin, ca: pki.caPem, cert: pki.passCertPem, key: pki.passKeyPem }) };
 });
 
 afterAll(async () => {
   running?.child.kill('SIGKILL');
   await running?.exited;
-  delete process.env['PASSMINT_TEST_APNS'];
   await standIn?.close();
   await receiver?.close();
   await database?.drop();
@@ -115,7 +116,7 @@ describe.each(engines)('on $name', ({ name, rounds: ROUNDS, live, args, read }) 
     receiver.received.length = 0;
     arrivals.length = 0;
     const prefix = name.startsWith('Postgre') ? 'pg' : 'lite';
-    const start = async (): Promise<ServeProcess> => (running = await startServe(cli.script, [...args(), ...TUNING]));
+    const start = async (): Promise<ServeProcess> => (running = await startServe(cli.script, [...args(), ...TUNING], apnsEnv));
     const stop = async (): Promise<void> => {
       service.child.kill('SIGTERM');
       await service.exited;
