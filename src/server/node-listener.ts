@@ -96,6 +96,9 @@ function bodyStream(incoming: IncomingMessage): ReadableStream<Uint8Array> {
 }
 
 function drain(incoming: IncomingMessage): void {
+  // The body stream's async iterator listens for 'readable', and while anything does, resume() does not make the
+  // stream flow: the rest of the body stayed unread and the next request on the connection was answered with a reset.
+  incoming.removeAllListeners('readable');
   let drained = 0;
   incoming.on('data', (chunk: Buffer) => {
     drained += chunk.byteLength;

@@ -1,5 +1,6 @@
 // Hostile requests against the service over real HTTP on both engines: each
 // gets a typed problem (never a 500, a crash or a hang) and changes nothing.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PASS_TYPE_IDENTIFIER } from '../pkpass/pki.js';
 import { ENGINES, type TestDatabase } from './databases.js';
@@ -31,6 +32,28 @@ function incompressible(length: number, seed: number): string {
     text += String.fromCodePoint(0x4e00 + (state % 20_000));
   }
   return text;
+}
+
+/**
+ * Writes raw HTTP/1.1 to the service on one connection and resolves with
+ * every status line it answers, once the connection closes (or the last
+ * expected answer is complete).
+ */
+function statusesOnOneConnection(url: string, requests: readonly (string | Uint8Array)[], expected: number): Promise<string[]> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    const statuses = (): string[] => [...received.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((match) => match[1]!);
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      // Every answer here is chunked: the last one is complete at its zero-length chunk.
+      if (statuses().length >= expected && received.endsWith('\r\n0\r\n\r\n')) socket.end();
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(statuses()));
+    for (const part of requests) socket.write(part);
+  });
 }
 
 for (const engine of ENGINES) {
@@ -133,6 +156,19 @@ for (const engine of ENGINES) {
       expect((await service.call('GET', `/v1/passes?templateId=${made.body.id as number}`)).body).toEqual(before.body);
       expect((await service.call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/BOMB-1/values`)).body).toEqual(values);
       expect((await service.call('GET', '/v1/events?limit=100')).body.items).toEqual(events.body.items);
+    });
+
+    test('after a 413 the connection stays usable: the refused body is drained, the next request answered', async () => {
+      const key = `Authorization: Bearer ${service.key}\r\nHost: x\r\nContent-Type: application/json\r\n`;
+      const body = JSON.stringify({ values: { club: 'x'.repeat(1_200_000) } });
+      const next = `GET /v1/templates?limit=1 HTTP/1.1\r\n${key}\r\n`;
+      // Refused on its Content-Length, before a byte is read (before the fix: a reset instead of the 200).
+      const declared = `POST /v1/templates/${templateId}/passes HTTP/1.1\r\n${key}Content-Length: ${body.length}\r\n\r\n`;
+      expect(await statusesOnOneConnection(service.url, [declared, body, next], 2)).toEqual(['413', '200']);
+      // Chunked: refused once the streamed bytes pass the limit, part of the body already read.
+      const chunked = `POST /v1/templates/${templateId}/passes HTTP/1.1\r\n${key}Transfer-Encoding: chunked\r\n\r\n`;
+      const chunk = `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+      expect(await statusesOnOneConnection(service.url, [chunked, chunk, next], 2)).toEqual(['413', '200']);
     });
   });
 }
