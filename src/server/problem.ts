@@ -11,6 +11,7 @@ import type { Issue } from '../issues.js';
  */
 export type ServiceProblemCode =
   | 'not-found'
+  | 'uri-too-long'
   | 'method-not-allowed'
   | 'missing-credentials'
   | 'invalid-credentials'
@@ -39,6 +40,7 @@ export type ServiceProblemCode =
 
 const titles: { readonly [K in ServiceProblemCode]: string } = {
   'not-found': 'Not found',
+  'uri-too-long': 'URI too long',
   'method-not-allowed': 'Method not allowed',
   'missing-credentials': 'Missing credentials',
   'invalid-credentials': 'Invalid credentials',

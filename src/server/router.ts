@@ -35,7 +35,8 @@ export function createRouter(
   const compiled = routes.map((route) => ({ ...route, parts: route.pattern.split('/').slice(1) }));
   return async (request) => {
     const path = pathOf(request.url);
-    if (path.length > MAX_PATH) throw new ServiceProblem(404, 'not-found', 'No such route.');
+    // 414 as the seed's GETs and Apple's web service answer it, not a 404 that says the route does not exist.
+    if (path.length > MAX_PATH) throw new ServiceProblem(414, 'uri-too-long', `The path is longer than ${MAX_PATH} characters.`);
     const segments = path.split('/').slice(1);
     let matched: { route: (typeof compiled)[number]; raw: string[] } | undefined;
     for (const route of compiled) {

@@ -170,5 +170,20 @@ for (const engine of ENGINES) {
       const chunk = `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
       expect(await statusesOnOneConnection(service.url, [chunked, chunk, next], 2)).toEqual(['413', '200']);
     });
+
+    test('a path over 8192 characters is 414 uri-too-long on every route, as on the seed GETs and the wallet', async () => {
+      // Before the fix the API's routes answered 404 not-found ("No such route") for a route that exists.
+      const long = encodeURIComponent(incompressible(1000, 6));
+      for (const [method, path] of [
+        ['PUT', `/v1/templates/${templateId}/files/${long}.png`],
+        ['GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/${long}`],
+        ['GET', `/v1/templates/${templateId}/files/${'a/'.repeat(4100)}x.png`],
+        ['GET', `/wallet/v1/passes/${PASS_TYPE_IDENTIFIER}/${long}`],
+      ] as const) {
+        const response = await service.call(method, path, method === 'PUT' ? new Uint8Array([1]) : undefined);
+        expect([path.slice(0, 30), response.status, response.body.code]).toEqual([path.slice(0, 30), 414, 'uri-too-long']);
+        expect(response.headers.get('content-type')).toBe('application/problem+json');
+      }
+    });
   });
 }
