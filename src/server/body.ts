@@ -35,6 +35,23 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Whether a parsed JSON value has an array or object more than `limit` levels
+ * below it. Iterative, so any depth JSON.parse accepts costs linear time and
+ * no stack: a body is stored as given (unused keys too), and serializing
+ * 100,000 levels overflowed the stack (a 500).
+ */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
 function tooLarge(maxBytes: number): ServiceProblem {
   return new ServiceProblem(413, 'body-too-large', `The body is larger than ${maxBytes} bytes.`);
 }

@@ -1,11 +1,12 @@
 import { createPassHandler, type PassHandler } from '../http/handler.js';
 import { PackError } from '../pkpass/pack-error.js';
 import { packPass } from '../pkpass/pack.js';
+import { MAX_DEPTH } from '../template/json.js';
 import { validateTemplate } from '../template/validate.js';
 import type { JsonObject, PassTemplate } from '../types.js';
 import { MAX_IDENTIFIER_LENGTH } from '../wallet/identifiers.js';
 import { verifyEndpoint } from '../webhooks/handshake.js';
-import { isObject } from './body.js';
+import { isObject, nestedDeeperThan } from './body.js';
 import { baseUrl, type ServiceContext } from './context.js';
 import { createPassBuilder, type PassBuilder } from './pass-builder.js';
 import { ServiceProblem } from './problem.js';
@@ -47,6 +48,13 @@ export interface Kit {
   deliveryResource(delivery: store.DeliveryRecord): unknown;
   /** Sends the `webhook.verify` handshake; a verified registration becomes enabled. */
   verify(record: store.WebhookRecord): Promise<unknown>;
+}
+
+/** A body nested deeper than anything it may hold: a 422 before it is checked, stored or serialized. */
+function tooDeep(code: 'invalid-template' | 'invalid-values'): ServiceProblem {
+  const message = `nesting deeper than ${MAX_DEPTH} levels`;
+  const issueCode = code === 'invalid-values' ? 'invalid-value' : 'invalid-template';
+  return new ServiceProblem(422, code, `The body has ${message}.`, { issues: [{ severity: 'error', code: issueCode, message, path: '' }] });
 }
 
 export function createKit(context: ServiceContext): Kit {
@@ -107,6 +115,7 @@ export function createKit(context: ServiceContext): Kit {
 
   const checkedTemplate = (body: unknown, id: number): PassTemplate => {
     if (!isObject(body)) throw new ServiceProblem(422, 'invalid-template', 'A template is a JSON object.');
+    if (nestedDeeperThan(body, MAX_DEPTH)) throw tooDeep('invalid-template');
     const template = { ...body, id };
     const report = validateTemplate(template);
     if (!report.ok) throw new ServiceProblem(422, 'invalid-template', 'The template has errors.', { issues: report.issues });
@@ -127,6 +136,8 @@ export function createKit(context: ServiceContext): Kit {
 
   const valuesOf = (body: unknown): JsonObject => {
     if (!isObject(body)) throw new ServiceProblem(422, 'invalid-values', 'Values are a JSON object: placeholder name → value.');
+    // A value may nest MAX_DEPTH levels (the renderer's limit); the object holding the values is one more.
+    if (nestedDeeperThan(body, MAX_DEPTH)) throw tooDeep('invalid-values');
     return body as JsonObject;
   };
 

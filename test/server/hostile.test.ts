@@ -185,5 +185,31 @@ for (const engine of ENGINES) {
         expect(response.headers.get('content-type')).toBe('application/problem+json');
       }
     });
+
+    test('bodies nested 100,000 levels deep under keys nobody reads are a 422, not a stack overflow; nothing is stored', async () => {
+      // Before the fix: stored as given, then serialized recursively — RangeError, a 500.
+      const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+      const body = JSON.stringify(template);
+      const before = await service.call('GET', '/v1/templates?limit=100');
+      const created = await service.call('POST', '/v1/templates', body.replace('"name"', `"extra":${deep},"name"`));
+      expect([created.status, created.body.code]).toEqual([422, 'invalid-template']);
+      const changed = await service.call('PUT', `/v1/templates/${templateId}`, body.replace('"name"', `"extra":${deep},"name"`));
+      expect([changed.status, changed.body.code]).toEqual([422, 'invalid-template']);
+      expect((await service.call('GET', '/v1/templates?limit=100')).body).toEqual(before.body);
+
+      const passes = `/v1/templates/${templateId}/passes`;
+      const made = await service.call('POST', passes, { serialNumber: 'DEEP-1', values });
+      expect(made.status).toBe(201);
+      for (const extra of [deep, `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`]) {
+        const refused = await service.call('POST', passes, `{"values":{"club":"c","name":"n","extra":${extra}}}`);
+        expect([refused.status, refused.body.code, refused.body.issues[0].code]).toEqual([422, 'invalid-values', 'invalid-value']);
+        const update = await service.call('PUT', `/v1/passes/${PASS_TYPE_IDENTIFIER}/DEEP-1/values`, `{"club":"c","name":"n","extra":${extra}}`);
+        expect([update.status, update.body.code]).toEqual([422, 'invalid-values']);
+      }
+      expect((await service.call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/DEEP-1/values`)).body).toEqual(values);
+      // As deep as the renderer allows still works: 64 levels below the value's key.
+      const nested = JSON.parse(`${'['.repeat(63)}"x"${']'.repeat(63)}`) as unknown;
+      expect((await service.call('POST', passes, { values: { ...values, extra: [nested] } })).status).toBe(201);
+    });
   });
 }
