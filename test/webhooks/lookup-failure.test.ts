@@ -7,7 +7,7 @@ import { createNodeTransport, type ResolveAll } from '../../src/webhooks/guarded
 /** A resolver that fails as `dns.lookup` does for an unknown name: an error, and no address list at all. */
 const notFound: ResolveAll = (hostname, _options, callback) => {
   const error = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname });
-  (callback as (error: NodeJS.ErrnoException, addresses: undefined) => void)(error, undefined);
+  (callback as unknown as (error: NodeJS.ErrnoException, addresses: undefined) => void)(error, undefined);
 };
 
 const init = () => ({ method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: '{}', signal: new AbortController().signal });
