@@ -211,5 +211,17 @@ for (const engine of ENGINES) {
       const nested = JSON.parse(`${'['.repeat(63)}"x"${']'.repeat(63)}`) as unknown;
       expect((await service.call('POST', passes, { values: { ...values, extra: [nested] } })).status).toBe(201);
     });
+
+    test('a body with 120,000 issues is answered with the first 100 and their count, not a 17 MB problem', async () => {
+      // Before the fix every issue was listed: 180 KB of empty fields came back as 17 MB (96 times the request).
+      const body = JSON.stringify({ ...template, description: { ...template.description, generic: { primaryFields: Array.from({ length: 60_000 }, () => ({})) } } });
+      const refused = await service.call('POST', '/v1/templates', body);
+      expect([refused.status, refused.body.code, refused.body.issues.length]).toEqual([422, 'invalid-template', 100]);
+      expect(refused.body.detail).toMatch(/^The template has errors\. \(\d{6} issues; the first 100 are listed\)$/);
+      expect(refused.bytes.length).toBeLessThan(body.length);
+      // A short list is listed whole, its detail unchanged.
+      const one = await service.call('POST', '/v1/templates', { ...template, passType: 'com.example' });
+      expect([one.body.detail, one.body.issues.length]).toEqual(['The template has errors.', 1]);
+    });
   });
 }
