@@ -144,6 +144,18 @@ async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
     return EXIT_FAILED;
   }
 
+  // Listen for SIGINT/SIGTERM before the port opens: a stop asked for while the
+  // service is starting (a supervisor, a test) still closes it cleanly.
+  const stopRequested = new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+
   let listening: { url: string };
   try {
     listening = await server.listen(port, host);
@@ -166,15 +178,7 @@ async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
       : `Signing as ${signer.passTypeIdentifier} (team ${signer.teamIdentifier})${apnsEnvironment === undefined ? '' : `; pushing updates through APNs (${apnsEnvironment})`}.\n`,
   );
 
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await stopRequested;
   io.stdout('passmint serve: stopping\n');
   await server.close();
   await apns?.close();
