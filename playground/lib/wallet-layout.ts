@@ -1,16 +1,7 @@
 import type { Field, PassStructure, PassStyle } from '../../src/index.js';
-
-// What Wallet draws on the front of each style: the same limits the library's
-// too-many-fields rule uses (src/rules/layout.ts, from Apple's Wallet Developer Guide).
-const LIMITS: Readonly<Record<PassStyle, { header: number; primary: number; secondary: number; auxiliary: number }>> = {
-  boardingPass: { header: 3, primary: 2, secondary: 4, auxiliary: 5 },
-  coupon: { header: 3, primary: 1, secondary: 4, auxiliary: 4 },
-  eventTicket: { header: 3, primary: 1, secondary: 4, auxiliary: 4 },
-  generic: { header: 3, primary: 1, secondary: 4, auxiliary: 4 },
-  storeCard: { header: 3, primary: 1, secondary: 4, auxiliary: 4 },
-};
-const SHARED_ROW_STYLES: ReadonlySet<PassStyle> = new Set(['coupon', 'generic', 'storeCard']);
-const SQUARE = new Set(['PKBarcodeFormatQR', 'PKBarcodeFormatAztec']);
+// What Wallet draws on the front of each style: the tables the library's
+// too-many-fields rule uses (from Apple's Wallet Developer Guide).
+import { LIMITS, SHARED_ROW_STYLES, SQUARE_FORMATS } from '../../src/rules/layout.js';
 
 /** The front of a pass as Wallet lays it out: the fields drawn per row, and how many are not drawn. */
 export interface FrontLayout {
@@ -49,7 +40,7 @@ export function frontLayout(structure: PassStructure, style: PassStyle, barcodeF
   const secondary = take(fieldsOf(structure, 'secondaryFields'), limits.secondary);
   const auxiliary = take(fieldsOf(structure, 'auxiliaryFields'), limits.auxiliary);
   let rows: (readonly Field[])[];
-  if (barcodeFormat !== undefined && SQUARE.has(barcodeFormat) && SHARED_ROW_STYLES.has(style)) {
+  if (barcodeFormat !== undefined && SQUARE_FORMATS.has(barcodeFormat) && SHARED_ROW_STYLES.has(style)) {
     const shared = [...secondary, ...auxiliary];
     hidden += Math.max(0, shared.length - 4);
     rows = [shared.slice(0, 4)];

@@ -19,8 +19,9 @@ export function noFieldCounts(): FieldCounts {
 
 // What Wallet shows on the front of each style (Apple's Wallet Developer
 // Guide, "Pass Design and Creation" → fields; see SOURCES.md). Fields past
-// these are not shown: a warning, Wallet does not refuse the pass.
-const LIMITS: { readonly [S in PassStyle]: Readonly<FieldCounts> } = {
+// these are not shown: a warning, Wallet does not refuse the pass. The
+// playground's Wallet layout draws with the same tables.
+export const LIMITS: { readonly [S in PassStyle]: Readonly<FieldCounts> } = {
   boardingPass: { header: 3, primary: 2, secondary: 4, auxiliary: 5 },
   coupon: { header: 3, primary: 1, secondary: 4, auxiliary: 4 },
   eventTicket: { header: 3, primary: 1, secondary: 4, auxiliary: 4 },
@@ -29,9 +30,9 @@ const LIMITS: { readonly [S in PassStyle]: Readonly<FieldCounts> } = {
 };
 // A square barcode (QR, Aztec) takes the lower part of the front of these
 // styles: their secondary and auxiliary fields share one row, four in all.
-const SHARED_ROW_STYLES: ReadonlySet<PassStyle> = new Set(['coupon', 'generic', 'storeCard']);
+export const SHARED_ROW_STYLES: ReadonlySet<PassStyle> = new Set(['coupon', 'generic', 'storeCard']);
 const SHARED_ROW = 4;
-const SQUARE_FORMATS: ReadonlySet<string> = new Set(['PKBarcodeFormatQR', 'PKBarcodeFormatAztec']);
+export const SQUARE_FORMATS: ReadonlySet<string> = new Set(['PKBarcodeFormatQR', 'PKBarcodeFormatAztec']);
 const ALL_FORMATS: ReadonlySet<string> = new Set(['PKBarcodeFormatQR', 'PKBarcodeFormatPDF417', 'PKBarcodeFormatAztec', 'PKBarcodeFormatCode128']);
 
 const AREAS = [
