@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { build, preview, type PreviewServer } from 'vite';
 
 /** Debian's Chromium; CI installs it (see .ci/run). */
@@ -56,6 +57,49 @@ export async function startHarness(): Promise<Harness> {
 export interface PlaygroundPage {
   readonly page: Page;
   readonly errors: string[];
+}
+
+/** The playground of one describe block: its harness, and pages that last one test. */
+export interface PlaygroundSession {
+  /** The running harness (between the block's beforeAll and afterAll). */
+  readonly harness: Harness;
+  /** Opens the playground; the page is closed before the next test. */
+  open(options?: Parameters<typeof openPlayground>[1]): Promise<PlaygroundPage>;
+  /** The pages the running test has opened. */
+  readonly pages: readonly PlaygroundPage[];
+}
+
+/**
+ * Call inside a describe block: starts the harness before its tests, closes
+ * every page a test opened before the next test, and stops the harness after.
+ */
+export function playgroundSession(): PlaygroundSession {
+  let harness: Harness | undefined;
+  const opened: PlaygroundPage[] = [];
+  beforeAll(async () => {
+    harness = await startHarness();
+  }, 120_000);
+  afterAll(async () => {
+    await harness?.close();
+  });
+  beforeEach(async () => {
+    await Promise.all(opened.map((playground) => playground.page.context().close()));
+    opened.length = 0;
+  });
+  const session: PlaygroundSession = {
+    get harness(): Harness {
+      if (harness === undefined) throw new Error('the playground harness is not running (use it inside a test)');
+      return harness;
+    },
+    // An arrow function: `const { open } = session` works as well.
+    open: async (options = {}) => {
+      const playground = await openPlayground(session.harness, options);
+      opened.push(playground);
+      return playground;
+    },
+    pages: opened,
+  };
+  return session;
 }
 
 /** Opens the playground (optionally at a given URL) and waits for the preview. */

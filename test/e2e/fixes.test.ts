@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { examples } from '../../playground/examples/index.js';
-import { chromiumAvailable, type Harness, openPlayground, type PlaygroundPage, replaceEditorText, screenshot, sharedStateOf, startHarness } from './browser.js';
+import { chromiumAvailable, replaceEditorText, screenshot, playgroundSession, sharedStateOf } from './browser.js';
 
 const templateText = (template: unknown): string => `${JSON.stringify(template, null, 2)}\n`;
 const first = examples[0];
@@ -34,29 +34,12 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 describe.skipIf(!chromiumAvailable)('playground: fixes (links, picker, issues, phone, accessibility, layout)', () => {
-  let harness: Harness;
-  const opened: PlaygroundPage[] = [];
-
-  beforeAll(async () => {
-    harness = await startHarness();
-  }, 120_000);
-  afterAll(async () => {
-    await harness?.close();
-  });
-  beforeEach(async () => {
-    await Promise.all(opened.map((playground) => playground.page.context().close()));
-    opened.length = 0;
-  });
-
-  async function open(options: Parameters<typeof openPlayground>[1] = {}): Promise<PlaygroundPage> {
-    const playground = await openPlayground(harness, options);
-    opened.push(playground);
-    return playground;
-  }
+  const session = playgroundSession();
+  const { open } = session;
   const summary = (page: Page) => page.locator('[data-testid=issue-summary]');
 
   test('a broken share link says so and the address keeps it until the person edits', async () => {
-    const broken = `${harness.url}#z=q1YqyUxPLUotUbJSUEotS8zJL0pVqgUA`;
+    const broken = `${session.harness.url}#z=q1YqyUxPLUotUbJSUEotS8zJL0pVqgUA`;
     const { page, errors } = await open({ url: broken });
     await expect.poll(() => page.locator('[data-testid=link-problem]').textContent()).toContain('This link could not be opened');
     // Longer than the address's write delay (300 ms, then an idle moment).
@@ -64,7 +47,7 @@ describe.skipIf(!chromiumAvailable)('playground: fixes (links, picker, issues, p
     expect(page.url()).toBe(broken);
     await screenshot(page, '30-broken-link', false);
     // Truncated base64 (not deflate) says so too.
-    const cut = await open({ url: `${harness.url}#z=AAAA` });
+    const cut = await open({ url: `${session.harness.url}#z=AAAA` });
     await expect.poll(() => cut.page.locator('[data-testid=link-problem]').textContent()).toContain('cut short or mangled');
     // Once the person edits, the address follows the state again.
     await page.getByLabel('firstName', { exact: true }).fill('Ada');

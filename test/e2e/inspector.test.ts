@@ -1,12 +1,12 @@
 import { unzipSync, zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { examples } from '../../playground/examples/index.js';
 import { buildPass } from '../../src/index.js';
 import type { PassTemplate } from '../../src/index.js';
 import { createPassSigner, encodePassStrings, packPass } from '../../src/pkpass/index.js';
 import { makePki, type Pki } from '../pkpass/pki.js';
-import { chromiumAvailable, type Harness, openPlayground, type PlaygroundPage, screenshot, startHarness } from './browser.js';
+import { chromiumAvailable, screenshot, playgroundSession } from './browser.js';
 import { solidPng } from './png.js';
 
 const event = examples.find((example) => example.id === 'event-ticket') ?? examples[2];
@@ -36,21 +36,13 @@ function tamper(pkpass: Uint8Array): Uint8Array {
 }
 
 describe.skipIf(!chromiumAvailable)('playground: the .pkpass inspector', () => {
-  let harness: Harness;
+  const session = playgroundSession();
   let pkpass: Uint8Array;
   let pki: Pki;
-  const opened: PlaygroundPage[] = [];
 
   beforeAll(async () => {
-    [harness, pkpass, pki] = await Promise.all([startHarness(), makePackage(), makePki()]);
-  }, 180_000);
-  afterAll(async () => {
-    await harness?.close();
-  });
-  beforeEach(async () => {
-    await Promise.all(opened.map((playground) => playground.page.context().close()));
-    opened.length = 0;
-  });
+    [pkpass, pki] = await Promise.all([makePackage(), makePki()]);
+  }, 60_000);
 
   async function inspect(page: Page, name: string, bytes: Uint8Array): Promise<void> {
     await page.locator('[data-testid=inspect-file]').setInputFiles({ name, mimeType: 'application/vnd.apple.pkpass', buffer: Buffer.from(bytes) });
@@ -59,8 +51,7 @@ describe.skipIf(!chromiumAvailable)('playground: the .pkpass inspector', () => {
   }
 
   test('a package made by packPass shows as valid, with its signature, files and own images; "edit as template" loads it', async () => {
-    const playground = await openPlayground(harness);
-    opened.push(playground);
+    const playground = await session.open();
     const { page, errors } = playground;
     await inspect(page, 'ticket.pkpass', pkpass);
     expect(await page.locator('[data-testid=inspection]').getAttribute('data-ok')).toBe('true');
@@ -105,8 +96,7 @@ describe.skipIf(!chromiumAvailable)('playground: the .pkpass inspector', () => {
   });
 
   test('a tampered package reports the hash mismatch and is not valid', async () => {
-    const playground = await openPlayground(harness);
-    opened.push(playground);
+    const playground = await session.open();
     const { page, errors } = playground;
     await inspect(page, 'tampered.pkpass', tamper(pkpass));
     expect(await page.locator('[data-testid=inspection]').getAttribute('data-ok')).toBe('false');

@@ -1,8 +1,8 @@
 import { deflateRawSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { examples } from '../../playground/examples/index.js';
-import { chromiumAvailable, type Harness, openPlayground, type PlaygroundPage, screenshot, startHarness } from './browser.js';
+import { chromiumAvailable, type PlaygroundPage, screenshot, playgroundSession } from './browser.js';
 import { cursorBeforeQuote, describeSamples, installStopwatch, measureTyping, type Sample } from './latency.js';
 
 // From a real keystroke (Playwright's key press, timed from its keydown in the page)
@@ -37,25 +37,12 @@ function manyFields(count: number): { template: Record<string, unknown>; values:
 }
 
 describe.skipIf(!chromiumAvailable)('playground: keystroke → painted preview', () => {
-  let harness: Harness;
-  const opened: PlaygroundPage[] = [];
-
-  beforeAll(async () => {
-    harness = await startHarness();
-  }, 120_000);
-  afterAll(async () => {
-    await harness?.close();
-  });
-  beforeEach(async () => {
-    await Promise.all(opened.map((playground) => playground.page.context().close()));
-    opened.length = 0;
-  });
+  const session = playgroundSession();
 
   /** Opens a template through a shared link (every value filled in) with the stopwatch installed. */
   async function openShared(template: unknown, values: Record<string, unknown>): Promise<PlaygroundPage> {
     const hash = `#z=${deflateRawSync(JSON.stringify({ template: templateText(template), values, issuer: {} })).toString('base64url')}`;
-    const playground = await openPlayground(harness, { url: `${harness.url}${hash}` });
-    opened.push(playground);
+    const playground = await session.open({ url: `${session.harness.url}${hash}` });
     await expect.poll(() => playground.page.locator('[data-testid=issue-summary]').textContent()).toMatch(/^(No issues|0 errors|\d+ errors?, \d+ warnings?)/);
     await installStopwatch(playground.page);
     return playground;

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { examples } from '../../playground/examples/index.js';
 import { readPass, verifyPass } from '../../src/pkpass/index.js';
 import { makePki, type Pki } from '../pkpass/pki.js';
-import { chromiumAvailable, type Harness, openPlayground, type PlaygroundPage, replaceEditorText, screenshot, sharedStateOf, startHarness } from './browser.js';
+import { chromiumAvailable, replaceEditorText, screenshot, playgroundSession, sharedStateOf } from './browser.js';
 import { pngFile, solidPng } from './png.js';
 
 const exec = promisify(execFile);
@@ -45,26 +45,13 @@ async function download(page: Page, click: () => Promise<void>): Promise<{ name:
 }
 
 describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigned bundle', () => {
-  let harness: Harness;
+  const session = playgroundSession();
+  const { open } = session;
   let pki: Pki;
-  const opened: PlaygroundPage[] = [];
 
   beforeAll(async () => {
-    [harness, pki] = await Promise.all([startHarness(), makePki()]);
-  }, 180_000);
-  afterAll(async () => {
-    await harness?.close();
-  });
-  beforeEach(async () => {
-    await Promise.all(opened.map((playground) => playground.page.context().close()));
-    opened.length = 0;
-  });
-
-  async function open(options: Parameters<typeof openPlayground>[1] = {}): Promise<PlaygroundPage> {
-    const playground = await openPlayground(harness, options);
-    opened.push(playground);
-    return playground;
-  }
+    pki = await makePki();
+  }, 60_000);
 
   /** The first example, made for the test certificate's pass type, with an icon and a logo. */
   async function prepare(page: Page): Promise<void> {
@@ -224,7 +211,7 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     expect(stored.local).not.toContain('PRIVATE KEY');
     expect(stored.databases).toEqual(['passmint-playground']);
     // Only the page's own files and its object URLs (images, downloads): nothing sent anywhere.
-    const own = (url: string): boolean => url.startsWith(harness.url) || url.startsWith(`blob:${harness.url.replace(/\/$/, '')}`);
+    const own = (url: string): boolean => url.startsWith(session.harness.url) || url.startsWith(`blob:${session.harness.url.replace(/\/$/, '')}`);
     expect(requests.filter((request) => request.method !== 'GET' || !own(request.url))).toEqual([]);
     expect(requests.some((request) => request.url.includes(secretLine.slice(0, 20)) || request.body.includes('PRIVATE'))).toBe(false);
 

@@ -1,18 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { examples } from '../../playground/examples/index.js';
 import {
   CHROMIUM,
   chromiumAvailable,
-  type Harness,
-  openPlayground,
-  type PlaygroundPage,
+  playgroundSession,
   replaceEditorText,
   SCREENSHOTS,
   screenshot,
-  startHarness,
 } from './browser.js';
 
 const templateText = (template: unknown): string => `${JSON.stringify(template, null, 2)}\n`;
@@ -32,30 +29,11 @@ describe.runIf(!chromiumAvailable && process.env['CI'] !== undefined)('playgroun
 });
 
 describe.skipIf(!chromiumAvailable)(`playground in Chromium (screenshots in ${SCREENSHOTS}/)`, () => {
-  let harness: Harness;
-  const opened: PlaygroundPage[] = [];
-
-  beforeAll(async () => {
-    harness = await startHarness();
-  }, 120_000);
-
-  afterAll(async () => {
-    await harness?.close();
-  });
-
-  beforeEach(async () => {
-    await Promise.all(opened.map((playground) => playground.page.context().close()));
-    opened.length = 0;
-  });
-
-  async function open(options: Parameters<typeof openPlayground>[1] = {}): Promise<Page> {
-    const playground = await openPlayground(harness, options);
-    opened.push(playground);
-    return playground.page;
-  }
+  const session = playgroundSession();
+  const open = async (options: Parameters<typeof session.open>[0] = {}): Promise<Page> => (await session.open(options)).page;
 
   function pageErrors(): string[] {
-    return opened.flatMap((playground) => playground.errors);
+    return session.pages.flatMap((playground) => playground.errors);
   }
 
   const preview = (page: Page) => page.locator('[data-testid=pass-preview]');
