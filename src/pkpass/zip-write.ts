@@ -63,6 +63,21 @@ const END = 22;
 const MADE_BY = (3 << 8) | 20;
 const REGULAR_FILE = (0o100644 << 16) >>> 0;
 
+// The 26 bytes a local header (at offset 4) and its central directory entry
+// (at offset 6) share, in the same order: version needed, flags (UTF-8 name),
+// method, DOS time and date, CRC-32, compressed and uncompressed sizes, name length.
+function writeSharedFields(view: DataView, at: number, entry: ZipEntry, time: number, day: number): void {
+  view.setUint16(at, entry.method === 8 ? 20 : 10, true);
+  view.setUint16(at + 2, entry.utf8 ? 0x0800 : 0, true);
+  view.setUint16(at + 4, entry.method, true);
+  view.setUint16(at + 6, time, true);
+  view.setUint16(at + 8, day, true);
+  view.setUint32(at + 10, entry.crc, true);
+  view.setUint32(at + 14, entry.data.length, true);
+  view.setUint32(at + 18, entry.size, true);
+  view.setUint16(at + 22, entry.name.length, true);
+}
+
 /**
  * Lays `entries` out as a zip archive, in the given order, every entry dated `date`.
  *
@@ -83,15 +98,7 @@ export function writeZip(entries: readonly ZipEntry[], date: Date): Uint8Array<A
   for (const entry of entries) {
     offsets.push(at);
     view.setUint32(at, 0x04034b50, true);
-    view.setUint16(at + 4, entry.method === 8 ? 20 : 10, true);
-    view.setUint16(at + 6, entry.utf8 ? 0x0800 : 0, true);
-    view.setUint16(at + 8, entry.method, true);
-    view.setUint16(at + 10, time, true);
-    view.setUint16(at + 12, day, true);
-    view.setUint32(at + 14, entry.crc, true);
-    view.setUint32(at + 18, entry.data.length, true);
-    view.setUint32(at + 22, entry.size, true);
-    view.setUint16(at + 26, entry.name.length, true);
+    writeSharedFields(view, at + 4, entry, time, day);
     view.setUint16(at + 28, 0, true);
     out.set(entry.name, at + LOCAL);
     at += LOCAL + entry.name.length;
@@ -102,15 +109,7 @@ export function writeZip(entries: readonly ZipEntry[], date: Date): Uint8Array<A
   entries.forEach((entry, index) => {
     view.setUint32(at, 0x02014b50, true);
     view.setUint16(at + 4, MADE_BY, true);
-    view.setUint16(at + 6, entry.method === 8 ? 20 : 10, true);
-    view.setUint16(at + 8, entry.utf8 ? 0x0800 : 0, true);
-    view.setUint16(at + 10, entry.method, true);
-    view.setUint16(at + 12, time, true);
-    view.setUint16(at + 14, day, true);
-    view.setUint32(at + 16, entry.crc, true);
-    view.setUint32(at + 20, entry.data.length, true);
-    view.setUint32(at + 24, entry.size, true);
-    view.setUint16(at + 28, entry.name.length, true);
+    writeSharedFields(view, at + 6, entry, time, day);
     // extra, comment, disk, internal attributes: 0
     view.setUint32(at + 38, REGULAR_FILE, true);
     view.setUint32(at + 42, offsets[index]!, true);
