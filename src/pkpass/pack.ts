@@ -8,7 +8,7 @@ import { digest } from './crypto/index.js';
 import type { DigestName } from './crypto/contract.js';
 import { toHex, writeManifest } from './manifest.js';
 import { PackError } from './pack-error.js';
-import { checkFilesForPass } from './pass-checks.js';
+import { checkFilesForPass, checkIdentity } from './pass-checks.js';
 import { passJsonPointer } from './paths.js';
 import { type PassFiles, prepare, PreparedFiles } from './prepare.js';
 import type { PassSigner } from './signer.js';
@@ -96,25 +96,6 @@ export async function packPass(pass: Pass | unknown, files: PassFiles | Prepared
     ],
     signingTime,
   );
-}
-
-function checkIdentity(pass: unknown, signer: PassSigner, issues: Issue[]): void {
-  if (typeof pass !== 'object' || pass === null) return;
-  const record = pass as Record<string, unknown>;
-  for (const [key, expected] of [
-    ['passTypeIdentifier', signer.passTypeIdentifier],
-    ['teamIdentifier', signer.teamIdentifier],
-  ] as const) {
-    const value = Object.hasOwn(record, key) ? record[key] : undefined;
-    if (typeof value === 'string' && value !== expected) {
-      issues.push({
-        severity: 'error',
-        code: 'identity-mismatch',
-        message: `The pass's ${key} ${JSON.stringify(value)} is not the certificate's ${JSON.stringify(expected)}`,
-        path: passJsonPointer(`/${key}`),
-      });
-    }
-  }
 }
 
 function checkDates(signer: PassSigner, at: Date, issues: Issue[]): void {

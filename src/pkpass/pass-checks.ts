@@ -4,7 +4,7 @@
 import type { Issue } from '../issues.js';
 import type { BundleFile } from './bundle-files.js';
 import { sizeGuidance, styleOf, unusedReason } from './images.js';
-import { filePointer, preview } from './paths.js';
+import { filePointer, passJsonPointer, preview } from './paths.js';
 
 /** Appends the issues of `files` as the files of `pass` to `issues`. */
 export function checkFilesForPass(pass: unknown, files: readonly BundleFile[], issues: Issue[]): void {
@@ -34,6 +34,35 @@ export function checkFilesForPass(pass: unknown, files: readonly BundleFile[], i
     }
     if (file.personalization === true && !hasNfc) {
       issues.push({ severity: 'warning', code: 'unused-file', message: 'personalization.json is read only in passes with "nfc"', path: filePointer(file.path) });
+    }
+  }
+}
+
+/**
+ * What Wallet compares first: the pass's `passTypeIdentifier` and
+ * `teamIdentifier` against the certificate's UID and OU. One
+ * `identity-mismatch` per identifier that differs; packPass checks the pass it
+ * is about to sign, verifyPass the pass it was given.
+ */
+export function checkIdentity(
+  pass: unknown,
+  certificate: { readonly passTypeIdentifier?: string | undefined; readonly teamIdentifier?: string | undefined },
+  issues: Issue[],
+): void {
+  if (typeof pass !== 'object' || pass === null) return;
+  const record = pass as Record<string, unknown>;
+  for (const [key, expected, part] of [
+    ['passTypeIdentifier', certificate.passTypeIdentifier, 'UID'],
+    ['teamIdentifier', certificate.teamIdentifier, 'OU'],
+  ] as const) {
+    const value = Object.hasOwn(record, key) ? record[key] : undefined;
+    if (typeof value === 'string' && value !== expected) {
+      issues.push({
+        severity: 'error',
+        code: 'identity-mismatch',
+        message: `The pass's ${key} ${JSON.stringify(value)} is not the certificate's ${part} ${JSON.stringify(expected ?? '(none)')}`,
+        path: passJsonPointer(`/${key}`),
+      });
     }
   }
 }

@@ -8,7 +8,7 @@ import type { DigestName } from './crypto/contract.js';
 import { digest } from './crypto/index.js';
 import { readManifest, toHex } from './manifest.js';
 import { openPackage } from './package-contents.js';
-import { checkFilesForPass } from './pass-checks.js';
+import { checkFilesForPass, checkIdentity } from './pass-checks.js';
 import { filePointer, manifestPointer, passJsonPointer, RESERVED_NAMES } from './paths.js';
 import { checkSignature } from './signature-check.js';
 import type { ReadLimits } from './zip-read.js';
@@ -130,23 +130,7 @@ async function verify(bytes: Uint8Array, options: VerifyOptions): Promise<PassVe
     issues.push(...checked.issues);
     const { signingTime, digest, signer, wwdr } = checked;
     found = { ...(signingTime === undefined ? {} : { signingTime }), ...(digest === undefined ? {} : { digest }), ...(signer === undefined ? {} : { signer }), ...(wwdr === undefined ? {} : { wwdr }) };
-    if (signer !== undefined && typeof pass === 'object' && pass !== null) {
-      const record = pass as Record<string, unknown>;
-      for (const [key, expected, part] of [
-        ['passTypeIdentifier', signer.passTypeIdentifier, 'UID'],
-        ['teamIdentifier', signer.teamIdentifier, 'OU'],
-      ] as const) {
-        const value = Object.hasOwn(record, key) ? record[key] : undefined;
-        if (typeof value === 'string' && value !== expected) {
-          issues.push({
-            severity: 'error',
-            code: 'identity-mismatch',
-            message: `The pass's ${key} ${JSON.stringify(value)} is not the certificate's ${part} ${JSON.stringify(expected ?? '(none)')}`,
-            path: passJsonPointer(`/${key}`),
-          });
-        }
-      }
-    }
+    if (signer !== undefined) checkIdentity(pass, signer, issues);
   }
 
   // The pass itself, by Apple's rules.
