@@ -2,6 +2,7 @@ import type { Pass, PassTemplate } from '../types.js';
 import { acceptsJson } from './accept.js';
 import { readBearerToken, type Authenticate } from './bearer-auth.js';
 import { entityTag, ifNoneMatchMatches } from './etag.js';
+import { errorReporter } from './error-reporter.js';
 import { createProblem, type ProblemCode } from './problem.js';
 import { decodeSegment, matchRoute, normalizeBasePath, parseTemplateId, pathOf } from './route.js';
 
@@ -109,16 +110,7 @@ export function createPassHandler(options: PassHandlerOptions): PassHandler {
     `GET ${basePath}/v1/passes/{passTypeIdentifier}/{serialNumber}/passjson` +
     ` and GET ${basePath}/v1/templates/{id}`;
 
-  const report = (error: unknown, request: Request): void => {
-    if (onError === undefined) return;
-    try {
-      const result: unknown = onError(error, request);
-      // A promise-returning logger must not become an unhandled rejection.
-      if (isPromiseLike(result)) result.then(undefined, () => undefined);
-    } catch {
-      // The logger's own failure must not change the answer.
-    }
-  };
+  const report = errorReporter(onError);
 
   const handle = async (request: Request): Promise<Response> => {
     const head = request.method === 'HEAD';
@@ -253,12 +245,4 @@ function internalError(request: unknown): Response {
       'cache-control': 'no-store',
     },
   });
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
 }

@@ -1,3 +1,4 @@
+import { errorReporter } from '../http/error-reporter.js';
 import { decodeSegment, normalizeBasePath, pathOf } from '../http/route.js';
 import { createEvent } from '../webhooks/event.js';
 import type { WebhookEventOf } from '../webhooks/event-types.js';
@@ -150,15 +151,7 @@ export function createWalletHandler(options: WalletHandlerOptions): WalletHandle
   }
   const basePath = normalizeBasePath(options.basePath ?? '');
 
-  const report = (error: unknown, request: Request): void => {
-    if (onError === undefined) return;
-    try {
-      const result: unknown = onError(error, request);
-      if (isPromiseLike(result)) result.then(undefined, () => undefined);
-    } catch {
-      // The logger's own failure must not change the answer.
-    }
-  };
+  const report = errorReporter(onError);
 
   // A hook's failure is reported, never answered: the device's request succeeded.
   const tell = async (hook: () => void | PromiseLike<void>, request: Request): Promise<void> => {
@@ -381,12 +374,4 @@ function internalError(request: unknown): Response {
     // A request whose `method` getter throws is answered as a GET.
   }
   return problemResponse('internal-error', 500, 'The server could not answer this request.', head);
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
 }
