@@ -2,6 +2,7 @@ import type { Report } from '../issues.js';
 import { validatePass } from '../pass/validate.js';
 import { validateTemplate } from '../template/validate.js';
 import type { Pass, PassTemplate } from '../types.js';
+import { timeLimit } from '../time-limit.js';
 import { ApiError } from './api-error.js';
 import { createProblem } from './problem.js';
 import { readCappedText } from './read-body.js';
@@ -182,21 +183,9 @@ export function createPassClient(options: PassClientOptions): PassClient {
     const timeoutMs = checkInteger('getPassJson/getTemplate', 'timeoutMs', requestOptions?.timeoutMs, defaultTimeoutMs, MAX_TIMER_MS);
     const signal = requestOptions?.signal;
     if (signal?.aborted === true) throw signal.reason;
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new Error(`No response within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const onAbort = (): void => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    // Settles when the call is cut short, so a fetch (or a body) that ignores
-    // its signal cannot hold the call past the time limit.
-    const cutShort = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-    });
-    cutShort.catch(() => undefined);
-    const init: RequestInit = { method: 'GET', headers: new Headers(common), signal: controller.signal };
+    const limit = timeLimit(timeoutMs, signal);
+    const { cutShort } = limit;
+    const init: RequestInit = { method: 'GET', headers: new Headers(common), signal: limit.signal };
     let response: Response;
     let text: string;
     try {
@@ -206,15 +195,14 @@ export function createPassClient(options: PassClientOptions): PassClient {
       text = await Promise.race([readCappedText(response, maxResponseBytes), cutShort]);
     } catch (error) {
       if (error instanceof ApiError) throw error;
-      if (timedOut) throw new ApiError(0, createProblem('timeout', 0, `No response within ${timeoutMs} ms.`), { cause: error });
+      if (limit.timedOut) throw new ApiError(0, createProblem('timeout', 0, `No response within ${timeoutMs} ms.`), { cause: error });
       // Read afresh: the check before the request narrowed `aborted` to false.
       if (aborted(signal)) throw signal?.reason;
       throw new ApiError(0, createProblem('network-error', 0, 'The request failed before a complete response arrived.'), {
         cause: error,
       });
     } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      limit.dispose();
     }
     // The status, not `ok`: a fetch stand-in may not set `ok`.
     if (response.status < 200 || response.status > 299) throw new ApiError(response.status, readProblem(response, text));

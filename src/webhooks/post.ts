@@ -1,3 +1,4 @@
+import { timeLimit } from '../time-limit.js';
 import { checkFlag, checkFunction, checkTimeout } from './check-option.js';
 import type { Delivery } from './delivery.js';
 import { guardedFetch } from './guarded-fetch/index.js';
@@ -126,26 +127,13 @@ export async function post<TValue>(
   ) {
     throw new WebhookError('invalid-argument', 'Expected a delivery: { body, headers } from createDelivery');
   }
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error(`No response within ${timeoutMs} ms`));
-  }, timeoutMs);
-  const onAbort = (): void => controller.abort(signal?.reason);
-  // Settles when the attempt is cut short, so a fetch (or a body) that ignores
-  // its signal cannot hold the attempt past the time limit.
-  const cutShort = new Promise<never>((_, reject) => {
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-  });
-  cutShort.catch(() => undefined);
-  if (signal?.aborted === true) onAbort();
-  else signal?.addEventListener('abort', onAbort, { once: true });
+  const limit = timeLimit(timeoutMs, signal);
+  const { cutShort } = limit;
   const init = {
     method: 'POST',
     headers: { ...delivery.headers },
     body: delivery.body,
-    signal: controller.signal,
+    signal: limit.signal,
   } as const;
   try {
     const sending =
@@ -155,13 +143,12 @@ export async function post<TValue>(
     const response = await Promise.race([sending, cutShort]);
     return { kind: 'response', value: await Promise.race([read(response), cutShort]) };
   } catch (error) {
-    if (timedOut) return { kind: 'failed', reason: 'timeout', error: `No response within ${timeoutMs} ms` };
+    if (limit.timedOut) return { kind: 'failed', reason: 'timeout', error: `No response within ${timeoutMs} ms` };
     if (signal?.aborted === true) return { kind: 'failed', reason: 'aborted', error: 'Aborted by the caller' };
     if (error instanceof PrivateAddressRefusal) return { kind: 'failed', reason: 'private-address', error: PRIVATE_ADDRESS };
     return { kind: 'failed', reason: 'network-error', error: NETWORK_ERROR };
   } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
+    limit.dispose();
   }
 }
 
