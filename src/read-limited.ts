@@ -1,3 +1,5 @@
+import { concatBytes } from './concat-bytes.js';
+
 /**
  * A body stream's bytes, or `undefined` as soon as it passes `maxBytes`: the
  * stream is cancelled there, so a flood is never buffered. One reader for the
@@ -30,22 +32,4 @@ export async function readLimited(
     reader.cancel().catch(() => undefined);
   }
   return concatBytes(parts, length);
-}
-
-/**
- * The parts as one byte array; `length` is their total size.
- *
- * @example
- * ```ts
- * concatBytes([new Uint8Array([1]), new Uint8Array([2, 3])], 3); // Uint8Array [1, 2, 3]
- * ```
- */
-export function concatBytes(parts: readonly Uint8Array[], length: number): Uint8Array {
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.byteLength;
-  }
-  return bytes;
 }

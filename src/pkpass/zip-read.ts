@@ -7,6 +7,7 @@
 
 import { Inflate } from 'fflate';
 import type { Issue } from '../issues.js';
+import { concatBytes } from '../concat-bytes.js';
 import { crc32 } from './crc32.js';
 import { filePointer, preview } from './paths.js';
 
@@ -262,11 +263,5 @@ function inflateAtMost(data: Uint8Array, size: number): Uint8Array | undefined {
   }
   if (over) return undefined;
   if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(written);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
+  return concatBytes(chunks, written);
 }

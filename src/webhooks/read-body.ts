@@ -1,4 +1,4 @@
-import { concatBytes } from '../read-limited.js';
+import { concatBytes } from '../concat-bytes.js';
 import { WebhookError } from './webhook-error.js';
 
 /** A raw body: bytes or text as received, or a stream of them that has not been read yet. */

@@ -1,3 +1,4 @@
+import { concatBytes } from '../../concat-bytes.js';
 import { DerError } from './der-error.js';
 import type { DerNode } from './der-reader.js';
 import { TAG } from './tags.js';
@@ -270,25 +271,8 @@ export function readTime(node: DerNode | undefined, what = 'time'): Date {
   return date;
 }
 
-/**
- * Joins byte arrays into one.
- *
- * @example
- * ```ts
- * concatBytes([Uint8Array.of(1), Uint8Array.of(2, 3)]); // Uint8Array [1, 2, 3]
- * ```
- */
-export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const joined = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.length;
-  }
-  return joined;
-}
+// Joins byte arrays: the library's one implementation, exported here too for the DER code and its tests.
+export { concatBytes };
 
 function hex(byte: number): string {
   return byte.toString(16).padStart(2, '0');
