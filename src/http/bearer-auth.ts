@@ -1,3 +1,4 @@
+import { readSchemeToken, sameDigest } from './auth-scheme.js';
 import { sha256 } from './sha256/index.js';
 import { isVisibleAscii } from './visible-ascii.js';
 
@@ -48,7 +49,7 @@ export function bearerAuth(keys: string | readonly string[]): (request: Request)
     if (token === undefined) return false;
     const presented = await sha256(encoder.encode(token));
     let matches = 0;
-    for (const digest of expected) matches |= sameBytes(await digest, presented);
+    for (const digest of expected) matches |= sameDigest(await digest, presented) ? 1 : 0;
     return matches === 1;
   };
 }
@@ -65,17 +66,5 @@ export function bearerAuth(keys: string | readonly string[]): (request: Request)
  * ```
  */
 export function readBearerToken(authorization: string | null): string | undefined {
-  if (authorization === null || authorization.length < 8) return undefined;
-  if (authorization.slice(0, 6).toLowerCase() !== 'bearer') return undefined;
-  const separator = authorization.charCodeAt(6);
-  if (separator !== 0x20 && separator !== 0x09) return undefined;
-  const token = authorization.slice(7).trim();
-  return token === '' ? undefined : token;
-}
-
-/** 1 when equal, 0 otherwise; looks at every byte whatever it finds. */
-function sameBytes(a: Uint8Array, b: Uint8Array): number {
-  let difference = a.length ^ b.length;
-  for (let index = 0; index < a.length; index++) difference |= (a[index] ?? 0) ^ (b[index] ?? 0);
-  return difference === 0 ? 1 : 0;
+  return readSchemeToken(authorization, 'bearer');
 }

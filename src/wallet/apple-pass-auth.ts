@@ -1,3 +1,4 @@
+import { readSchemeToken, sameDigest } from '../http/auth-scheme.js';
 import { sha256 } from '../http/sha256/index.js';
 
 const encoder = new TextEncoder();
@@ -14,12 +15,7 @@ const encoder = new TextEncoder();
  * ```
  */
 export function readApplePassToken(authorization: string | null): string | undefined {
-  if (authorization === null || authorization.length < 11) return undefined;
-  if (authorization.slice(0, 9).toLowerCase() !== 'applepass') return undefined;
-  const separator = authorization.charCodeAt(9);
-  if (separator !== 0x20 && separator !== 0x09) return undefined;
-  const token = authorization.slice(10).trim();
-  return token === '' ? undefined : token;
+  return readSchemeToken(authorization, 'applepass');
 }
 
 /**
@@ -35,7 +31,5 @@ export function readApplePassToken(authorization: string | null): string | undef
 export async function sameToken(presented: string | undefined, expected: string): Promise<boolean> {
   // Hash something even for a missing token, so "no header" and "wrong token" take the same path.
   const [a, b] = await Promise.all([sha256(encoder.encode(presented ?? '')), sha256(encoder.encode(expected))]);
-  let difference = a.length ^ b.length;
-  for (let index = 0; index < a.length; index++) difference |= (a[index] ?? 0) ^ (b[index] ?? 0);
-  return difference === 0 && presented !== undefined && expected !== '';
+  return sameDigest(a, b) && presented !== undefined && expected !== '';
 }
