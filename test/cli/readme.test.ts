@@ -6,8 +6,8 @@ import { describe, expect, test } from 'vitest';
 import { validatePass } from '../../src/index.js';
 import { tempDir } from './io.js';
 
-// The README's "The passmint command" example, run as written by bash with the
-// built command as `passmint`; what it prints is compared with the README's
+// docs/cli.md's example, run as written by bash with the
+// built command as `passmint`; what it prints is compared with the page's
 // output block (locations, severities and codes exactly; message wording is the
 // library's to improve, so only the first line's is checked in full).
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -17,15 +17,15 @@ if (!built && process.env['CI']) throw new Error('dist/ is missing: npm test run
 
 function block(readme: string, marker: string): string {
   const match = new RegExp(`<!-- ${marker} -->\\n\`\`\`\\w+\\n([\\s\\S]*?)\`\`\``).exec(readme);
-  if (match?.[1] === undefined) throw new Error(`README.md has no block after <!-- ${marker} -->`);
+  if (match?.[1] === undefined) throw new Error(`docs/cli.md has no block after <!-- ${marker} -->`);
   return match[1];
 }
 
 const located = (line: string): string => /^\S+:\d+:\d+: \w+ \S+/.exec(line)?.[0] ?? line;
 
-describe.skipIf(!built)(`the README's passmint example${built ? '' : ' (skipped: run `npm run build` first)'}`, () => {
-  test('runs as written and prints what the README shows', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+describe.skipIf(!built)(`docs/cli.md's passmint example${built ? '' : ' (skipped: run `npm run build` first)'}`, () => {
+  test('runs as written and prints what docs/cli.md shows', () => {
+    const readme = readFileSync(join(root, 'docs/cli.md'), 'utf8');
     const script = block(readme, 'cli-example');
     const expected = block(readme, 'cli-output').trimEnd().split('\n');
     const { dir, remove } = tempDir('readme');
