@@ -105,8 +105,17 @@ export type IssueCode =
   | 'missing-wwdr'
   | 'untrusted-chain'
   | 'identity-mismatch'
+  // signature (verifyPass): the signature carries its own content, not the manifest's bytes
+  | 'signed-content-mismatch'
+  // pass.json as read (readPass, verifyPass): a number JavaScript cannot hold exactly, so writing the pass again changes it (warning)
+  | 'lossy-json'
+  // personalization.json (rewards enrollment): paths '/personalization.json/…'
+  | 'invalid-personalization-field'
+  | 'missing-personalization-logo'
   // issue 11: JSON text (parseJsonText): a member given twice, path of the repeated member
   | 'duplicate-key'
+  // JSON text (parseJsonText): a comma before a closing bracket, path of the member it follows (warning)
+  | 'trailing-comma'
   // issue 11: pass checks, what Wallet shows and encodes
   | 'too-many-fields'
   | 'unknown-message-encoding'

@@ -44,6 +44,15 @@ export interface ParseJsonTextOptions {
    * and the pass holds one — a mistake, but not one Wallet refuses.
    */
   readonly duplicateKeys?: 'error' | 'warning';
+  /**
+   * A comma after the last member of an object or array (`[1, 2,]`).
+   * `'warning'` (the default) reads it as Apple's pass.json reader does — the
+   * value as if the comma were not there — with a `trailing-comma` warning at
+   * the member it follows; `'invalid'` refuses it as `JSON.parse` does
+   * (`invalid-json`, no value). Wallet opens passes whose pass.json has one:
+   * Apple's own sample boarding pass does.
+   */
+  readonly trailingCommas?: 'warning' | 'invalid';
 }
 
 /**
@@ -60,7 +69,11 @@ export interface JsonText {
    * `__proto__` is an ordinary own key); absent when the text is not JSON.
    */
   readonly value?: unknown;
-  /** `invalid-json` (error, path `''`, `offset` into the text) or `duplicate-key` issues (path of the repeated member), in text order. */
+  /**
+   * `invalid-json` (error, path `''`, `offset` into the text), `duplicate-key`
+   * (path of the repeated member) or `trailing-comma` (warning, path of the
+   * member the comma follows) issues, in text order.
+   */
   readonly issues: readonly Issue[];
   /**
    * Where the value a JSON Pointer names starts: an object member's key (its
@@ -77,7 +90,9 @@ export interface JsonText {
 /**
  * Reads a JSON text the way `JSON.parse` does, and also reports what
  * `JSON.parse` hides: a key given twice in one object (`duplicate-key`), and
- * where each value sits in the text, for `file:line:column` messages. Linear
+ * where each value sits in the text, for `file:line:column` messages. A comma
+ * before a closing bracket is read as Apple's reader reads it, with a
+ * `trailing-comma` warning (see {@link ParseJsonTextOptions.trailingCommas}). Linear
  * in the text's length whatever it holds (no recursion: any nesting depth;
  * pointers and duplicate lookups cost the same for hostile text); never throws.
  *
@@ -90,7 +105,7 @@ export interface JsonText {
  * ```
  */
 export function parseJsonText(text: string, options: ParseJsonTextOptions = {}): JsonText {
-  const parser = new Parser(text, options.duplicateKeys ?? 'warning');
+  const parser = new Parser(text, options.duplicateKeys ?? 'warning', options.trailingCommas !== 'invalid');
   let value: unknown;
   let ok = false;
   try {
@@ -156,6 +171,7 @@ class Parser {
   constructor(
     private readonly text: string,
     private readonly duplicateSeverity: 'error' | 'warning',
+    private readonly allowTrailingCommas: boolean,
   ) {}
 
   position(offset: number): JsonTextPosition {
@@ -234,8 +250,13 @@ class Parser {
         const next = text.charCodeAt(this.index);
         const isArray = Array.isArray(frame.container);
         if (next === 0x2c) {
+          const comma = this.index;
           this.index++;
-          break;
+          if (!this.allowTrailingCommas) break;
+          this.skipWhitespace();
+          if (this.text.charCodeAt(this.index) !== (isArray ? 0x5d : 0x7d)) break;
+          this.trailingComma(frame, comma);
+          continue;
         }
         if (next === (isArray ? 0x5d : 0x7d)) {
           this.index++;
@@ -283,6 +304,18 @@ class Parser {
     members.set(key, place);
     if (key === '__proto__') Object.defineProperty(container, key, { value, enumerable: true, writable: true, configurable: true });
     else container[key] = value;
+  }
+
+  /** Reports the comma at `offset` after the last member of `frame` (the loop then closes it). */
+  private trailingComma(frame: Frame, offset: number): void {
+    const container = frame.container;
+    const last = Array.isArray(container) ? String(container.length - 1) : pointerToken(frame.key);
+    this.issues.push({
+      severity: 'warning',
+      code: 'trailing-comma',
+      message: `A comma after the last ${Array.isArray(container) ? 'element' : 'member'} (${describePosition(this.position(offset))}): not JSON, but Apple's reader accepts it; other readers may not`,
+      path: `${this.pointerOf(frame)}/${last}`,
+    });
   }
 
   /** The reference token the next value of `frame` will have. */

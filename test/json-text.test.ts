@@ -23,13 +23,13 @@ describe('parseJsonText', () => {
     );
   });
 
-  test('refuses exactly what JSON.parse refuses', () => {
+  test('with trailingCommas: invalid, refuses exactly what JSON.parse refuses', () => {
     const pieces = ['{', '}', '[', ']', ',', ':', '"a"', '"\\u00e9"', '"\\x"', '1', '-0.5e+3', '01', '1.', 'true', 'nul', ' ', '\n', '"\u0001"'];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 12 }), (parts) => {
         const text = parts.join('');
         const expected = jsonParse(text);
-        const parsed = parseJsonText(text);
+        const parsed = parseJsonText(text, { trailingCommas: 'invalid' });
         const invalid = parsed.issues.filter((issue) => issue.code === 'invalid-json');
         expect(invalid.length).toBe(expected.ok ? 0 : 1);
         if (expected.ok) expect(parsed.value).toEqual(expected.value);
@@ -37,6 +37,37 @@ describe('parseJsonText', () => {
       }),
       { numRuns: RUNS * 4 },
     );
+  });
+
+  test('by default, refuses what JSON.parse refuses once commas before a closing bracket are removed', () => {
+    const pieces = ['{', '}', '[', ']', ',', ', ', ':', '"a"', '1', 'true', ' '];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 12 }), (parts) => {
+        const text = parts.join('');
+        // One comma (not after another comma or an opening bracket) before a closing bracket.
+        const expected = jsonParse(text.replace(/([^\s,[{])(\s*),(\s*[}\]])/g, '$1$2$3'));
+        const parsed = parseJsonText(text);
+        expect(parsed.issues.filter((issue) => issue.code === 'invalid-json').length).toBe(expected.ok ? 0 : 1);
+        if (expected.ok) expect(parsed.value).toEqual(expected.value);
+      }),
+      { numRuns: RUNS * 4 },
+    );
+  });
+
+  test("a trailing comma is Apple's reading: a trailing-comma warning at the member it follows, the value kept", () => {
+    const text = '{\n  "barcodes": [{"format": "PKBarcodeFormatQR",}, 2,\n  ],\n  "a": 1,\n}';
+    const parsed = parseJsonText(text);
+    expect(parsed.value).toEqual({ barcodes: [{ format: 'PKBarcodeFormatQR' }, 2], a: 1 });
+    expect(parsed.issues.map(({ severity, code, path }) => ({ severity, code, path }))).toEqual([
+      { severity: 'warning', code: 'trailing-comma', path: '/barcodes/0/format' },
+      { severity: 'warning', code: 'trailing-comma', path: '/barcodes/1' },
+      { severity: 'warning', code: 'trailing-comma', path: '/a' },
+    ]);
+    expect(parsed.issues[2]?.message).toContain('line 4, column 9');
+    expect(parseJsonText('[,]').issues[0]?.code).toBe('invalid-json');
+    expect(parseJsonText('[1,,]').issues[0]?.code).toBe('invalid-json');
+    expect(parseJsonText('{,}').issues[0]?.code).toBe('invalid-json');
+    expect(parseJsonText('[1,]', { trailingCommas: 'invalid' })).toMatchObject({ issues: [{ code: 'invalid-json', offset: 3 }] });
   });
 
   test('a key given twice is a duplicate-key warning at the repeated member, the last value kept', () => {
@@ -55,7 +86,7 @@ describe('parseJsonText', () => {
   });
 
   test('invalid JSON is one invalid-json error with the offset, line and column', () => {
-    const parsed = parseJsonText('{\n  "a": 1,\n}');
+    const parsed = parseJsonText('{\n  "a": 1,\n}', { trailingCommas: 'invalid' });
     expect(parsed.value).toBeUndefined();
     expect(parsed.issues).toEqual([
       { severity: 'error', code: 'invalid-json', path: '', offset: 12, message: 'Not valid JSON: "}" where a key in double quotes was expected (line 3, column 1)' },
