@@ -65,6 +65,8 @@ export interface GoogleMapOptions {
   imageUrl?: (path: string) => string | undefined;
   /** The class id suffix; default: derived from `passTypeIdentifier`. */
   classSuffix?: string;
+  /** The language of the pass's own texts (BCP 47), default `'en'`. */
+  language?: string;
   /** Localized `pass.strings`, per language: `{ de: { key: value } }`; they become `translatedValues`. */
   strings?: { readonly [language: string]: { readonly [key: string]: string } };
 }

@@ -1,0 +1,117 @@
+import { pointerOf } from '../issues.js';
+import type { Field, PassStructure } from '../types.js';
+import { escapeIdPart } from './ids.js';
+import { type Strings, translationsOf } from './localize.js';
+import { loss } from './loss.js';
+import type { GoogleLoss } from './types.js';
+
+/** Google shows at most this many text modules of an object. */
+export const MAX_TEXT_MODULES = 10;
+
+const AREAS = ['headerFields', 'primaryFields', 'secondaryFields', 'auxiliaryFields', 'backFields'] as const;
+
+/** A field and where it sits in the pass. */
+export interface PlacedField {
+  readonly field: Field;
+  readonly pointer: string;
+  readonly back: boolean;
+}
+
+/** Every field of a style body, front first (header, primary, secondary, auxiliary), then back. */
+export function placedFields(style: string, body: PassStructure): PlacedField[] {
+  const placed: PlacedField[] = [];
+  for (const area of AREAS) {
+    const fields = body[area];
+    if (!Array.isArray(fields)) continue;
+    fields.forEach((field, index) => placed.push({ field, pointer: pointerOf('', [style, area, index]), back: area === 'backFields' }));
+  }
+  return placed;
+}
+
+/** What the fields become: text modules, the class's card rows, and the losses. */
+export interface MappedFields {
+  readonly textModules: Record<string, unknown>[];
+  readonly cardRows: Record<string, unknown>[];
+  readonly losses: GoogleLoss[];
+}
+
+/** The text module id of a field (its key, escaped to Google's characters). */
+export function moduleIdOf(field: Field): string {
+  return escapeIdPart(String(field.key));
+}
+
+/**
+ * Fields as text modules (at most 10; the rest are lost), the front ones also
+ * placed on the card in rows of three (`maxRows` rows; the rest show only in
+ * the details, reported as degraded).
+ */
+export function mapFields(fields: readonly PlacedField[], maxRows: number, language: string, strings: Strings | undefined): MappedFields {
+  const textModules: Record<string, unknown>[] = [];
+  const onCard: string[] = [];
+  const losses: GoogleLoss[] = [];
+  for (const { field, pointer, back } of fields) {
+    if (textModules.length >= MAX_TEXT_MODULES) {
+      losses.push(loss('google-field-dropped', pointer, `Google Wallet shows at most ${MAX_TEXT_MODULES} text fields: "${field.key}" is left out.`));
+      continue;
+    }
+    const id = moduleIdOf(field);
+    textModules.push(textModule(id, field, language, strings));
+    losses.push(...fieldLosses(field, pointer));
+    if (back) continue;
+    if (onCard.length < maxRows * 3) onCard.push(id);
+    else losses.push(loss('google-field-degraded', pointer, `The Google card shows ${maxRows * 3} fields: "${field.key}" is shown in the details below the card instead.`));
+  }
+  return { textModules, cardRows: cardRows(onCard), losses };
+}
+
+function textModule(id: string, field: Field, language: string, strings: Strings | undefined): Record<string, unknown> {
+  const body = String(field.value);
+  const module: Record<string, unknown> = { id, body };
+  if (field.label !== undefined && field.label !== '') module['header'] = field.label;
+  const bodies = translationsOf(body, strings);
+  if (bodies.length > 0) module['localizedBody'] = { defaultValue: { language, value: body }, translatedValues: bodies };
+  if (field.label !== undefined && field.label !== '') {
+    const headers = translationsOf(field.label, strings);
+    if (headers.length > 0) module['localizedHeader'] = { defaultValue: { language, value: field.label }, translatedValues: headers };
+  }
+  return module;
+}
+
+const FORMATTING = ['dateStyle', 'timeStyle', 'isRelative', 'numberStyle', 'currencyCode'] as const;
+
+/** What a field carries that Google's text modules do not. */
+export function fieldLosses(field: Field, pointer: string): GoogleLoss[] {
+  const losses: GoogleLoss[] = [];
+  if (field.changeMessage !== undefined) {
+    losses.push(loss('google-change-message-dropped', `${pointer}/changeMessage`, `Google Wallet has no change message per field; send a message (addMessage) when "${field.key}" changes instead.`));
+  }
+  if (field.semantics !== undefined) {
+    losses.push(loss('google-semantics-dropped', `${pointer}/semantics`, `Google Wallet has no semantic tags: those of "${field.key}" are left out.`));
+  }
+  for (const key of FORMATTING) {
+    if (field[key] === undefined) continue;
+    losses.push(loss('google-field-degraded', `${pointer}/${key}`, `Google Wallet shows "${field.key}" as the text given; ${key} is not applied.`));
+  }
+  if (field.attributedValue !== undefined) {
+    losses.push(loss('google-field-degraded', `${pointer}/attributedValue`, `Google Wallet shows the plain value of "${field.key}", not its attributed value.`));
+  }
+  if (field.dataDetectorTypes !== undefined) {
+    losses.push(loss('google-field-degraded', `${pointer}/dataDetectorTypes`, `Google Wallet detects links itself; the data detectors of "${field.key}" are not applied.`));
+  }
+  return losses;
+}
+
+function item(id: string): Record<string, unknown> {
+  return { firstValue: { fields: [{ fieldPath: `object.textModulesData['${id}']` }] } };
+}
+
+function cardRows(ids: readonly string[]): Record<string, unknown>[] {
+  const rows: Record<string, unknown>[] = [];
+  for (let start = 0; start < ids.length; start += 3) {
+    const [first, second, third] = ids.slice(start, start + 3) as [string, string?, string?];
+    if (third !== undefined && second !== undefined) rows.push({ threeItems: { startItem: item(first), middleItem: item(second), endItem: item(third) } });
+    else if (second !== undefined) rows.push({ twoItems: { startItem: item(first), endItem: item(second) } });
+    else rows.push({ oneItem: { item: item(first) } });
+  }
+  return rows;
+}

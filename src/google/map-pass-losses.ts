@@ -1,0 +1,60 @@
+import { pointerToken } from '../issues.js';
+import type { Pass } from '../types.js';
+import { loss } from './loss.js';
+import type { GoogleLoss, GoogleLossCode } from './types.js';
+
+const IOS18_URLS = [
+  'accessibilityURL', 'addOnURL', 'bagPolicyURL', 'changeSeatURL', 'contactVenueEmail', 'contactVenuePhoneNumber',
+  'contactVenueWebsite', 'directionsInformationURL', 'merchandiseURL', 'orderFoodURL', 'parkingInformationURL',
+  'purchaseParkingURL', 'sellURL', 'transferURL', 'transitInformationURL', 'entertainmentURL', 'managementURL',
+  'purchaseAdditionalBaggageURL', 'purchaseLoungeAccessURL', 'purchaseWifiURL', 'registerServiceAnimalURL',
+  'reportLostBagURL', 'requestWheelchairURL', 'trackBagsURL', 'transitProviderEmail', 'transitProviderPhoneNumber',
+  'transitProviderWebsiteURL', 'upgradeURL',
+] as const;
+
+const IOS18_KEYS = ['preferredStyleSchemes', 'eventLogoText', 'upcomingPassInformation', 'suppressHeaderDarkening', 'useAutomaticColors', 'footerBackgroundColor'] as const;
+
+/** Pass keys Google has no place for, with the code and the reason. */
+const DROPPED: readonly (readonly [key: keyof Pass, code: GoogleLossCode, why: string])[] = [
+  ['locations', 'google-location-dropped', 'Google Wallet shows no notifications near a place'],
+  ['maxDistance', 'google-location-dropped', 'Google Wallet shows no notifications near a place'],
+  ['beacons', 'google-beacon-dropped', 'Google Wallet has no beacons'],
+  ['relevantDate', 'google-relevant-date-dropped', 'Google Wallet has no relevant date on the lock screen'],
+  ['relevantDates', 'google-relevant-date-dropped', 'Google Wallet has no relevant dates on the lock screen'],
+  ['foregroundColor', 'google-color-dropped', 'Google Wallet picks the text color from the background'],
+  ['labelColor', 'google-color-dropped', 'Google Wallet picks the label color from the background'],
+  ['nfc', 'google-nfc-dropped', 'Google Wallet uses Smart Tap, set up separately, not Apple VAS NFC'],
+  ['appLaunchURL', 'google-app-link-dropped', 'Google Wallet links Android apps (appLinkData), not App Store apps'],
+  ['associatedStoreIdentifiers', 'google-app-link-dropped', 'Google Wallet links Android apps (appLinkData), not App Store apps'],
+  ['auxiliaryStoreIdentifiers', 'google-app-link-dropped', 'Google Wallet links Android apps (appLinkData), not App Store apps'],
+  ['sharingProhibited', 'google-key-dropped', 'Google Wallet has no such setting on a pass'],
+  ['suppressStripShine', 'google-key-dropped', 'Google Wallet draws no strip shine'],
+];
+
+/**
+ * Losses of the pass's own keys (not its fields): places, dates, colors, NFC,
+ * app links, iOS 18+ keys, semantic tags not used, extra barcodes.
+ */
+export function passLosses(pass: Pass, usedSemantics: ReadonlySet<string>): GoogleLoss[] {
+  const losses: GoogleLoss[] = [];
+  const record = pass as unknown as Record<string, unknown>;
+  for (const [key, code, why] of DROPPED) {
+    if (record[key] !== undefined) losses.push(loss(code, `/${key}`, `${why}: ${key} is left out.`));
+  }
+  for (const key of [...IOS18_KEYS, ...IOS18_URLS]) {
+    if (record[key] !== undefined) losses.push(loss('google-ios-key-dropped', `/${key}`, `${key} is an iOS 18+ key Google Wallet has no place for.`));
+  }
+  const semantics = pass.semantics;
+  if (semantics !== undefined && semantics !== null && typeof semantics === 'object') {
+    for (const key of Object.keys(semantics)) {
+      if (usedSemantics.has(key)) continue;
+      losses.push(loss('google-semantics-dropped', `/semantics/${pointerToken(key)}`, `Google Wallet has no place for the semantic tag ${key}.`));
+    }
+  }
+  if (Array.isArray(pass.barcodes)) {
+    pass.barcodes.forEach((_, index) => {
+      if (index > 0) losses.push(loss('google-barcode-dropped', `/barcodes/${index}`, 'Google Wallet shows one barcode: the first is used, this one is left out.'));
+    });
+  }
+  return losses;
+}
