@@ -1,9 +1,15 @@
+import { pathOf } from '../http/route.js';
 import { createWalletHandler } from '../wallet/handler.js';
 import type { ServiceContext } from './context.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './database-errors.js';
 import { createKit } from './kit.js';
+import { requestIdOf, routeTemplate, type LogSink } from './log.js';
 import { ServiceProblem, problemResponse } from './problem.js';
-import { createRouter } from './router.js';
+import { createRouter, type RouteSeen } from './router.js';
 import { eventRoutes } from './routes-events.js';
+import { googleRoutes } from './routes-google.js';
+import { keyRoutes } from './routes-keys.js';
+import { opsRoutes } from './routes-ops.js';
 import { passRoutes } from './routes-passes.js';
 import { templateRoutes } from './routes-templates.js';
 import { webhookRoutes } from './routes-webhooks.js';
@@ -12,10 +18,12 @@ import { createSqlWalletStore } from './wallet-store.js';
 
 /**
  * The service's Fetch handler: the API under `/v1/`, the seed's two GETs,
- * and Apple's web service under `/wallet/`. Every answer to a client's
- * mistake is an RFC 9457 problem; a 500 shows nothing of the error.
+ * Apple's web service under `/wallet/`, and `/healthz`, `/readyz`,
+ * `/metrics`. Every answer to a client's mistake is an RFC 9457 problem; a
+ * 500 shows nothing of the error. Each answer carries `X-Request-Id`, is
+ * counted in the metrics and, with `log`, logged as one entry.
  */
-export function createServiceHandler(context: ServiceContext): (request: Request) => Promise<Response> {
+export function createServiceHandler(context: ServiceContext, log?: LogSink): (request: Request) => Promise<Response> {
   const kit = createKit(context);
   const { db, pack } = kit;
   const wallet = createWalletHandler({
@@ -27,23 +35,58 @@ export function createServiceHandler(context: ServiceContext): (request: Request
       if (record === undefined || record.pass.authenticationToken === undefined) return undefined;
       return { authenticationToken: record.pass.authenticationToken, lastModified: record.updated, pkpass: () => pack(record) };
     },
-    onError: context.onError,
+    // A database outage behind a Wallet request is answered 503 below, and not logged each time.
+    onError: (error, request) => (isDatabaseUnavailable(error) ? walletOutage.add(request) : context.onError(error)),
   });
+  const walletOutage = new WeakSet<Request>();
 
-  const api = createRouter([...templateRoutes(kit), ...passRoutes(kit), ...webhookRoutes(kit), ...eventRoutes(kit)], context.authenticate);
+  const api = createRouter(
+    [...templateRoutes(kit), ...passRoutes(kit), ...webhookRoutes(kit), ...eventRoutes(kit), ...keyRoutes(kit), ...opsRoutes(kit), ...googleRoutes(kit, context.google)],
+    context.keys.check,
+  );
 
-  return async (request) => {
+  const answer = async (request: Request, seen: RouteSeen): Promise<Response> => {
     const head = request.method === 'HEAD';
     try {
       const path = new URL(request.url).pathname;
-      if (path === '/wallet' || path.startsWith('/wallet/')) return await wallet(request);
-      const response = await api(request);
+      if (path === '/wallet' || path.startsWith('/wallet/')) {
+        const response = await wallet(request);
+        return response.status === 500 && walletOutage.has(request) ? problemResponse(databaseUnavailable(), head) : response;
+      }
+      const response = await api(request, seen);
       return head && response.body !== null ? new Response(null, { status: response.status, headers: response.headers }) : response;
     } catch (error) {
       if (error instanceof ServiceProblem) return problemResponse(error, head);
+      if (isDatabaseUnavailable(error)) return problemResponse(databaseUnavailable(), head);
       // The client went away mid-request (its body stream failed): nobody to answer, nothing to log.
       if (!request.signal.aborted) context.onError(error);
       return problemResponse(new ServiceProblem(500, 'internal-error', 'The service failed to answer; the error is in its log.'), head);
     }
   };
+
+  return async (request) => {
+    const started = performance.now();
+    const requestId = requestIdOf(request);
+    const seen: RouteSeen = {};
+    let response = await answer(request, seen);
+    const ms = Math.round((performance.now() - started) * 10) / 10;
+    const route = routeTemplate(pathOf(request.url), seen.route);
+    context.metrics.request(request.method, route, response.status, ms);
+    log?.({ time: new Date().toISOString(), type: 'request', method: request.method, route, status: response.status, ms, requestId });
+    try {
+      response.headers.set('x-request-id', requestId);
+    } catch {
+      // Headers of a response made elsewhere may be immutable: copy them.
+      response = new Response(response.body, { status: response.status, statusText: response.statusText, headers: new Headers(response.headers) });
+      response.headers.set('x-request-id', requestId);
+    }
+    return response;
+  };
+}
+
+/** The answer while the database cannot be reached: 503, try again in a few seconds. */
+function databaseUnavailable(): ServiceProblem {
+  return new ServiceProblem(503, 'database-unavailable', 'The database cannot be reached right now; try again shortly.', {
+    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+  });
 }

@@ -1,17 +1,29 @@
 import type { PassSigner } from '../pkpass/signer.js';
 import type { FetchLike } from '../webhooks/post.js';
+import type { ApiKeyChecker } from './api-keys.js';
+import type { GoogleService } from './google-service.js';
+import type { Metrics } from './metrics.js';
 import type { SqlDatabase } from './sql.js';
 
 /** What every route of the service shares. */
 export interface ServiceContext {
   readonly db: SqlDatabase;
+  /** Whether a request carries a valid API key (any scope). */
   readonly authenticate: (request: Request) => Promise<boolean>;
+  /** The API key check with scopes. */
+  readonly keys: ApiKeyChecker;
+  /** The process's counters, and what `GET /metrics` answers. */
+  readonly metrics: Metrics;
+  /** A token that opens `GET /metrics` besides an API key. */
+  readonly metricsToken: string | undefined;
   readonly signer: PassSigner | undefined;
   readonly issuer: { readonly teamIdentifier: string; readonly organizationName: string };
   /** Where the service is reached (an origin); otherwise each request's own origin. */
   readonly publicUrl: string | undefined;
   /** Queue APNs pushes when a pass changes. */
   readonly pushes: boolean;
+  /** Google Wallet, when configured: a class per template, an object per pass, kept in step through the queue. */
+  readonly google?: GoogleService | undefined;
   readonly webhooks: {
     readonly allowPrivateNetworks: boolean;
     readonly timeoutMs?: number | undefined;

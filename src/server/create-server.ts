@@ -1,13 +1,21 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PassSigner } from '../pkpass/signer.js';
-import { addApiKey, databaseAuth, ensureFirstApiKey } from './api-keys.js';
+import { addApiKey, createApiKeyChecker, ensureFirstApiKey } from './api-keys.js';
+import { DEFAULT_TIMEOUT_MS } from '../webhooks/post.js';
 import { createServiceHandler } from './api.js';
+import type { LogSink } from './log.js';
+import { createMetrics, type Metrics, type PoolStats } from './metrics.js';
+import { createRetention } from './retention.js';
 import { createDeliveryWorker, type DeliveryOptions, type Worker } from './delivery-worker.js';
 import { nodeListener } from './node-listener.js';
+import { releaseOrphanedClaims } from './claims.js';
+import { defaultLeaseMs, leaseProblem } from './lease.js';
 import { openPglite } from './pglite.js';
 import { openPostgres } from './postgres.js';
 import { createPushWorker, type Pusher } from './push-worker.js';
+import { createGoogleService, type GoogleServiceOptions } from './google-service.js';
+import { createGoogleWorker } from './google-worker.js';
 import { migrate } from './schema.js';
 import type { SqlDatabase } from './sql.js';
 
@@ -43,6 +51,8 @@ export interface ServerOptions {
   readonly createFirstApiKey?: boolean | undefined;
   /** Pushes pass updates to devices (an `ApnsClient`); without it no pushes are queued. */
   readonly apns?: Pusher | undefined;
+  /** Google Wallet: a class per template and an object per pass, kept in step through the durable queue; save links; callbacks. */
+  readonly google?: GoogleServiceOptions | undefined;
   /** How webhooks are delivered (`allowPrivateNetworks` also lets registrations point at private addresses). */
   readonly delivery?: DeliveryOptions | undefined;
   /** Run the delivery and push workers in this process (default `true`). */
@@ -51,6 +61,12 @@ export interface ServerOptions {
   readonly maxBodyBytes?: number | undefined;
   /** Largest template file (an image), in bytes; default 4 MiB. */
   readonly maxFileBytes?: number | undefined;
+  /** Receives one entry per request (and per delivery attempt where the worker reports them); default none. `passmint serve` writes JSON lines. */
+  readonly log?: LogSink | undefined;
+  /** A bearer token that opens `GET /metrics` besides an API key (for a Prometheus scraper). */
+  readonly metricsToken?: string | undefined;
+  /** Delete events older than this many days whose deliveries all ended, with their deliveries and attempts; default 30, 0 keeps them. */
+  readonly retentionDays?: number | undefined;
   /** Told about every error behind a 500 and every failed worker round; default `console.error`. */
   readonly onError?: ((error: unknown) => void) | undefined;
 }
@@ -75,7 +91,9 @@ export interface PassmintServer {
   readonly database: SqlDatabase;
   /** The webhook delivery worker (started unless `workers: false`). */
   readonly deliveries: Worker;
-  /** Adds an API key (given, or made) and returns it. */
+  /** This process's counters (`GET /metrics`). */
+  readonly metrics: Metrics;
+  /** Adds an `admin` API key (given, or made) and returns it. */
   addApiKey(key?: string): Promise<string>;
   /** Listens on `node:http` (port 0: any free port); resolves to where. */
   listen(port?: number, host?: string): Promise<{ readonly url: string; readonly port: number; readonly server: Server }>;
@@ -103,6 +121,7 @@ export interface PassmintServer {
 export async function createServer(options: ServerOptions = {}): Promise<PassmintServer> {
   const onError = options.onError ?? ((error: unknown) => console.error(error));
   const owned = options.database === undefined;
+  const delivery = withLease(options.delivery ?? {});
   const db =
     options.database ??
     (options.databaseUrl !== undefined && options.databaseUrl !== ''
@@ -110,18 +129,29 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
       : await openPglite({ dataDir: options.dataDir }));
   try {
     await migrate(db);
+    // Claims of a process that is gone are freed now rather than when their lease runs out: on a
+    // PGlite folder this process holds the lock, so every claim is a dead one's.
+    if (owned || db.engine === 'postgres') await releaseOrphanedClaims(db, db.engine === 'pglite' ? 'every' : 'gone');
   } catch (error) {
     if (owned) await db.close();
     throw error;
   }
   const firstApiKey = options.createFirstApiKey === false ? undefined : await ensureFirstApiKey(db);
-  const delivery = options.delivery ?? {};
   const deliveries = createDeliveryWorker(db, delivery, onError);
   const pushes = options.apns === undefined ? undefined : createPushWorker(db, options.apns, { pollMs: delivery.pollMs, leaseMs: delivery.leaseMs }, onError);
+  const google = options.google === undefined ? undefined : createGoogleService(options.google);
+  const googleSync =
+    google === undefined ? undefined : createGoogleWorker(db, google, { publicUrl: options.publicUrl, pollMs: delivery.pollMs, leaseMs: delivery.leaseMs }, onError);
 
+  const keys = createApiKeyChecker(db, { extraKeys: options.apiKeys });
+  const metrics = createMetrics(db, () => (db as { poolStats?: () => PoolStats }).poolStats?.());
+  const retention = createRetention(db, { days: options.retentionDays ?? 30, log: options.log }, onError);
   const fetch = createServiceHandler({
     db,
-    authenticate: databaseAuth(db, options.apiKeys ?? []),
+    authenticate: keys.authenticate,
+    keys,
+    metrics,
+    metricsToken: options.metricsToken,
     signer: options.signer,
     issuer: {
       teamIdentifier: options.issuer?.teamIdentifier ?? options.signer?.teamIdentifier ?? 'UNSIGNED00',
@@ -129,6 +159,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
     },
     publicUrl: options.publicUrl,
     pushes: pushes !== undefined,
+    google,
     webhooks: {
       allowPrivateNetworks: delivery.allowPrivateNetworks === true,
       timeoutMs: delivery.timeoutMs,
@@ -139,13 +170,16 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
     notify: () => {
       deliveries.wake();
       pushes?.wake();
+      googleSync?.wake();
     },
     onError,
-  });
+  }, options.log);
 
   if (options.workers !== false) {
+    retention.start();
     deliveries.start();
     pushes?.start();
+    googleSync?.start();
   }
 
   const servers: Server[] = [];
@@ -155,7 +189,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
     engine: db.engine,
     database: db,
     deliveries,
-    addApiKey: (key) => addApiKey(db, key),
+    metrics,
+    addApiKey: async (key) => {
+      const added = await addApiKey(db, key);
+      keys.invalidate();
+      return added;
+    },
     listen(port = 0, host = '127.0.0.1') {
       const server = createHttpServer(nodeListener(fetch, onError));
       servers.push(server);
@@ -179,8 +218,17 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
             }),
         ),
       );
-      await Promise.all([deliveries.stop(), pushes?.stop()]);
+      await Promise.all([deliveries.stop(), pushes?.stop(), googleSync?.stop(), retention.stop()]);
       if (owned) await db.close();
     },
   };
+}
+
+/** The delivery options with a lease that outlasts a delivery: derived when not given, refused when too short. */
+function withLease(delivery: DeliveryOptions): DeliveryOptions {
+  const timeoutMs = delivery.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (delivery.leaseMs === undefined) return { ...delivery, leaseMs: defaultLeaseMs(timeoutMs) };
+  const problem = leaseProblem(delivery.leaseMs, timeoutMs);
+  if (problem !== undefined) throw new RangeError(`delivery.leaseMs: ${problem}`);
+  return delivery;
 }

@@ -15,6 +15,7 @@ export type ServiceProblemCode =
   | 'method-not-allowed'
   | 'missing-credentials'
   | 'invalid-credentials'
+  | 'insufficient-scope'
   | 'invalid-path'
   | 'invalid-query'
   | 'unsupported-media-type'
@@ -30,12 +31,19 @@ export type ServiceProblemCode =
   | 'pass-not-found'
   | 'webhook-not-found'
   | 'event-not-found'
+  | 'key-not-found'
   | 'file-not-found'
   | 'template-in-use'
   | 'pass-exists'
   | 'webhook-disabled'
   | 'signing-not-configured'
   | 'cannot-pack'
+  | 'not-ready'
+  | 'database-unavailable'
+  | 'google-not-configured'
+  | 'google-not-ready'
+  | 'google-keys-unavailable'
+  | 'invalid-callback'
   | 'internal-error';
 
 const titles: { readonly [K in ServiceProblemCode]: string } = {
@@ -44,6 +52,7 @@ const titles: { readonly [K in ServiceProblemCode]: string } = {
   'method-not-allowed': 'Method not allowed',
   'missing-credentials': 'Missing credentials',
   'invalid-credentials': 'Invalid credentials',
+  'insufficient-scope': 'Insufficient scope',
   'invalid-path': 'Invalid path',
   'invalid-query': 'Invalid query',
   'unsupported-media-type': 'Unsupported media type',
@@ -59,12 +68,19 @@ const titles: { readonly [K in ServiceProblemCode]: string } = {
   'pass-not-found': 'Pass not found',
   'webhook-not-found': 'Webhook not found',
   'event-not-found': 'Event not found',
+  'key-not-found': 'API key not found',
   'file-not-found': 'File not found',
   'template-in-use': 'Template in use',
   'pass-exists': 'Pass exists',
   'webhook-disabled': 'Webhook disabled',
   'signing-not-configured': 'Signing not configured',
   'cannot-pack': 'Cannot pack the pass',
+  'not-ready': 'Not ready',
+  'database-unavailable': 'Database unavailable',
+  'google-not-configured': 'Google Wallet not configured',
+  'google-not-ready': 'Google Wallet object not ready',
+  'google-keys-unavailable': 'Google keys unavailable',
+  'invalid-callback': 'Invalid callback',
   'internal-error': 'Internal error',
 };
 

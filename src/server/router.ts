@@ -1,5 +1,7 @@
 import { decodeSegment, pathOf } from '../http/route.js';
+import type { ApiKeyScope, KeyCheck } from './api-keys.js';
 import { ServiceProblem } from './problem.js';
+import { requiredScope } from './scopes.js';
 
 /** What a route's action gets: the request, its decoded parameters, its URL. */
 export interface RouteCall {
@@ -23,17 +25,23 @@ export interface Route {
 
 const MAX_PATH = 8192;
 
+/** Filled by the router for logs and metrics: the pattern of the route a request matched. */
+export interface RouteSeen {
+  route?: string;
+}
+
 /**
  * Dispatches a request: 404 outside every route, 405 with `Allow`, 401
- * without a valid API key, 400 for a parameter that is not valid
+ * without a valid API key, 403 for a key without the route's scope
+ * ({@link requiredScope}), 400 for a parameter that is not valid
  * percent-encoded UTF-8 — in that order, before any action runs.
  */
 export function createRouter(
   routes: readonly Route[],
-  authenticate: (request: Request) => Promise<boolean>,
-): (request: Request) => Promise<Response> {
+  authorize: (request: Request, scope: ApiKeyScope) => Promise<KeyCheck>,
+): (request: Request, seen?: RouteSeen) => Promise<Response> {
   const compiled = routes.map((route) => ({ ...route, parts: route.pattern.split('/').slice(1) }));
-  return async (request) => {
+  return async (request, seen = {}) => {
     const path = pathOf(request.url);
     // 414 as the seed's GETs and Apple's web service answer it, not a 404 that says the route does not exist.
     if (path.length > MAX_PATH) throw new ServiceProblem(414, 'uri-too-long', `The path is longer than ${MAX_PATH} characters.`);
@@ -48,6 +56,7 @@ export function createRouter(
     }
     if (matched === undefined) throw new ServiceProblem(404, 'not-found', 'No such route; the API lives under /v1/.');
     const { route, raw } = matched;
+    seen.route = route.pattern;
     // HEAD is GET without the body (the caller drops it) wherever GET is served.
     const action = route.methods[request.method] ?? (request.method === 'HEAD' ? route.methods['GET'] : undefined);
     if (action === undefined) {
@@ -56,11 +65,10 @@ export function createRouter(
       throw new ServiceProblem(405, 'method-not-allowed', `Allowed here: ${allowed.join(', ')}.`, { headers: { allow: allowed.join(', ') } });
     }
     const method = route.methods[request.method] === undefined ? 'GET' : request.method;
-    if (route.public?.includes(method) !== true && !(await authenticate(request))) {
-      const given = /^bearer[ \t]+\S/i.test(request.headers.get('authorization') ?? '');
-      throw given
-        ? new ServiceProblem(401, 'invalid-credentials', 'The API key is not valid.', { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } })
-        : new ServiceProblem(401, 'missing-credentials', 'Send an API key as "Authorization: Bearer <key>".', { headers: { 'www-authenticate': 'Bearer' } });
+    if (route.public?.includes(method) !== true) {
+      const scope = requiredScope(method, route.pattern);
+      const check = await authorize(request, scope);
+      if (!check.ok) throw refusal(check.reason, scope);
     }
     const params: string[] = [];
     for (const part of raw) {
@@ -72,6 +80,18 @@ export function createRouter(
     }
     return action({ request, params, url: new URL(request.url) });
   };
+}
+
+/** The 401 or 403 problem for a key check that failed. */
+function refusal(reason: 'missing' | 'invalid' | 'forbidden', scope: ApiKeyScope): ServiceProblem {
+  if (reason === 'forbidden') {
+    return new ServiceProblem(403, 'insufficient-scope', `This API key lacks the "${scope}" scope this call needs.`, {
+      headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"` },
+    });
+  }
+  return reason === 'invalid'
+    ? new ServiceProblem(401, 'invalid-credentials', 'The API key is not valid.', { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } })
+    : new ServiceProblem(401, 'missing-credentials', 'Send an API key as "Authorization: Bearer <key>".', { headers: { 'www-authenticate': 'Bearer' } });
 }
 
 /** The raw parameter segments when the path matches; a `*` parameter joins the rest with `/`. */

@@ -127,6 +127,84 @@ const MIGRATIONS: readonly string[] = [
   );
   create index passmint_pushes_due on passmint_pushes (next_attempt_at) where status = 'pending';
   `,
+  // API keys with a name, scopes and an id to revoke them by; the keys made before are admin keys.
+  `
+  alter table passmint_api_keys
+    add column id uuid not null default gen_random_uuid(),
+    add column name text not null default 'API key',
+    add column scopes text[] not null default '{admin}',
+    add column prefix text,
+    add column last_used_at timestamptz,
+    add column revoked_at timestamptz;
+  create unique index passmint_api_keys_id on passmint_api_keys (id);
+  `,
+  // Google Wallet: one sync job per class (template) and per object (pass), the objects as last
+  // sent (for ids and change messages), the messages sent (Google's 3 a day), callback nonces.
+  `
+  create table passmint_google_jobs (
+    id bigserial primary key,
+    kind text not null check (kind in ('class', 'object')),
+    template_id integer,
+    pass_type_identifier text,
+    serial_number text,
+    -- Each change bumps wanted; a sync that read the state at wanted = W records done = W.
+    wanted bigint not null default 1,
+    done bigint not null default 0,
+    attempts integer not null default 0,
+    next_attempt_at timestamptz not null default now(),
+    locked_until timestamptz,
+    lease uuid,
+    claimed_by text,
+    last_error text,
+    updated_at timestamptz not null default now()
+  );
+  create unique index passmint_google_jobs_class on passmint_google_jobs (template_id) where kind = 'class';
+  create unique index passmint_google_jobs_object on passmint_google_jobs (pass_type_identifier, serial_number) where kind = 'object';
+  create index passmint_google_jobs_due on passmint_google_jobs (next_attempt_at) where wanted > done;
+
+  create table passmint_google_classes (
+    template_id integer primary key,
+    class_id text not null,
+    template_version integer not null,
+    synced_at timestamptz not null default now()
+  );
+
+  create table passmint_google_objects (
+    pass_type_identifier text not null,
+    serial_number text not null,
+    object_id text not null unique,
+    class_id text not null,
+    resource text not null,
+    -- The pass as last sent to Google (null: the id is known from a save link, nothing sent yet).
+    pass json,
+    synced_at timestamptz,
+    primary key (pass_type_identifier, serial_number)
+  );
+
+  create table passmint_google_messages (
+    id bigserial primary key,
+    -- The id Google gets: one per field change, so a message resent after a crash is the same message.
+    message_id text not null unique,
+    object_id text not null,
+    header text,
+    body text not null,
+    -- sent: added with TEXT_AND_NOTIFY; over-limit: not sent (3 notifications in 24 hours already).
+    status text not null check (status in ('sent', 'over-limit')),
+    sent_at timestamptz not null default now()
+  );
+  create index passmint_google_messages_object on passmint_google_messages (object_id, sent_at);
+
+  create table passmint_google_nonces (
+    nonce text primary key,
+    expires_at timestamptz not null
+  );
+  create index passmint_google_nonces_expiry on passmint_google_nonces (expires_at);
+  `,
+  // Who holds a claim (the claiming process's instanceId), so a start can free the claims of processes that are gone.
+  `
+  alter table passmint_deliveries add column claimed_by text;
+  alter table passmint_pushes add column claimed_by text;
+  `,
 ];
 
 // Any constant shared by every passmint process: the advisory lock that serializes migrations.
@@ -160,4 +238,9 @@ export async function migrate(db: SqlDatabase): Promise<number> {
     }
     return MIGRATIONS.length - current;
   });
+}
+
+/** How many migrations this passmint has: the schema version a ready database is at. */
+export function schemaVersion(): number {
+  return MIGRATIONS.length;
 }

@@ -1,0 +1,50 @@
+import { matchWalletRoute } from '../wallet/route.js';
+
+/**
+ * One structured log line: `passmint serve` writes each as one JSON line on
+ * stdout. Never holds a secret, a token, an API key or a query string.
+ *
+ * @example
+ * ```ts
+ * const line: LogEntry = { time: '2026-01-01T00:00:00.000Z', type: 'request', method: 'GET', route: '/v1/passes', status: 200, ms: 3, requestId: '…' };
+ * ```
+ */
+export interface LogEntry {
+  readonly time: string;
+  readonly type: 'request' | 'delivery' | 'push' | 'retention';
+  readonly [field: string]: string | number | boolean | null;
+}
+
+/** Where log entries go: `passmint serve` writes JSON lines to stdout; `createServer` writes none unless given one. */
+export type LogSink = (entry: LogEntry) => void;
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The request's id: its `X-Request-Id` when that is 1–128 safe characters, else a new UUID. */
+export function requestIdOf(request: Request): string {
+  const given = request.headers.get('x-request-id');
+  return given !== null && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+}
+
+const WALLET_ROUTES = {
+  registration: '/wallet/v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}/{serialNumber}',
+  serials: '/wallet/v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}',
+  pass: '/wallet/v1/passes/{passTypeIdentifier}/{serialNumber}',
+  log: '/wallet/v1/log',
+} as const;
+
+/**
+ * The route template a path is logged and counted under: a `/wallet/…` call
+ * by Apple's route, an API route by its pattern (`/v1/passes/{type}/{serial}`),
+ * `unmatched` for anything else — never the raw path, which holds serial
+ * numbers and device ids.
+ */
+export function routeTemplate(path: string, apiRoute: string | undefined): string {
+  if (path === '/wallet' || path.startsWith('/wallet/')) {
+    const route = matchWalletRoute(path.slice('/wallet'.length));
+    if (route !== undefined) return WALLET_ROUTES[route.kind];
+    if (/^\/wallet\/v1\/passes\/[^/]+\/[^/]+\/personalize$/.test(path)) return '/wallet/v1/passes/{passTypeIdentifier}/{serialNumber}/personalize';
+    return 'unmatched';
+  }
+  return apiRoute === undefined ? 'unmatched' : apiRoute.replace(/:([a-z]+)/gi, '{$1}').replace(/\*$/, '{path}');
+}

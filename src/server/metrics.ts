@@ -1,0 +1,160 @@
+import type { SqlDatabase } from './sql.js';
+
+/** Upper bounds of the request latency histogram, in seconds. */
+const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
+
+/** Connections of a pool: what `GET /metrics` reports as `passmint_db_pool_connections`. */
+export interface PoolStats {
+  readonly total: number;
+  readonly idle: number;
+  readonly waiting: number;
+}
+
+/**
+ * The process's counters and the text `GET /metrics` answers.
+ *
+ * @example
+ * ```ts
+ * const metrics = createMetrics(db);
+ * metrics.request('GET', '/v1/passes', 200, 12);
+ * const text = await metrics.render();
+ * ```
+ */
+export interface Metrics {
+  /** Counts one answered request: its route pattern (not its path), status and duration in ms. */
+  request(method: string, route: string, status: number, ms: number): void;
+  /** Counts one webhook delivery attempt by outcome (`received`, `retry`, `gone`). */
+  delivery(outcome: string): void;
+  /** Counts one APNs push by outcome (`sent`, `gone`, `retry`, `rejected`). */
+  push(outcome: string): void;
+  /** The Prometheus text (version 0.0.4): this process's counters and the queue as the database has it. */
+  render(): Promise<string>;
+}
+
+interface Histogram {
+  readonly counts: number[];
+  sum: number;
+  count: number;
+}
+
+const escape = (value: string): string => value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+const labels = (pairs: Record<string, string | number>): string =>
+  `{${Object.entries(pairs)
+    .map(([name, value]) => `${name}="${escape(String(value))}"`)
+    .join(',')}}`;
+
+/**
+ * Request counters and latency histograms by method, route pattern and
+ * status (bounded: unknown paths count as `unmatched`), delivery and push
+ * outcomes counted by this process, and, read from the database at each
+ * scrape: the webhook queue (pending, due, age of the oldest due delivery),
+ * deliveries and pushes by status, and the pool (`poolStats`, PostgreSQL).
+ */
+export function createMetrics(db: SqlDatabase, poolStats?: () => PoolStats | undefined): Metrics {
+  const started = Date.now() / 1000;
+  const requests = new Map<string, number>();
+  const latencies = new Map<string, Histogram>();
+  const deliveries = new Map<string, number>();
+  const pushes = new Map<string, number>();
+  const bump = (map: Map<string, number>, key: string): void => {
+    map.set(key, (map.get(key) ?? 0) + 1);
+  };
+
+  const database = async (): Promise<string[]> => {
+    const lines: string[] = [];
+    try {
+      const [queue] = await db.query<{ pending: number; due: number; oldest: number | null }>(
+        `select count(*)::int as pending,
+                (count(*) filter (where next_attempt_at <= now()))::int as due,
+                extract(epoch from now() - min(next_attempt_at) filter (where next_attempt_at <= now()))::float8 as oldest
+           from passmint_deliveries where status = 'pending'`,
+      );
+      const deliveryStates = await db.query<{ status: string; n: number }>('select status, count(*)::int as n from passmint_deliveries group by status');
+      const pushStates = await db.query<{ status: string; n: number }>('select status, count(*)::int as n from passmint_pushes group by status');
+      lines.push(
+        '# HELP passmint_webhook_queue_pending Webhook deliveries not yet delivered (all processes).',
+        '# TYPE passmint_webhook_queue_pending gauge',
+        `passmint_webhook_queue_pending ${queue?.pending ?? 0}`,
+        '# HELP passmint_webhook_queue_due Pending webhook deliveries whose next attempt is due now.',
+        '# TYPE passmint_webhook_queue_due gauge',
+        `passmint_webhook_queue_due ${queue?.due ?? 0}`,
+        '# HELP passmint_webhook_queue_oldest_due_seconds How long the oldest due delivery has been due (0 when none is).',
+        '# TYPE passmint_webhook_queue_oldest_due_seconds gauge',
+        `passmint_webhook_queue_oldest_due_seconds ${Math.max(0, queue?.oldest ?? 0)}`,
+        '# HELP passmint_webhook_deliveries Webhook deliveries in the database by status.',
+        '# TYPE passmint_webhook_deliveries gauge',
+        ...['pending', 'delivered', 'failed', 'cancelled'].map(
+          (status) => `passmint_webhook_deliveries${labels({ status })} ${deliveryStates.find((row) => row.status === status)?.n ?? 0}`,
+        ),
+        '# HELP passmint_apns_pushes APNs pushes in the database by status.',
+        '# TYPE passmint_apns_pushes gauge',
+        ...['pending', 'sent', 'gone', 'failed'].map((status) => `passmint_apns_pushes${labels({ status })} ${pushStates.find((row) => row.status === status)?.n ?? 0}`),
+        '# HELP passmint_database_up Whether the database answered this scrape.',
+        '# TYPE passmint_database_up gauge',
+        'passmint_database_up 1',
+      );
+    } catch {
+      lines.push('# HELP passmint_database_up Whether the database answered this scrape.', '# TYPE passmint_database_up gauge', 'passmint_database_up 0');
+    }
+    return lines;
+  };
+
+  return {
+    request(method, route, status, ms) {
+      bump(requests, `${method}\u0000${route}\u0000${status}`);
+      const key = `${method}\u0000${route}`;
+      let histogram = latencies.get(key);
+      if (histogram === undefined) {
+        histogram = { counts: BUCKETS.map(() => 0), sum: 0, count: 0 };
+        latencies.set(key, histogram);
+      }
+      const seconds = ms / 1000;
+      BUCKETS.forEach((bound, index) => {
+        if (seconds <= bound) histogram.counts[index]! += 1;
+      });
+      histogram.sum += seconds;
+      histogram.count += 1;
+    },
+    delivery: (outcome) => bump(deliveries, outcome),
+    push: (outcome) => bump(pushes, outcome),
+    async render() {
+      const lines = [
+        '# HELP passmint_process_start_time_seconds When this process started, in seconds since the epoch.',
+        '# TYPE passmint_process_start_time_seconds gauge',
+        `passmint_process_start_time_seconds ${started}`,
+        '# HELP passmint_http_requests_total Requests answered by this process, by method, route pattern and status.',
+        '# TYPE passmint_http_requests_total counter',
+      ];
+      for (const [key, count] of requests) {
+        const [method, route, status] = key.split('\u0000') as [string, string, string];
+        lines.push(`passmint_http_requests_total${labels({ method, route, status })} ${count}`);
+      }
+      lines.push('# HELP passmint_http_request_duration_seconds Time to answer a request, by method and route pattern.', '# TYPE passmint_http_request_duration_seconds histogram');
+      for (const [key, histogram] of latencies) {
+        const [method, route] = key.split('\u0000') as [string, string];
+        BUCKETS.forEach((bound, index) => lines.push(`passmint_http_request_duration_seconds_bucket${labels({ method, route, le: bound })} ${histogram.counts[index]}`));
+        lines.push(
+          `passmint_http_request_duration_seconds_bucket${labels({ method, route, le: '+Inf' })} ${histogram.count}`,
+          `passmint_http_request_duration_seconds_sum${labels({ method, route })} ${histogram.sum}`,
+          `passmint_http_request_duration_seconds_count${labels({ method, route })} ${histogram.count}`,
+        );
+      }
+      lines.push('# HELP passmint_webhook_attempts_total Webhook delivery attempts made by this process, by outcome.', '# TYPE passmint_webhook_attempts_total counter');
+      for (const [outcome, count] of deliveries) lines.push(`passmint_webhook_attempts_total${labels({ outcome })} ${count}`);
+      lines.push('# HELP passmint_apns_push_attempts_total APNs pushes made by this process, by outcome.', '# TYPE passmint_apns_push_attempts_total counter');
+      for (const [outcome, count] of pushes) lines.push(`passmint_apns_push_attempts_total${labels({ outcome })} ${count}`);
+      const pool = poolStats?.();
+      if (pool !== undefined) {
+        lines.push(
+          '# HELP passmint_db_pool_connections PostgreSQL pool connections of this process: total open, idle, and requests waiting for one.',
+          '# TYPE passmint_db_pool_connections gauge',
+          `passmint_db_pool_connections${labels({ state: 'total' })} ${pool.total}`,
+          `passmint_db_pool_connections${labels({ state: 'idle' })} ${pool.idle}`,
+          `passmint_db_pool_connections${labels({ state: 'waiting' })} ${pool.waiting}`,
+        );
+      }
+      lines.push(...(await database()));
+      return `${lines.join('\n')}\n`;
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { timingSafeEqual } from 'node:crypto';
+import { readBearerToken } from '../http/bearer-auth.js';
+import { type Kit, json } from './kit.js';
+import { openApiDocument } from './openapi.js';
+import { ServiceProblem } from './problem.js';
+import type { Route } from './router.js';
+import { schemaVersion } from './schema.js';
+
+/** How long `/readyz` waits for the database. */
+const READY_TIMEOUT_MS = 3000;
+
+/**
+ * Operations: `/healthz` (the process answers), `/readyz` (the database
+ * answers and its schema is this version's), `/metrics` (Prometheus text;
+ * an API key or the metrics token), `/v1/openapi.json`.
+ */
+export function opsRoutes(kit: Kit): Route[] {
+  const { context, db } = kit;
+  return [
+    {
+      pattern: '/healthz',
+      methods: { GET: async () => json({ status: 'ok' }) },
+      public: ['GET', 'HEAD'],
+    },
+    {
+      pattern: '/readyz',
+      methods: {
+        GET: async () => {
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          const late = new Promise<'late'>((resolve) => {
+            timer = setTimeout(() => resolve('late'), READY_TIMEOUT_MS);
+          });
+          const version = db
+            .query<{ version: number }>('select coalesce(max(version), 0)::int as version from passmint_migrations')
+            .then((rows) => rows[0]?.version ?? 0, () => 'down' as const);
+          const answer = await Promise.race([version, late]);
+          clearTimeout(timer);
+          if (answer === 'late' || answer === 'down') {
+            throw new ServiceProblem(503, 'not-ready', 'The database does not answer.', { headers: { 'retry-after': '5' } });
+          }
+          if (answer < schemaVersion()) {
+            throw new ServiceProblem(503, 'not-ready', `The database's schema is at version ${answer}, this passmint needs ${schemaVersion()}.`, { headers: { 'retry-after': '5' } });
+          }
+          return json({ status: 'ready', schemaVersion: answer });
+        },
+      },
+      public: ['GET', 'HEAD'],
+    },
+    {
+      pattern: '/metrics',
+      methods: {
+        GET: async ({ request }) => {
+          const token = context.metricsToken;
+          const presented = readBearerToken(request.headers.get('authorization'));
+          if (token === undefined || presented === undefined || !sameText(presented, token)) {
+            const check = await context.keys.check(request, 'read');
+            if (!check.ok) {
+              throw new ServiceProblem(401, check.reason === 'missing' ? 'missing-credentials' : 'invalid-credentials', 'Send an API key, or the metrics token, as "Authorization: Bearer <token>".', {
+                headers: { 'www-authenticate': 'Bearer' },
+              });
+            }
+          }
+          return new Response(await context.metrics.render(), { status: 200, headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' } });
+        },
+      },
+      public: ['GET', 'HEAD'],
+    },
+    {
+      pattern: '/v1/openapi.json',
+      methods: { GET: async () => json(openApiDocument()) },
+      public: ['GET', 'HEAD'],
+    },
+  ];
+}
+
+/** Constant-time comparison of two texts. */
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'utf8');
+  const right = Buffer.from(b, 'utf8');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
