@@ -4,7 +4,7 @@ export { readGoogleCredentials } from './credentials.js';
 export { createSaveUrl } from './save-url.js';
 export { createGoogleWalletClient } from './client.js';
 export { verifyGoogleCallback } from './callback.js';
-export { fetchGoogleRootKeys } from './root-keys.js';
+export { fetchGoogleRootKeys, parseRootKeys } from './root-keys.js';
 export { GoogleWalletError } from './error.js';
 export type { GoogleWalletErrorCode } from './error.js';
 export type {
