@@ -1,7 +1,10 @@
 import { createApnsClient, type ApnsClient } from '../apns/index.js';
 import { createPassSigner, SignerError, type PassSigner } from '../pkpass/index.js';
 import { createServer, type PassmintServer } from '../server/index.js';
+import { leaseProblem } from '../server/lease.js';
+import { DEFAULT_TIMEOUT_MS } from '../webhooks/post.js';
 import { flag, parseCommandLine, stringOption } from './args.js';
+import { GOOGLE_SERVE_HELP, GOOGLE_SERVE_OPTIONS, readGoogleServeOptions } from './serve-google.js';
 import type { Command } from './command.js';
 import { readInput, resolvePath } from './files.js';
 import { EXIT_FAILED, EXIT_OK, type CliIo, type ExitCode } from './io.js';
@@ -28,11 +31,13 @@ Options:
   --wwdr FILE             Apple's WWDR intermediate certificate (G4)
 ${PASSPHRASE_HELP}
   --apns ENV              push pass updates through APNs (production or development), with --cert/--key
+${GOOGLE_SERVE_HELP}
   --team-id ID            teamIdentifier for passes (default: the certificate's, else UNSIGNED00)
   --organization NAME     organizationName for passes (default "passmint")
   --allow-private-webhooks  deliver webhooks to private and loopback addresses too
   --poll-ms N             how often an idle worker looks for due deliveries (default 1000)
-  --lease-ms N            how long a claimed delivery stays claimed (default 60000)
+  --lease-ms N            how long a claimed delivery stays claimed, extended while it runs (default 60000,
+                          or twice --timeout-ms when longer); at least --timeout-ms + 500
   --timeout-ms N          time limit of one webhook POST (default 15000)
   -h, --help              this text
 
@@ -69,6 +74,7 @@ async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
     wwdr: { type: 'string' },
     ...PASSPHRASE_OPTIONS,
     apns: { type: 'string' },
+    ...GOOGLE_SERVE_OPTIONS,
     'team-id': { type: 'string' },
     organization: { type: 'string' },
     'allow-private-webhooks': { type: 'boolean' },
@@ -96,6 +102,12 @@ async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
     throw new UsageError(`--apns is production or development, not "${apnsEnvironment}"`);
   }
 
+  const leaseMs = positiveInteger('--lease-ms', stringOption(parsed, 'lease-ms'));
+  const timeoutMs = positiveInteger('--timeout-ms', stringOption(parsed, 'timeout-ms'));
+  const leaseTooShort = leaseMs === undefined ? undefined : leaseProblem(leaseMs, timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  if (leaseTooShort !== undefined) throw new UsageError(`--lease-ms: ${leaseTooShort.replace('the time limit', '--timeout-ms')}`);
+
+  const google = readGoogleServeOptions(parsed, io);
   const signing = readSigningFiles(parsed, io);
   if (apnsEnvironment !== undefined && signing === undefined) throw new UsageError('--apns pushes with the pass certificate: give --cert, --key and --wwdr too');
   let signer: PassSigner | undefined;
@@ -124,13 +136,14 @@ async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
       dataDir,
       signer,
       apns,
+      google,
       publicUrl,
       issuer: { teamIdentifier: stringOption(parsed, 'team-id'), organizationName: stringOption(parsed, 'organization') },
       delivery: {
         allowPrivateNetworks: flag(parsed, 'allow-private-webhooks'),
         pollMs: positiveInteger('--poll-ms', stringOption(parsed, 'poll-ms')),
-        leaseMs: positiveInteger('--lease-ms', stringOption(parsed, 'lease-ms')),
-        timeoutMs: positiveInteger('--timeout-ms', stringOption(parsed, 'timeout-ms')),
+        leaseMs,
+        timeoutMs,
       },
       onError: (error) => io.stderr(`passmint serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
     });
@@ -177,6 +190,11 @@ async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
       ? 'Passes are not signed: start with --cert, --key and --wwdr to serve .pkpass downloads.\n'
       : `Signing as ${signer.passTypeIdentifier} (team ${signer.teamIdentifier})${apnsEnvironment === undefined ? '' : `; pushing updates through APNs (${apnsEnvironment})`}.\n`,
   );
+  if (google !== undefined) {
+    io.stdout(
+      `Google Wallet: issuer ${google.issuerId} (${google.credentials.clientEmail})${publicUrl === undefined ? '; give --public-url (https) so Google can fetch images and send save/delete callbacks' : ''}.\n`,
+    );
+  }
 
   await stopRequested;
   io.stdout('passmint serve: stopping\n');

@@ -1,9 +1,13 @@
 import { deliver } from '../webhooks/deliver.js';
 import type { DeliveryResult } from '../webhooks/deliver.js';
-import type { FetchLike } from '../webhooks/post.js';
+import { DEFAULT_TIMEOUT_MS, type FetchLike } from '../webhooks/post.js';
 import { nextRetryDelay } from '../webhooks/retry.js';
 import { signPayload } from '../webhooks/signature.js';
+import { defaultLeaseMs } from './lease.js';
+import { createQueueWorker, retryWhileUnavailable, type Worker } from './queue-worker.js';
 import type { SqlDatabase } from './sql.js';
+
+export { createLoop, type Worker } from './queue-worker.js';
 
 /**
  * How a process delivers the outbox.
@@ -14,14 +18,17 @@ import type { SqlDatabase } from './sql.js';
  * ```
  */
 export interface DeliveryOptions {
-  /** Most deliveries one worker claims and sends at once; default 16. */
+  /** Most deliveries one worker sends at once; default 16. Each ends on its own: a slow receiver holds one of them, not the others. */
   readonly batchSize?: number | undefined;
   /** How often an idle worker looks for due deliveries, in ms; default 1000. Changes in this process wake it at once. */
   readonly pollMs?: number | undefined;
   /**
-   * How long a claim lasts, in ms; default 60 000. A process killed while
-   * delivering leaves its claims, which other workers (or it, restarted)
-   * take again once they expire. Keep it above `timeoutMs`.
+   * How long a claim lasts, in ms; default 60 000 (or twice `timeoutMs`
+   * when that is longer). It is extended while the delivery is in flight.
+   * A process killed while delivering leaves its claims: a process that
+   * starts frees those of processes that are gone; otherwise they are taken
+   * again when they run out. `createServer` refuses one shorter than
+   * `timeoutMs` + 500.
    */
   readonly leaseMs?: number | undefined;
   /** Time limit of one POST, in ms; default 15 000 (`deliver`'s). */
@@ -47,33 +54,19 @@ interface ClaimedRow {
 }
 
 /**
- * A loop that delivers due outbox entries; every process runs one and any
- * number share a database.
+ * Claims due deliveries with `FOR UPDATE SKIP LOCKED` — only the oldest
+ * pending delivery of each registration, so a registration receives its
+ * events in creation order — leases them for `leaseMs` (extended while in
+ * flight), posts each with `deliver`, records the attempt, and schedules
+ * the next with `nextRetryDelay` (honouring `Retry-After`). `410 Gone`
+ * disables the registration and cancels what was pending for it. A free
+ * slot is filled as soon as a delivery ends (see {@link createQueueWorker}).
  *
  * @example
  * ```ts
- * const server = await createServer({ databaseUrl, workers: false });
- * while ((await server.deliveries.runOnce()) > 0); // deliver what is due, then stop
+ * const worker = createDeliveryWorker(db, { allowPrivateNetworks: true });
+ * worker.start();
  * ```
- */
-export interface Worker {
-  /** Starts the loop (idempotent). */
-  start(): void;
-  /** Looks for work now instead of at the next poll. */
-  wake(): void;
-  /** Claims and processes one batch; resolves to how many it processed. */
-  runOnce(): Promise<number>;
-  /** Stops claiming, and waits for the batch in flight. */
-  stop(): Promise<void>;
-}
-
-/**
- * Claims due deliveries with `FOR UPDATE SKIP LOCKED` — only the oldest
- * pending delivery of each registration, so a registration receives its
- * events in creation order — leases them for `leaseMs`, posts each with
- * `deliver`, records the attempt, and schedules the next with
- * `nextRetryDelay` (honouring `Retry-After`). `410 Gone` disables the
- * registration and cancels what was pending for it.
  */
 export function createDeliveryWorker(
   db: SqlDatabase,
@@ -81,18 +74,19 @@ export function createDeliveryWorker(
   onError: (error: unknown) => void = () => undefined,
 ): Worker {
   const batchSize = options.batchSize ?? 16;
-  const leaseMs = options.leaseMs ?? 60_000;
+  const leaseMs = options.leaseMs ?? defaultLeaseMs(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const owner = db.instanceId ?? null;
   const attemptOptions = {
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     allowPrivateNetworks: options.allowPrivateNetworks === true,
   };
 
-  const claim = async (lease: string): Promise<ClaimedRow[]> =>
+  const claim = async (limit: number, lease: string): Promise<ClaimedRow[]> =>
     db.query<ClaimedRow>(
       `with claimed as (
          update passmint_deliveries d
-            set locked_until = now() + $2 * interval '1 millisecond', lease = $3
+            set locked_until = now() + $2 * interval '1 millisecond', lease = $3, claimed_by = $4
           where d.id in (
             -- Locked and re-checked here: another worker may have taken a candidate since it was read.
             select c.id from passmint_deliveries c
@@ -123,7 +117,7 @@ export function createDeliveryWorker(
          from claimed
          join passmint_events e on e.seq = claimed.event_seq
          join passmint_webhooks w on w.id = claimed.webhook_id`,
-      [batchSize, leaseMs, lease],
+      [limit, leaseMs, lease, owner],
     );
 
   const attempt = async (row: ClaimedRow): Promise<DeliveryResult> => {
@@ -148,7 +142,7 @@ export function createDeliveryWorker(
          values ($1, to_timestamp($2 / 1000.0), $3, $4, $5, $6)`,
         [row.id, startedAt, result.outcome, status, error, durationMs],
       );
-      const common = `attempts = attempts + 1, last_status = $2, last_error = $3, locked_until = null, lease = null,
+      const common = `attempts = attempts + 1, last_status = $2, last_error = $3, locked_until = null, lease = null, claimed_by = null,
                       first_attempt_at = coalesce(first_attempt_at, to_timestamp($4 / 1000.0))`;
       if (result.outcome === 'received') {
         await tx.query(
@@ -187,71 +181,25 @@ export function createDeliveryWorker(
     });
   };
 
-  return createLoop(async () => {
-    const lease = crypto.randomUUID();
-    const rows = await claim(lease);
-    await Promise.all(
-      rows.map(async (row) => {
-        const startedAt = Date.now();
-        const result = await attempt(row);
-        await record(row, lease, result, startedAt);
-      }),
-    );
-    return rows.length;
-  }, options.pollMs ?? 1000, onError);
-}
-
-/**
- * The polling loop both workers share: run a batch; when it found nothing,
- * sleep `pollMs` or until woken; errors (a database restart) are reported
- * and retried after a poll.
- */
-export function createLoop(batch: () => Promise<number>, pollMs: number, onError: (error: unknown) => void): Worker {
-  let running = false;
-  let woken = false;
-  let wakeUp: (() => void) | undefined;
-  let loop: Promise<void> | undefined;
-
-  const sleep = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        wakeUp = undefined;
-        resolve();
-      }
-      wakeUp = done;
-    });
-
-  const run = async (): Promise<void> => {
-    while (running) {
-      woken = false;
-      let count = 0;
-      try {
-        count = await batch();
-      } catch (error) {
-        if (running) onError(error);
-      }
-      if (!running) break;
-      if (count === 0 && !woken) await sleep(pollMs);
-    }
-  };
-
-  return {
-    start() {
-      if (running) return;
-      running = true;
-      loop = run();
+  return createQueueWorker<ClaimedRow>({
+    capacity: batchSize,
+    pollMs: options.pollMs ?? 1000,
+    leaseMs,
+    claim,
+    async run(row, lease, stopping) {
+      const startedAt = Date.now();
+      const result = await attempt(row);
+      // The receiver has answered: its answer is recorded even if the database is away for a while.
+      await retryWhileUnavailable(() => record(row, lease, result, startedAt), stopping);
     },
-    wake() {
-      woken = true;
-      wakeUp?.();
+    async extend(claims) {
+      await db.query(
+        `update passmint_deliveries d set locked_until = now() + $3 * interval '1 millisecond'
+           from unnest($1::bigint[], $2::uuid[]) as c(id, lease)
+          where d.id = c.id and d.lease = c.lease and d.status = 'pending'`,
+        [claims.map((claim) => claim.job.id), claims.map((claim) => claim.lease), leaseMs],
+      );
     },
-    runOnce: batch,
-    async stop() {
-      running = false;
-      wakeUp?.();
-      await loop;
-    },
-  };
+    onError,
+  });
 }

@@ -1,4 +1,6 @@
+import { isDatabaseUnavailable } from './database-errors.js';
 import { importPeer } from './pglite.js';
+import { INSTANCE_PREFIX } from './claims.js';
 import type { SqlDatabase, SqlQueryable } from './sql.js';
 
 /**
@@ -14,6 +16,8 @@ export interface PostgresOptions {
   readonly connectionString: string;
   /** Most connections in the pool; default 10. */
   readonly max?: number | undefined;
+  /** How long to wait for a new connection before the query fails (and the API answers 503), in ms; default 5000. */
+  readonly connectTimeoutMs?: number | undefined;
 }
 
 const INT8 = 20;
@@ -22,6 +26,14 @@ const INT8 = 20;
  * Opens a pool of connections to a PostgreSQL server through `pg` (an
  * optional peer dependency). Any number of processes may share one server.
  *
+ * A lost connection never ends the process: the server going away (a
+ * restart, a failover, `pg_terminate_backend`) fails the queries in flight
+ * with an error {@link isDatabaseUnavailable} recognises, and the pool
+ * connects again for the next ones. Every connection is named
+ * `passmint:<instanceId>` (`application_name`), and one extra connection is
+ * kept open for the pool's lifetime, so another process can tell that this
+ * one still runs (see `releaseOrphanedClaims`).
+ *
  * @example
  * ```ts
  * const db = await openPostgres({ connectionString: process.env.DATABASE_URL! });
@@ -29,14 +41,27 @@ const INT8 = 20;
  */
 export async function openPostgres(options: PostgresOptions): Promise<SqlDatabase> {
   const pg = await importPeer<typeof import('pg') & { default?: typeof import('pg') }>('pg');
-  const { Pool, types } = pg.default ?? pg;
+  const { Pool, Client, types } = pg.default ?? pg;
   const getTypeParser = ((oid: number, format?: string) =>
     oid === INT8 ? (value: string) => Number(value) : types.getTypeParser(oid, format as 'text')) as typeof types.getTypeParser;
-  const pool = new Pool({ connectionString: options.connectionString, max: options.max ?? 10, types: { getTypeParser } });
-  // An idle connection the server drops (a restart, a failover) must not crash the process.
+  const instanceId = crypto.randomUUID();
+  const settings = {
+    connectionString: options.connectionString,
+    application_name: `${INSTANCE_PREFIX}${instanceId}`,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    keepAlive: true,
+    types: { getTypeParser },
+  };
+  const pool = new Pool({ ...settings, max: options.max ?? 10 });
+  // An idle connection the server drops (a restart, a failover) must not crash the process…
   pool.on('error', () => undefined);
+  // …nor one in use: a checked-out client has no listener of the pool's, and an unheard
+  // 'error' event ('Connection terminated unexpectedly') would end the process. The query
+  // in flight fails on its own; the client is then thrown away (see transaction below).
+  pool.on('connect', (client) => client.on('error', () => undefined));
   // Fail now, not at the first request, when the server cannot be reached.
   await pool.query('select 1');
+  const presence = keepPresence(() => new Client(settings));
 
   const normalize = (row: Record<string, unknown>): Record<string, unknown> => {
     for (const key of Object.keys(row)) {
@@ -59,6 +84,7 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDatabas
 
   return {
     engine: 'postgres',
+    instanceId,
     ...queryable(pool),
     async transaction(work) {
       const client = await pool.connect();
@@ -69,16 +95,64 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDatabas
         await client.query('commit');
         return result;
       } catch (error) {
-        try {
-          await client.query('rollback');
-        } catch {
-          broken = true; // a connection that cannot roll back is not given back to the pool
+        // A connection the server dropped is not given back to the pool, nor one that cannot roll back.
+        broken = isDatabaseUnavailable(error);
+        if (!broken) {
+          try {
+            await client.query('rollback');
+          } catch {
+            broken = true;
+          }
         }
         throw error;
       } finally {
         client.release(broken);
       }
     },
-    close: () => pool.end(),
+    async close() {
+      await presence.close();
+      await pool.end();
+    },
+  };
+}
+
+interface PresenceClient {
+  connect(): Promise<unknown>;
+  end(): Promise<void>;
+  on(event: 'error' | 'end', listener: () => void): unknown;
+}
+
+/**
+ * One connection held open for as long as the database is open — connecting
+ * again a second after it is lost — so `pg_stat_activity` shows this
+ * process as long as it runs, even when its pool has no connection left.
+ */
+function keepPresence(create: () => PresenceClient): { close(): Promise<void> } {
+  let closed = false;
+  let client: PresenceClient | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const connect = (): void => {
+    timer = undefined;
+    if (closed) return;
+    const current = create();
+    client = current;
+    let lost = false;
+    const retry = (): void => {
+      if (lost || closed) return;
+      lost = true;
+      timer = setTimeout(connect, 1000);
+      timer.unref();
+    };
+    current.on('error', retry);
+    current.on('end', retry);
+    current.connect().catch(retry);
+  };
+  connect();
+  return {
+    async close() {
+      closed = true;
+      if (timer !== undefined) clearTimeout(timer);
+      await client?.end().catch(() => undefined);
+    },
   };
 }

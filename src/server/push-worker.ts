@@ -2,8 +2,8 @@ import type { PushResult } from '../apns/classify.js';
 import type { PushOptions } from '../apns/client.js';
 import { createEvent } from '../webhooks/event.js';
 import { nextRetryDelay } from '../webhooks/retry.js';
-import { createLoop, type Worker } from './delivery-worker.js';
 import { addEvents } from './outbox.js';
+import { createQueueWorker, retryWhileUnavailable, type Worker } from './queue-worker.js';
 import type { SqlDatabase } from './sql.js';
 
 /**
@@ -27,10 +27,18 @@ interface PushRow {
 
 /**
  * Sends the queued APNs pushes, claimed like deliveries (`FOR UPDATE SKIP
- * LOCKED`, leased): `sent` is done; `gone` removes every registration with
- * that device token and reports each as `registration.deleted` (in the same
- * transaction); `retry` waits as `nextRetryDelay` says, `Retry-After`
- * included; `rejected` (a configuration APNs refuses) is kept as failed.
+ * LOCKED`, leased, the lease extended while in flight): `sent` is done;
+ * `gone` removes every registration with that device token and reports each
+ * as `registration.deleted` (in the same transaction); `retry` waits as
+ * `nextRetryDelay` says, `Retry-After` included; `rejected` (a configuration
+ * APNs refuses) is kept as failed. Each push ends on its own: a slow device
+ * holds one of the `batchSize` slots, not the others.
+ *
+ * @example
+ * ```ts
+ * const worker = createPushWorker(db, createApnsClient({ certificate: { cert, key } }));
+ * worker.start();
+ * ```
  */
 export function createPushWorker(
   db: SqlDatabase,
@@ -40,61 +48,78 @@ export function createPushWorker(
 ): Worker {
   const batchSize = options.batchSize ?? 64;
   const leaseMs = options.leaseMs ?? 60_000;
-  return createLoop(async () => {
-    const lease = crypto.randomUUID();
-    const rows = await db.query<PushRow>(
-      `update passmint_pushes p set locked_until = now() + $2 * interval '1 millisecond', lease = $3
-        where p.id in (
-          select id from passmint_pushes
-           where status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
-           order by next_attempt_at limit $1
-             for update skip locked)
-       returning p.id, p.push_token, p.topic, p.attempts`,
-      [batchSize, leaseMs, lease],
-    );
-    await Promise.all(
-      rows.map(async (row) => {
-        let result: PushResult;
-        try {
-          result = await pusher.push(row.push_token, row.topic);
-        } catch (error) {
-          result = { outcome: 'retry', error: error instanceof Error ? error.message : String(error) };
-        }
-        const error = result.reason ?? result.error ?? null;
-        await db.transaction(async (tx) => {
-          if (result.outcome === 'retry') {
-            const delay = nextRetryDelay(row.attempts + 1, { retryAfterMs: result.retryAfterMs });
-            await tx.query(
-              `update passmint_pushes set attempts = attempts + 1, last_error = $2, locked_until = null, lease = null,
-                      next_attempt_at = now() + $3 * interval '1 millisecond' where id = $1 and lease = $4`,
-              [row.id, error, delay ?? 86_400_000, lease],
-            );
-            return;
-          }
-          const status = result.outcome === 'sent' ? 'sent' : result.outcome === 'gone' ? 'gone' : 'failed';
-          await tx.query(
-            `update passmint_pushes set status = $2, attempts = attempts + 1, last_error = $3, locked_until = null, lease = null where id = $1`,
-            [row.id, status, error],
-          );
-          if (result.outcome !== 'gone') return;
-          const removed = await tx.query<{ device_library_identifier: string; pass_type_identifier: string; serial_number: string }>(
-            `delete from passmint_wallet_registrations where push_token = $1
-             returning device_library_identifier, pass_type_identifier, serial_number`,
-            [row.push_token],
-          );
-          await addEvents(
-            tx,
-            removed.map((registration) =>
-              createEvent('registration.deleted', {
-                serialNumber: registration.serial_number,
-                passTypeIdentifier: registration.pass_type_identifier,
-                deviceLibraryIdentifier: registration.device_library_identifier,
-              } as { serialNumber: string; passTypeIdentifier: string }),
-            ),
-          );
-        });
-      }),
-    );
-    return rows.length;
-  }, options.pollMs ?? 1000, onError);
+  const owner = db.instanceId ?? null;
+
+  const record = async (row: PushRow, lease: string, result: PushResult): Promise<void> => {
+    const error = result.reason ?? result.error ?? null;
+    await db.transaction(async (tx) => {
+      if (result.outcome === 'retry') {
+        const delay = nextRetryDelay(row.attempts + 1, { retryAfterMs: result.retryAfterMs });
+        await tx.query(
+          `update passmint_pushes set attempts = attempts + 1, last_error = $2, locked_until = null, lease = null, claimed_by = null,
+                  next_attempt_at = now() + $3 * interval '1 millisecond' where id = $1 and lease = $4`,
+          [row.id, error, delay ?? 86_400_000, lease],
+        );
+        return;
+      }
+      const status = result.outcome === 'sent' ? 'sent' : result.outcome === 'gone' ? 'gone' : 'failed';
+      const updated = await tx.query(
+        `update passmint_pushes set status = $2, attempts = attempts + 1, last_error = $3, locked_until = null, lease = null, claimed_by = null
+          where id = $1 and status = 'pending' returning 1`,
+        [row.id, status, error],
+      );
+      // Already recorded (a retry of this transaction whose commit did reach the database): nothing more.
+      if (result.outcome !== 'gone' || updated.length === 0) return;
+      const removed = await tx.query<{ device_library_identifier: string; pass_type_identifier: string; serial_number: string }>(
+        `delete from passmint_wallet_registrations where push_token = $1
+         returning device_library_identifier, pass_type_identifier, serial_number`,
+        [row.push_token],
+      );
+      await addEvents(
+        tx,
+        removed.map((registration) =>
+          createEvent('registration.deleted', {
+            serialNumber: registration.serial_number,
+            passTypeIdentifier: registration.pass_type_identifier,
+            deviceLibraryIdentifier: registration.device_library_identifier,
+          } as { serialNumber: string; passTypeIdentifier: string }),
+        ),
+      );
+    });
+  };
+
+  return createQueueWorker<PushRow>({
+    capacity: batchSize,
+    pollMs: options.pollMs ?? 1000,
+    leaseMs,
+    claim: (limit, lease) =>
+      db.query<PushRow>(
+        `update passmint_pushes p set locked_until = now() + $2 * interval '1 millisecond', lease = $3, claimed_by = $4
+          where p.id in (
+            select id from passmint_pushes
+             where status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
+             order by next_attempt_at limit $1
+               for update skip locked)
+         returning p.id, p.push_token, p.topic, p.attempts`,
+        [limit, leaseMs, lease, owner],
+      ),
+    async run(row, lease, stopping) {
+      let result: PushResult;
+      try {
+        result = await pusher.push(row.push_token, row.topic);
+      } catch (error) {
+        result = { outcome: 'retry', error: error instanceof Error ? error.message : String(error) };
+      }
+      await retryWhileUnavailable(() => record(row, lease, result), stopping);
+    },
+    async extend(claims) {
+      await db.query(
+        `update passmint_pushes p set locked_until = now() + $3 * interval '1 millisecond'
+           from unnest($1::bigint[], $2::uuid[]) as c(id, lease)
+          where p.id = c.id and p.lease = c.lease and p.status = 'pending'`,
+        [claims.map((claim) => claim.job.id), claims.map((claim) => claim.lease), leaseMs],
+      );
+    },
+    onError,
+  });
 }

@@ -33,6 +33,12 @@ export interface SqlDatabase extends SqlQueryable {
   /** `pglite` (embedded) or `postgres` (a server). */
   readonly engine: 'pglite' | 'postgres';
   /**
+   * A random id of this open database, written on the work this process
+   * claims. On PostgreSQL every connection is named after it, so a process
+   * that starts can tell which claims belong to processes that are gone.
+   */
+  readonly instanceId?: string | undefined;
+  /**
    * Runs `work` in one transaction (READ COMMITTED) on one connection:
    * committed when it resolves, rolled back when it throws.
    */
