@@ -7,6 +7,7 @@ import type { Issue } from '../issues.js';
 import { digest } from './crypto/index.js';
 import { imageSlot, type ImageName } from './images.js';
 import { toHex } from './manifest.js';
+import { checkPersonalizationJson } from './personalization.js';
 import { checkPath, filePointer, LPROJ, preview, RESERVED_NAMES } from './paths.js';
 import { type PngSize, pngSize } from './png.js';
 import { parsePassStrings } from './strings.js';
@@ -71,12 +72,7 @@ export async function inspectFile(path: string, bytes: Uint8Array, issues: Issue
     return base;
   }
   if (language === undefined && name === 'personalization.json') {
-    try {
-      const value: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TypeError('not an object');
-    } catch {
-      issues.push({ severity: 'error', code: 'invalid-json', message: 'personalization.json is not a JSON object', path: where });
-    }
+    checkPersonalizationJson(bytes, issues);
     return { ...base, personalization: true };
   }
   unused(language === undefined ? 'not a file of the pass format' : 'a language folder holds pass.strings and images');

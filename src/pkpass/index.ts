@@ -16,5 +16,8 @@ export type { ReadLimits } from './zip-read.js';
 export { verifyPass } from './verify.js';
 export type { PassVerification, VerifyOptions } from './verify.js';
 export { decodePassStrings, encodePassStrings } from './strings.js';
+export { PERSONALIZATION_FIELDS } from './personalization.js';
+export type { Personalization, PersonalizationField } from './personalization.js';
+export { checkPersonalizationToken, signPersonalizationToken } from './personalization-token.js';
 export { PackError } from './pack-error.js';
 export { PKPASS_MIME_TYPE, PKPASSES_MIME_TYPE, pkpassHeaders } from './mime.js';

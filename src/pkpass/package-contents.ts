@@ -1,7 +1,9 @@
 // The first steps readPass and verifyPass share: the archive, its names, pass.json.
 
 import type { Issue } from '../issues.js';
-import { checkPath } from './paths.js';
+import { parseJsonText } from '../json-text.js';
+import { checkNumberFidelity } from './json-fidelity.js';
+import { checkPath, passJsonPointer } from './paths.js';
 import { type ReadLimits, readZip } from './zip-read.js';
 
 /** An archive opened as a pass bundle, with what stood in the way. */
@@ -30,12 +32,20 @@ export function openPackage(bytes: Uint8Array, limits: ReadLimits = {}): OpenedP
     }
     return { files, issues };
   }
+  let text: string;
   try {
-    const pass: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(passBytes));
-    return { files, issues, pass };
-  } catch (error) {
-    const reason = error instanceof SyntaxError ? `: ${error.message}` : ' (not UTF-8)';
-    issues.push({ severity: 'error', code: 'invalid-json', message: `pass.json is not JSON${reason}`, path: '/pass.json' });
+    text = new TextDecoder('utf-8', { fatal: true }).decode(passBytes);
+  } catch {
+    issues.push({ severity: 'error', code: 'invalid-json', message: 'pass.json is not JSON (not UTF-8)', path: '/pass.json' });
     return { files, issues };
   }
+  // Read as Apple's reader reads it: a trailing comma is a warning, a repeated key a warning (one of the two is lost).
+  const parsed = parseJsonText(text);
+  for (const issue of parsed.issues) {
+    if (issue.code === 'invalid-json') issues.push({ ...issue, message: `pass.json is not JSON: ${issue.message}`, path: '/pass.json' });
+    else issues.push({ ...issue, message: `pass.json: ${issue.message}`, path: passJsonPointer(issue.path) });
+  }
+  if (!('value' in parsed)) return { files, issues };
+  checkNumberFidelity(text, '/pass.json', issues);
+  return { files, issues, pass: parsed.value };
 }

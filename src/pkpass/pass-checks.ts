@@ -36,6 +36,15 @@ export function checkFilesForPass(pass: unknown, files: readonly BundleFile[], i
       issues.push({ severity: 'warning', code: 'unused-file', message: 'personalization.json is read only in passes with "nfc"', path: filePointer(file.path) });
     }
   }
+  // Apple lists personalizationLogo among a personalizable pass's files: the signup form shows it above the description.
+  if (hasNfc && files.some((file) => file.personalization === true) && !files.some((file) => file.image?.name === 'personalizationLogo')) {
+    issues.push({
+      severity: 'warning',
+      code: 'missing-personalization-logo',
+      message: 'A rewards-enrollment pass (personalization.json) should have personalizationLogo.png (150×40 points, with @2x and @3x): the signup form shows it',
+      path: '/personalizationLogo.png',
+    });
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 // readPass: a .pkpass opened into its parts, safely.
 
+import type { Issue } from '../issues.js';
 import { PackError } from './pack-error.js';
 import { openPackage } from './package-contents.js';
 import { readManifest } from './manifest.js';
@@ -30,6 +31,13 @@ export interface PassPackage {
   readonly signature?: Uint8Array;
   /** Each language's pass.strings: `'de'` → key → value. */
   readonly strings: Map<string, Map<string, string>>;
+  /**
+   * The warnings found while reading: `trailing-comma` (read as Apple's
+   * reader does), and what writing `pass` again would change —
+   * `duplicate-key` (only the last of the repeated members is in `pass`),
+   * `lossy-json` (a number JavaScript cannot hold exactly).
+   */
+  readonly warnings: readonly Issue[];
 }
 
 /**
@@ -39,7 +47,9 @@ export interface PassPackage {
  * {@link PackError} listing the issues when the package cannot be read
  * (`invalid-zip`, `zip-limit-exceeded`, `unsafe-path`, `duplicate-entry`,
  * `missing-pass-json`, `invalid-json`, `invalid-manifest`, `invalid-strings`);
- * it checks neither hashes nor signature — {@link verifyPass} does.
+ * it checks neither hashes nor signature — {@link verifyPass} does. A
+ * trailing comma in pass.json does not stop it (Apple's reader accepts one);
+ * `warnings` says so, and names what a repack would change.
  *
  * @example
  * ```ts
@@ -49,6 +59,7 @@ export interface PassPackage {
 export async function readPass(bytes: Uint8Array, options: ReadLimits = {}): Promise<PassPackage> {
   const opened = openPackage(bytes, options);
   const issues = opened.issues.filter((issue) => issue.severity === 'error');
+  const warnings = opened.issues.filter((issue) => issue.severity === 'warning');
   const manifestBytes = opened.files.get('manifest.json');
   const manifest = manifestBytes === undefined ? undefined : readManifest(manifestBytes);
   if (manifest !== undefined) issues.push(...manifest.issues);
@@ -75,5 +86,6 @@ export async function readPass(bytes: Uint8Array, options: ReadLimits = {}): Pro
     ...(manifest === undefined || manifestBytes === undefined ? {} : { manifest: manifest.entries, manifestBytes }),
     ...(signature === undefined ? {} : { signature }),
     strings,
+    warnings,
   };
 }

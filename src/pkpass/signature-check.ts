@@ -8,7 +8,7 @@ import { OID } from './oids.js';
 import type { Certificate } from './x509/certificate.js';
 import { readCertificateInput } from './x509/certificate-input.js';
 import { formatDate, issuerProblem, validityProblem } from './x509/chain.js';
-import { equalBytes, nameValue, sameName } from './x509/name.js';
+import { equalBytes, type Name, nameValue, sameName } from './x509/name.js';
 
 /**
  * What `checkSignature` found: the issues (every path `/signature`; none
@@ -59,7 +59,7 @@ const SIGNATURE_HASHES: Readonly<Record<string, HashName>> = {
 
 const MAX_WWDR_CANDIDATES = 8;
 
-const G4_HINT = "Certificates issued after 27 January 2022 chain to Apple's WWDR G4.";
+const G4_HINT = "Pass Type ID certificates issued after 27 January 2022 chain to Apple's WWDR G4 (https://www.apple.com/certificateauthority/AppleWWDRCAG4.cer).";
 
 /**
  * Checks a pass's detached CMS signature over `content` (the manifest bytes)
@@ -76,8 +76,13 @@ const G4_HINT = "Certificates issued after 27 January 2022 chain to Apple's WWDR
  * ```
  */
 export async function checkSignature(signature: Uint8Array, content: Uint8Array, options?: CheckSignatureOptions): Promise<SignatureCheck> {
+  return checkDetachedSignature(signature, content, options, 'manifest');
+}
+
+/** {@link checkSignature} over any content; `what` names it in messages ('manifest', 'personalization token'). */
+export async function checkDetachedSignature(signature: Uint8Array, content: Uint8Array, options: CheckSignatureOptions | undefined, what: string): Promise<SignatureCheck> {
   try {
-    return await check(signature, content, options ?? {});
+    return await check(signature, content, options ?? {}, what);
   } catch (error) {
     // The checks below turn every expected failure into an issue; this is the
     // promise kept for anything unforeseen in hostile bytes.
@@ -90,11 +95,11 @@ function issue(code: IssueCode, message: string, severity: Severity = 'error'): 
   return { severity, code, message, path: '/signature' };
 }
 
-async function check(signature: Uint8Array, content: Uint8Array, options: CheckSignatureOptions): Promise<SignatureCheck> {
+async function check(signature: Uint8Array, content: Uint8Array, options: CheckSignatureOptions, what: string): Promise<SignatureCheck> {
   if (!(signature instanceof Uint8Array) || signature.length === 0) {
     return { issues: [issue('missing-signature', 'The pass has no signature: sign the manifest with the Pass Type ID certificate.')] };
   }
-  if (!(content instanceof Uint8Array)) return { issues: [issue('invalid-signature', 'There is no signed content (manifest) to check the signature against.')] };
+  if (!(content instanceof Uint8Array)) return { issues: [issue('invalid-signature', `There is no signed content (${what}) to check the signature against.`)] };
   const at = options.at instanceof Date && !Number.isNaN(options.at.getTime()) ? options.at : new Date();
 
   let signedData;
@@ -106,6 +111,12 @@ async function check(signature: Uint8Array, content: Uint8Array, options: CheckS
   }
 
   const issues: Issue[] = [];
+  // A pass's signature is detached; one that carries content signed that content, which must be the bytes checked.
+  if (signedData.content !== undefined && !equalBytes(signedData.content, content)) {
+    issues.push(
+      issue('signed-content-mismatch', `The signature carries its own signed content (${signedData.content.length} bytes), which differs from the ${what} (${content.length} bytes): it signed something else. Sign the ${what}'s exact bytes, detached.`),
+    );
+  }
   if (signedData.contentType !== OID.data) issues.push(issue('invalid-signature', `The signature's content type is ${signedData.contentType}, not data (${OID.data}).`));
   for (const problem of signedData.unreadableCertificates) issues.push(issue('invalid-signature', `The signature holds an unreadable ${problem}.`));
   const signerInfo = signedData.signerInfos[0];
@@ -141,7 +152,7 @@ async function check(signature: Uint8Array, content: Uint8Array, options: CheckS
       }
       if (attributes.messageDigest === undefined) issues.push(issue('invalid-signature', 'The signed attributes have no messageDigest.'));
       else if (!equalBytes(attributes.messageDigest, await digest(digestName, content))) {
-        issues.push(issue('digest-mismatch', `The signed ${digestName.toUpperCase()} digest does not match the manifest: the manifest was changed after it was signed.`));
+        issues.push(issue('digest-mismatch', `The signed ${digestName.toUpperCase()} digest does not match the ${what}: the ${what} was changed after it was signed.`));
       }
     }
     if (signer !== undefined) {
@@ -191,7 +202,20 @@ function findSigner(signerInfo: SignerInfo, certificates: readonly Certificate[]
 async function findWwdr(signer: Certificate, certificates: readonly Certificate[], issues: Issue[]): Promise<Certificate | undefined> {
   const named = certificates.filter((candidate) => candidate !== signer && sameName(signer.issuer, candidate.subject));
   if (named.length === 0) {
-    issues.push(issue('missing-wwdr', `The signature does not carry the WWDR intermediate that issued the pass certificate ("${signer.issuer.text}"). ${G4_HINT}`));
+    const hint = wwdrGeneration(signer.issuer) === 'G4' ? ` ${G4_HINT}` : '';
+    // Another intermediate carried (often G1 or G3 where G4 is needed) is the wrong one, not a missing one.
+    const carried = certificates.filter((candidate) => candidate !== signer && !sameName(candidate.subject, candidate.issuer));
+    if (carried.length > 0) {
+      const names = carried.slice(0, 3).map((candidate) => `"${candidate.subject.text}"${describeGeneration(candidate.subject)}`);
+      issues.push(
+        issue(
+          'wrong-wwdr',
+          `The signature carries ${names.join(', ')}, but the pass certificate was issued by "${signer.issuer.text}"${describeGeneration(signer.issuer)}: carry that intermediate instead.${hint}`,
+        ),
+      );
+    } else {
+      issues.push(issue('missing-wwdr', `The signature does not carry the WWDR intermediate that issued the pass certificate ("${signer.issuer.text}").${hint}`));
+    }
     return undefined;
   }
   // Each candidate costs an RSA verification; a pass carries one, so a few are plenty.
@@ -232,6 +256,19 @@ function checkValidity(certificate: Certificate, what: string, at: Date, signing
     const when = then === 'certificate-not-yet-valid' ? `when signed (${formatDate(signingTime as Date)})` : `at ${formatDate(at)}`;
     issues.push(issue('certificate-not-yet-valid', `${name} is valid only from ${formatDate(certificate.notBefore)}: it was not valid ${when}.`));
   }
+}
+
+/** Apple's WWDR generation a name is: `G3`, `G4` … from its OU, `G1` for the first one (no generation in its name). */
+function wwdrGeneration(name: Name): string | undefined {
+  const unit = nameValue(name, OID.organizationalUnit);
+  if (unit !== undefined && /^G\d+$/.test(unit)) return unit;
+  const common = nameValue(name, OID.commonName) ?? '';
+  return common.includes('Worldwide Developer Relations') ? 'G1' : undefined;
+}
+
+function describeGeneration(name: Name): string {
+  const generation = wwdrGeneration(name);
+  return generation === undefined ? '' : ` (WWDR ${generation})`;
 }
 
 function describeSigner(signer: Certificate): NonNullable<SignatureCheck['signer']> {

@@ -111,7 +111,10 @@ async function verify(bytes: Uint8Array, options: VerifyOptions): Promise<PassVe
       }
     }
     for (const path of manifest.entries.keys()) {
-      if (!files.has(path) || path === 'manifest.json' || path === 'signature') {
+      if (path === 'manifest.json' || path === 'signature') {
+        const what = path === 'manifest.json' ? 'itself' : 'the signature';
+        issues.push({ severity: 'error', code: 'invalid-manifest', message: `manifest.json lists ${what}; it lists every file but itself and the signature (which signs it)`, path: manifestPointer(path) });
+      } else if (!files.has(path)) {
         issues.push({ severity: 'error', code: 'missing-file', message: `manifest.json lists ${JSON.stringify(path)}, which the package does not hold`, path: manifestPointer(path) });
       }
     }

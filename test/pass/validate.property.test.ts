@@ -102,6 +102,10 @@ const CODES: { readonly [K in IssueCode]: true } = {
   'unknown-message-encoding': true,
   'barcode-message-unencodable': true,
   'barcode-message-too-long': true,
+  'signed-content-mismatch': true,
+  'lossy-json': true,
+  'invalid-personalization-field': true,
+  'missing-personalization-logo': true,
 };
 
 // Codes that name a member that is not there (so only its parent exists).

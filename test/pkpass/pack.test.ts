@@ -60,7 +60,7 @@ describe('packPass', () => {
     expect(later).not.toEqual(a);
   });
 
-  test('compress: false stores every entry; by default pass.json and manifest.json are deflated, PNGs stored', async () => {
+  test('compress: false stores every entry; by default pass.json and manifest.json are deflated from 4 KiB on, PNGs and the signature stored', async () => {
     const s = await signer();
     const methods = (bytes: Uint8Array) => {
       const view = new DataView(bytes.buffer);
@@ -75,8 +75,14 @@ describe('packPass', () => {
     };
     const stored = methods(await packPass(pass, imageSet(), s, { signingTime, compress: false }));
     expect(Object.values(stored).every((method) => method === 0)).toBe(true);
-    const packed = methods(await packPass(pass, imageSet(), s, { signingTime }));
-    expect(packed).toMatchObject({ 'pass.json': 8, 'manifest.json': 8, 'icon.png': 0, signature: 0 });
+    const small = methods(await packPass(pass, imageSet(), s, { signingTime }));
+    expect(small).toMatchObject({ 'pass.json': 0, 'manifest.json': 0, 'icon.png': 0, signature: 0 });
+    const backFields = Array.from({ length: 60 }, (_, index) => ({ key: `term${index}`, label: `Term ${index}`, value: 'Tickets are not refundable once scanned. '.repeat(2) }));
+    const large = { ...pass, generic: { ...pass.generic, backFields } };
+    expect(new TextEncoder().encode(JSON.stringify(large)).length).toBeGreaterThan(4096);
+    const packed = await packPass(large, imageSet(), s, { signingTime });
+    expect(methods(packed)).toMatchObject({ 'pass.json': 8, 'manifest.json': 0, 'icon.png': 0, signature: 0 });
+    expect(JSON.parse(new TextDecoder().decode(unzipEntry(packed, 'pass.json')))).toEqual(large);
   });
 
   test('a signer made by the openssl command works as well (any PassSigner does)', async () => {
@@ -163,7 +169,7 @@ describe('packPass', () => {
       'icon@2x.png': png(40, 40), // under 58×58
       'notes.txt': text('hello'),
       'Logo.png': png(160, 50),
-      'personalization.json': text('{}'),
+      'personalization.json': text('{"requiredPersonalizationFields":["PKPassPersonalizationFieldName"],"description":"Join"}'),
       'personalizationLogo.png': png(150, 40),
       'de.lproj/readme.txt': text('x'),
       'images/logo.png': png(10, 10),
@@ -198,7 +204,7 @@ describe('packPass', () => {
 
   test('personalization.json that is not a JSON object: invalid-json', async () => {
     const issues = await refusal(async () => packPass({ ...storeCardPass, ...identity }, { 'icon.png': png(29, 29), 'personalization.json': text('[1') }, await signer(), { signingTime }));
-    expect(located(issues)).toEqual(['error invalid-json /personalization.json']);
+    expect(located(issues)).toEqual(['error invalid-json /personalization.json', 'warning missing-personalization-logo /personalizationLogo.png']);
   });
 
   test('a signing time outside the certificates\' validity: certificate-expired / certificate-not-yet-valid', async () => {

@@ -13,6 +13,8 @@ const SIGNATURE_CODES = new Set([
   'missing-signing-time',
   'missing-certificate',
   'missing-wwdr',
+  'wrong-wwdr',
+  'signed-content-mismatch',
   'untrusted-chain',
   'certificate-expired',
   'certificate-not-yet-valid',

@@ -231,11 +231,37 @@ describe('checkSignature reports what is wrong', () => {
     expect(check.signer?.passTypeIdentifier).toBe('pass.com.example.test');
   });
 
-  test('an unrelated WWDR carried: missing-wwdr; an impostor with the right name: untrusted-chain', async () => {
+  test('an unrelated WWDR carried (G3 where G4 issued the certificate): wrong-wwdr naming both; an impostor with the right name: untrusted-chain', async () => {
     const unrelated = await otherWwdr();
-    expect(codes(await checkSignature(await opensslSign(['-certfile', unrelated.path]), manifest))).toEqual(['missing-wwdr']);
+    const wrong = await checkSignature(await opensslSign(['-certfile', unrelated.path]), manifest);
+    expect(codes(wrong)).toEqual(['wrong-wwdr']);
+    expect(wrong.issues[0]?.message).toContain('"C=US, O=Example Test CA, OU=G3, CN=Other Intermediate Certification Authority" (WWDR G3)');
+    expect(wrong.issues[0]?.message).toContain('issued by "C=US, O=Example Test CA, OU=G4, CN=Test Worldwide Developer Relations Certification Authority" (WWDR G4)');
+    expect(wrong.issues[0]?.message).toContain('AppleWWDRCAG4.cer');
     const impostor = await otherWwdr({ sameName: true });
     expect(codes(await checkSignature(await opensslSign(['-certfile', impostor.path]), manifest))).toEqual(['untrusted-chain']);
+  });
+
+  test('the G4 hint only where the certificate needs G4: no WWDR carried for a G3-issued certificate names it, without the hint', async () => {
+    const g3 = await makePki({ wwdrSubject: '/C=US/O=Example Test CA/OU=G3/CN=Test Worldwide Developer Relations Certification Authority' });
+    const name = `g3-sign-${++counter}`;
+    writeFileSync(join(g3.dir, `${name}.content`), manifest);
+    await openssl(['cms', '-sign', '-binary', '-outform', 'DER', '-signer', g3.certPath, '-inkey', g3.keyPath, '-in', `${name}.content`, '-out', `${name}.der`], g3.dir);
+    const check = await checkSignature(new Uint8Array(readFileSync(join(g3.dir, `${name}.der`))), manifest);
+    expect(codes(check)).toEqual(['missing-wwdr']);
+    expect(check.issues[0]?.message).toContain('OU=G3');
+    expect(check.issues[0]?.message).not.toContain('G4');
+  });
+
+  test('attached signed content that differs from the manifest: signed-content-mismatch (and the digest does not match either)', async () => {
+    const pki = await makePki();
+    const other = new TextEncoder().encode('{"pass.json":"ffffffffffffffffffffffffffffffffffffffff"}');
+    const attached = await opensslSign(['-nodetach', '-certfile', pki.wwdrPath], other);
+    const check = await checkSignature(attached, manifest);
+    expect(codes(check)).toEqual(['signed-content-mismatch', 'digest-mismatch']);
+    expect(check.issues[0]?.message).toContain('differs from the manifest');
+    // The same content attached is what was signed: nothing to flag.
+    expect(codes(await checkSignature(await opensslSign(['-nodetach', '-certfile', pki.wwdrPath]), manifest))).toEqual([]);
   });
 
   test('empty, garbage, and not-a-SignedData bytes', async () => {

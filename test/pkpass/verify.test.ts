@@ -107,6 +107,26 @@ describe('verifyPass', () => {
     expect(located(await verifyPass(removed))).toEqual(['error missing-file /manifest.json/de.lproj~1pass.strings']);
   });
 
+  test('a manifest that lists itself or the signature: invalid-manifest that says so, not "a file the package does not hold"', async () => {
+    const bytes = await good();
+    // A manifest over every file, plus the two entries it must never hold, signed.
+    let changed = new Map<string, Uint8Array>();
+    rezip(bytes, (files) => {
+      changed = files;
+    });
+    const entries = [...changed].filter(([name]) => name !== 'signature' && name !== 'manifest.json').map(([name, content]) => [name, sha1Hex(content)] as const);
+    const manifest = writeManifest([...entries, ['manifest.json', 'a'.repeat(40)], ['signature', 'b'.repeat(40)]]);
+    changed.set('manifest.json', manifest);
+    changed.set('signature', await (await signer()).sign(manifest, { signingTime }));
+    const report = await verifyPass(rezip(bytes, (files) => {
+      files.clear();
+      for (const [name, content] of changed) files.set(name, content);
+    }));
+    expect(located(report)).toEqual(['error invalid-manifest /manifest.json/manifest.json', 'error invalid-manifest /manifest.json/signature']);
+    expect(report.issues[0]?.message).toContain('manifest.json lists itself');
+    expect(report.issues[1]?.message).toContain('manifest.json lists the signature');
+  });
+
   test('the manifest changed after signing: the signature check fails at /signature', async () => {
     const bytes = rezip(await good(), (files) => files.set('manifest.json', text(`${new TextDecoder().decode(files.get('manifest.json'))} `)));
     const report = await verifyPass(bytes);
