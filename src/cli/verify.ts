@@ -1,5 +1,5 @@
 import { verifyPass, type PassVerification } from '../pkpass/index.js';
-import { flag, parseCommandLine, stringOptions } from './args.js';
+import { flag, parseCommandLine, stringOption, stringOptions } from './args.js';
 import { formatDate } from './certificate-info.js';
 import type { Command } from './command.js';
 import { readInput } from './files.js';
@@ -7,7 +7,7 @@ import { EXIT_FAILED, EXIT_OK, type CliIo, type ExitCode } from './io.js';
 import { cliMessage, countIssues } from './json-source.js';
 import { UsageError } from './usage-error.js';
 
-const USAGE = `Usage: passmint verify <file.pkpass> [--root <file>]... [--allow-http] [--json]
+const USAGE = `Usage: passmint verify <file.pkpass> [--root <file>]... [--at <date>] [--allow-http] [--json]
 
 Checks a .pkpass the way Wallet does, like Apple's \`signpass -v\` and more: the
 archive, the manifest and every hash, the signature over the manifest, the
@@ -18,6 +18,9 @@ through Apple's rules.
 Options:
   --root FILE   a trusted root (PEM or DER; for real passes Apple Root CA, AppleIncRootCertificate.cer, which issued WWDR G4); the
                 chain must end at one. Repeat for several. Without: checked up to the WWDR.
+  --at DATE     judge the certificates as of this moment instead of now (ISO 8601, such
+                as 2024-03-01 or 2024-03-01T12:00:00Z; "signing-time" = the package's own
+                signing time): an old pass as it was when it was signed
   --allow-http  an http:// webServiceURL is a warning, not an error (passes from a
                 development server, such as \`passmint serve\` on localhost)
   --json        print the report as JSON: {"file", "ok", "signingTime", "digest", "signer", "wwdr", "issues"}
@@ -40,6 +43,7 @@ export const verify: Command = {
 async function runVerify(args: readonly string[], io: CliIo): Promise<ExitCode> {
   const parsed = parseCommandLine(args, {
     root: { type: 'string', multiple: true },
+    at: { type: 'string' },
     'allow-http': { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -58,17 +62,27 @@ async function runVerify(args: readonly string[], io: CliIo): Promise<ExitCode> 
   });
 
   const allowHttp = flag(parsed, 'allow-http');
-  const report = await verifyPass(bytes, roots.length === 0 ? { allowHttp } : { roots, allowHttp });
+  const atText = stringOption(parsed, 'at');
+  let at = atText === undefined || atText === 'signing-time' ? undefined : parseAt(atText);
+  if (atText === 'signing-time') at = (await verifyPass(bytes, { allowHttp })).signingTime;
+  const report = await verifyPass(bytes, { allowHttp, ...(roots.length === 0 ? {} : { roots }), ...(at === undefined ? {} : { at }) });
   if (flag(parsed, 'json')) {
-    io.stdout(`${JSON.stringify({ file, ...report }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify({ file, ...report, ...(at === undefined ? {} : { at }) }, null, 2)}\n`);
   } else {
-    io.stdout(summary(file, report, roots.length > 0));
+    io.stdout(summary(file, report, roots.length > 0, at));
   }
   return report.ok ? EXIT_OK : EXIT_FAILED;
 }
 
-function summary(file: string, report: PassVerification, withRoots: boolean): string {
-  const lines = [`${file}: ${report.ok ? 'valid' : 'INVALID'} (${countIssues(report.issues)})`];
+/** An `--at` date: ISO 8601, a date alone meaning its midnight UTC. */
+function parseAt(text: string): Date {
+  const date = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.test(text) ? new Date(text) : undefined;
+  if (date === undefined || Number.isNaN(date.getTime())) throw new UsageError(`--at takes an ISO 8601 date such as 2024-03-01 or 2024-03-01T12:00:00Z, or "signing-time" (got ${JSON.stringify(text)})`);
+  return date;
+}
+
+function summary(file: string, report: PassVerification, withRoots: boolean, at: Date | undefined): string {
+  const lines = [`${file}: ${report.ok ? 'valid' : 'INVALID'} (${countIssues(report.issues)})${at === undefined ? '' : ` as of ${formatDate(at)}`}`];
   const { signer, wwdr } = report;
   if (signer !== undefined) {
     lines.push(`  signed by:    ${signer.subject}`);
