@@ -78,8 +78,8 @@ export function createSqlWalletStore(db: SqlDatabase, options: SqlWalletStoreOpt
     if (added) options.onEvents?.();
   };
   const eventOf = (type: 'registration.created' | 'registration.deleted', device: string, passTypeIdentifier: string, serialNumber: string) =>
-    // deviceLibraryIdentifier rides along, as the wallet handler's own events carry it.
-    createEvent(type, { serialNumber, passTypeIdentifier, deviceLibraryIdentifier: device } as { serialNumber: string; passTypeIdentifier: string });
+    // deviceLibraryIdentifier rides along, as the wallet handler's own events carry it; `wallet` tells Apple's from Google's.
+    createEvent(type, { serialNumber, passTypeIdentifier, deviceLibraryIdentifier: device, wallet: 'apple' } as { serialNumber: string; passTypeIdentifier: string });
   return {
     register: (registration) =>
       db.transaction(async (tx) => {

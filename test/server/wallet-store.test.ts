@@ -32,7 +32,7 @@ for (const engine of ENGINES) {
         expect(await store.unregister('device-1', 'pass.com.example.member', 'S1')).toBe(false);
         const rows = await database.db.query<{ type: string; body: string }>('select type, body from passmint_events order by seq');
         expect(rows.map((row) => row.type)).toEqual(['registration.created', 'registration.deleted']);
-        expect(JSON.parse(rows[0]!.body).data).toEqual({ serialNumber: 'S1', passTypeIdentifier: 'pass.com.example.member', deviceLibraryIdentifier: 'device-1' });
+        expect(JSON.parse(rows[0]!.body).data).toEqual({ serialNumber: 'S1', passTypeIdentifier: 'pass.com.example.member', deviceLibraryIdentifier: 'device-1', wallet: 'apple' });
         expect(woken).toBe(2);
       } finally {
         await database.dispose();
