@@ -106,10 +106,10 @@ export function createGoogleWalletClient(options: GoogleWalletClientOptions): Go
   };
 
   return {
-    insert: (resource, body) => call('POST', path(resource), body),
-    get: (resource, id) => call('GET', path(resource, id)),
-    patch: (resource, id, body) => call('PATCH', path(resource, id), body),
-    update: (resource, id, body) => call('PUT', path(resource, id), body),
+    insert: async (resource, body) => call('POST', path(resource), body),
+    get: async (resource, id) => call('GET', path(resource, id)),
+    patch: async (resource, id, body) => call('PATCH', path(resource, id), body),
+    update: async (resource, id, body) => call('PUT', path(resource, id), body),
     async upsert(resource, body) {
       const id = idOf(body);
       try {
@@ -119,7 +119,7 @@ export function createGoogleWalletClient(options: GoogleWalletClientOptions): Go
         throw error;
       }
     },
-    addMessage: (resource, id, message) => call('POST', path(resource, id, '/addMessage'), { message }),
+    addMessage: async (resource, id, message) => call('POST', path(resource, id, '/addMessage'), { message }),
   };
 }
 

@@ -1,0 +1,87 @@
+import { describe, expect, test } from 'vitest';
+import { verifyGoogleCallback } from '../../src/google/index.js';
+import { createCallbackSigner, ecKey } from './stand-in.js';
+
+const issuerId = '3388000000012345678';
+const now = Date.UTC(2026, 10, 26, 12, 0, 0);
+const message = { classId: `${issuerId}.event`, objectId: `${issuerId}.event.A-1`, expTimeMillis: now + 60_000, eventType: 'save', nonce: 'n-1' };
+const signer = createCallbackSigner();
+const rootKeys = signer.rootKeys(now + 86_400_000);
+const valid = (overrides: Partial<Parameters<typeof signer.sign>[0]> = {}): string =>
+  signer.sign({ issuerId, message, intermediateExpiration: now + 3_600_000, ...overrides });
+
+describe('verifyGoogleCallback', () => {
+  test('accepts a callback signed as Google signs it, and reads the message', async () => {
+    const body = valid();
+    expect(body).toContain('\\u003d');
+    const result = await verifyGoogleCallback(body, { issuerId, rootKeys, now });
+    expect(result).toEqual({ ok: true, message });
+  });
+
+  test('accepts the body already parsed (the signed texts are strings inside it)', async () => {
+    const result = await verifyGoogleCallback(JSON.parse(valid()) as object, { issuerId, rootKeys, now });
+    expect(result.ok).toBe(true);
+  });
+
+  test('accepts a delete event', async () => {
+    const result = await verifyGoogleCallback(signer.sign({ issuerId, message: { ...message, eventType: 'del' }, intermediateExpiration: now + 1000 }), { issuerId, rootKeys, now });
+    expect(result.ok && result.message.eventType).toBe('del');
+  });
+
+  test('a tampered message is refused: signature-invalid', async () => {
+    const body = JSON.parse(valid()) as { signedMessage: string };
+    body.signedMessage = body.signedMessage.replace('A-1', 'A-2');
+    expect(await verifyGoogleCallback(body, { issuerId, rootKeys, now })).toEqual({ ok: false, reason: 'signature-invalid' });
+  });
+
+  test('a message for another issuer id is refused: signature-invalid', async () => {
+    expect(await verifyGoogleCallback(valid(), { issuerId: '3388000000099999999', rootKeys, now })).toEqual({ ok: false, reason: 'signature-invalid' });
+  });
+
+  test('an expired intermediate key is refused: intermediate-expired', async () => {
+    expect(await verifyGoogleCallback(valid({ intermediateExpiration: now - 1 }), { issuerId, rootKeys, now })).toEqual({ ok: false, reason: 'intermediate-expired' });
+  });
+
+  test('an intermediate key signed by another root is refused: intermediate-signature-invalid', async () => {
+    expect(await verifyGoogleCallback(valid({ root: ecKey() }), { issuerId, rootKeys, now })).toEqual({ ok: false, reason: 'intermediate-signature-invalid' });
+  });
+
+  test('a tampered intermediate key is refused: intermediate-signature-invalid', async () => {
+    const body = JSON.parse(valid()) as { intermediateSigningKey: { signedKey: string } };
+    body.intermediateSigningKey.signedKey = body.intermediateSigningKey.signedKey.replace(/"keyExpiration":"\d+"/, `"keyExpiration":"${now + 9_000_000}"`);
+    expect(await verifyGoogleCallback(body, { issuerId, rootKeys, now })).toEqual({ ok: false, reason: 'intermediate-signature-invalid' });
+  });
+
+  test('a wrong protocol version is refused: wrong-protocol', async () => {
+    expect(await verifyGoogleCallback(valid({ protocolVersion: 'ECv1' }), { issuerId, rootKeys, now })).toEqual({ ok: false, reason: 'wrong-protocol' });
+  });
+
+  test('an expired message is refused: message-expired', async () => {
+    const body = signer.sign({ issuerId, message: { ...message, expTimeMillis: now - 1 }, intermediateExpiration: now + 1000 });
+    expect(await verifyGoogleCallback(body, { issuerId, rootKeys, now })).toEqual({ ok: false, reason: 'message-expired' });
+  });
+
+  test('root keys that are expired or of another protocol are not used: no-root-key', async () => {
+    expect(await verifyGoogleCallback(valid(), { issuerId, rootKeys: signer.rootKeys(now - 1), now })).toEqual({ ok: false, reason: 'no-root-key' });
+    expect(await verifyGoogleCallback(valid(), { issuerId, rootKeys: signer.rootKeys(now + 1000, 'ECv2'), now })).toEqual({ ok: false, reason: 'no-root-key' });
+  });
+
+  test('a signed message that is not a callback message is refused: message-malformed', async () => {
+    const body = signer.sign({ issuerId, message: { hello: 'world' }, intermediateExpiration: now + 1000 });
+    expect(await verifyGoogleCallback(body, { issuerId, rootKeys, now })).toEqual({ ok: false, reason: 'message-malformed' });
+  });
+
+  test.each([['not json'], ['{}'], ['[]'], ['null'], ['{"protocolVersion":"ECv2SigningOnly"}'], ['{"protocolVersion":"ECv2SigningOnly","signature":"x","signedMessage":"{}","intermediateSigningKey":{"signedKey":"{}","signatures":["%%%"]}}']])(
+    'malformed input %s never throws',
+    async (body) => {
+      const result = await verifyGoogleCallback(body, { issuerId, rootKeys, now });
+      expect(result.ok).toBe(false);
+      expect(['malformed', 'intermediate-signature-invalid']).toContain(!result.ok && result.reason);
+    },
+  );
+
+  test('without root keys they are fetched; an unreachable key server is root-keys-unavailable', async () => {
+    const failing = (async () => new Response('nope', { status: 503 })) as typeof fetch;
+    expect(await verifyGoogleCallback(valid(), { issuerId, now, fetch: failing })).toEqual({ ok: false, reason: 'root-keys-unavailable' });
+  });
+});
