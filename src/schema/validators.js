@@ -2926,7 +2926,7 @@ export const validateEventSchema = /* @__PURE__ */ (() => {
       else {
         if(data.type !== undefined && func0.call(data, "type")){
           let data2 = data.type;
-          if(!(((((data2 === "pass.created") || (data2 === "pass.updated")) || (data2 === "pass.downloaded")) || (data2 === "registration.created")) || (data2 === "registration.deleted"))){
+          if(!((((((data2 === "pass.created") || (data2 === "pass.updated")) || (data2 === "pass.downloaded")) || (data2 === "registration.created")) || (data2 === "registration.deleted")) || (data2 === "pass.personalized"))){
             const err4 = {};
             if(vErrors === null){
               vErrors = [err4];

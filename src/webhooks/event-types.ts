@@ -6,6 +6,23 @@ export interface PassEventData {
   readonly passTypeIdentifier: string;
 }
 
+/**
+ * Data of `pass.personalized`: the pass, and what the user gave in Wallet's
+ * signup form (rewards enrollment) — the members of Apple's
+ * `RequiredPersonalizationInfo` that were filled in.
+ */
+export interface PersonalizedEventData extends PassEventData {
+  readonly personalization: {
+    readonly fullName?: string;
+    readonly givenName?: string;
+    readonly familyName?: string;
+    readonly emailAddress?: string;
+    readonly postalCode?: string;
+    readonly ISOCountryCode?: string;
+    readonly phoneNumber?: string;
+  };
+}
+
 /** Data of `webhook.verify`: the token the receiver answers with. */
 export interface VerifyEventData {
   readonly token: string;
@@ -16,7 +33,8 @@ export interface VerifyEventData {
  *
  * `webhook.verify` and `pass.created` are the spec's; `pass.updated`,
  * `pass.downloaded`, `registration.created` (a device added the pass to a
- * wallet) and `registration.deleted` (removed) complete the set.
+ * wallet), `registration.deleted` (removed) and `pass.personalized` (the
+ * user signed up through a rewards-enrollment pass) complete the set.
  */
 export interface WebhookEventDataMap {
   readonly 'webhook.verify': VerifyEventData;
@@ -25,6 +43,7 @@ export interface WebhookEventDataMap {
   readonly 'pass.downloaded': PassEventData;
   readonly 'registration.created': PassEventData;
   readonly 'registration.deleted': PassEventData;
+  readonly 'pass.personalized': PersonalizedEventData;
 }
 
 /** `'webhook.verify' | 'pass.created' | …` */

@@ -5,6 +5,7 @@ export type {
   KnownEventType,
   KnownWebhookEvent,
   PassEventData,
+  PersonalizedEventData,
   UnknownWebhookEvent,
   VerifyEventData,
   WebhookEvent,
