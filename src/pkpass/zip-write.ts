@@ -24,24 +24,28 @@ export interface ZipEntry {
 
 const encoder = new TextEncoder();
 
+/** A deflate level, 1 (fastest) to 9 (smallest). */
+export type DeflateLevel = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+
 /**
- * Makes an entry for `bytes`: deflated when `compress` and that saves space, else stored.
+ * Makes an entry for `bytes`: deflated at `level` (default 6) when `compress`
+ * and that saves space, else stored.
  *
  * @example
  * ```ts
- * const entry = zipEntry('pass.json', json, true);
+ * const entry = zipEntry('pass.json', json, true, 1);
  * ```
  */
-export function zipEntry(name: string, bytes: Uint8Array, compress: boolean): ZipEntry {
+export function zipEntry(name: string, bytes: Uint8Array, compress: boolean, level: DeflateLevel = 6): ZipEntry {
   const nameBytes = encoder.encode(name);
   const stored: ZipEntry = { name: nameBytes, utf8: nameBytes.length !== name.length, crc: crc32(bytes), size: bytes.length, method: 0, data: bytes };
-  return compress ? deflated(stored) : stored;
+  return compress ? deflated(stored, level) : stored;
 }
 
-/** A stored entry deflated, when that saves space (else the entry itself). */
-export function deflated(stored: ZipEntry): ZipEntry {
+/** A stored entry deflated at `level` (default 6), when that saves space (else the entry itself). */
+export function deflated(stored: ZipEntry, level: DeflateLevel = 6): ZipEntry {
   if (stored.method !== 0 || stored.size === 0) return stored;
-  const data = deflateSync(stored.data, { level: 6 });
+  const data = deflateSync(stored.data, { level });
   return data.length < stored.size ? { ...stored, method: 8, data } : stored;
 }
 
