@@ -1,0 +1,221 @@
+import { describe, expect, test } from 'vitest';
+import { GoogleWalletError, toGoogleWallet } from '../../src/google/index.js';
+import { buildPass, type Pass, type TemplateValues } from '../../src/index.js';
+import { examples } from '../../playground/examples/index.js';
+import { issuer } from '../fixtures.js';
+
+const issuerId = '3388000000012345678';
+const base = { formatVersion: 1, passTypeIdentifier: 'pass.com.example.test', serialNumber: 'S-1', teamIdentifier: 'A93A5CM278', organizationName: 'Example Co', description: 'A pass' } as const;
+const classId = `${issuerId}.pass_2ecom_2eexample_2etest`;
+const objectId = `${classId}.S-1`;
+const codes = (losses: readonly { code: string; path: string }[]) => losses.map((loss) => `${loss.code} ${loss.path}`);
+const en = (value: string) => ({ defaultValue: { language: 'en', value } });
+const row = (...ids: string[]) => {
+  const item = (id: string) => ({ firstValue: { fields: [{ fieldPath: `object.textModulesData['${id}']` }] } });
+  if (ids.length === 3) return { threeItems: { startItem: item(ids[0]!), middleItem: item(ids[1]!), endItem: item(ids[2]!) } };
+  if (ids.length === 2) return { twoItems: { startItem: item(ids[0]!), endItem: item(ids[1]!) } };
+  return { oneItem: { item: item(ids[0]!) } };
+};
+
+describe('toGoogleWallet: each pass style', () => {
+  test('generic: the first primary field is the header, the others text modules on card rows', () => {
+    const pass: Pass = {
+      ...base,
+      logoText: 'Gym',
+      backgroundColor: 'rgb(60, 65, 76)',
+      foregroundColor: '#ffffff',
+      barcodes: [{ message: 'M-1', format: 'PKBarcodeFormatQR', messageEncoding: 'iso-8859-1', altText: 'M-1' }],
+      generic: {
+        primaryFields: [{ key: 'name', label: 'Member', value: 'Grace Hopper' }],
+        secondaryFields: [{ key: 'level', label: 'Level', value: 'Gold' }, { key: 'since', label: 'Since', value: 2019 }],
+        backFields: [{ key: 'terms', label: 'Terms', value: 'Be nice.' }],
+      },
+    };
+    const result = toGoogleWallet(pass, { issuerId, imageUrl: (path) => (path === 'logo.png' ? 'https://img.example/logo.png' : undefined) });
+    expect(result.type).toBe('generic');
+    expect(result.class).toEqual({ id: classId, classTemplateInfo: { cardTemplateOverride: { cardRowTemplateInfos: [row('level', 'since')] } } });
+    expect(result.object).toEqual({
+      id: objectId, classId, state: 'ACTIVE',
+      cardTitle: en('Gym'), header: en('Grace Hopper'), subheader: en('Member'),
+      textModulesData: [{ id: 'level', header: 'Level', body: 'Gold' }, { id: 'since', header: 'Since', body: '2019' }, { id: 'terms', header: 'Terms', body: 'Be nice.' }],
+      logo: { sourceUri: { uri: 'https://img.example/logo.png' } },
+      barcode: { type: 'QR_CODE', value: 'M-1', alternateText: 'M-1' },
+      hexBackgroundColor: '#3c414c',
+    });
+    expect(codes(result.losses)).toEqual(['google-color-dropped /foregroundColor']);
+  });
+
+  test('eventTicket: eventName from logoText, issuerName, review status, fields as modules', () => {
+    const pass: Pass = { ...base, logoText: 'Concert', eventTicket: { primaryFields: [{ key: 'event', value: 'The Engines' }], secondaryFields: [{ key: 'seat', label: 'Seat', value: '12B' }] }, barcode: { message: 'T', format: 'PKBarcodeFormatPDF417', messageEncoding: 'iso-8859-1' } };
+    const result = toGoogleWallet(pass, { issuerId });
+    expect(result.type).toBe('eventTicket');
+    expect(result.class).toEqual({ id: classId, issuerName: 'Example Co', reviewStatus: 'UNDER_REVIEW', eventName: en('Concert'), classTemplateInfo: { cardTemplateOverride: { cardRowTemplateInfos: [row('event', 'seat')] } } });
+    expect(result.object).toEqual({ id: objectId, classId, state: 'ACTIVE', textModulesData: [{ id: 'event', body: 'The Engines' }, { id: 'seat', header: 'Seat', body: '12B' }], barcode: { type: 'PDF_417', value: 'T' } });
+    expect(result.losses).toEqual([]);
+  });
+
+  test('storeCard → loyalty: programName and programLogo', () => {
+    const pass: Pass = { ...base, storeCard: { primaryFields: [{ key: 'balance', label: 'Balance', value: 12.5, currencyCode: 'EUR' }] } };
+    const result = toGoogleWallet(pass, { issuerId, imageUrl: (path) => (path === 'logo.png' ? 'https://img.example/l.png' : undefined) });
+    expect(result.type).toBe('loyalty');
+    expect(result.class).toMatchObject({ programName: 'Example Co', localizedProgramName: en('Example Co'), programLogo: { sourceUri: { uri: 'https://img.example/l.png' } }, issuerName: 'Example Co' });
+    expect(result.object['textModulesData']).toEqual([{ id: 'balance', header: 'Balance', body: '12.5' }]);
+    expect(codes(result.losses)).toEqual(['google-field-degraded /storeCard/primaryFields/0/currencyCode']);
+  });
+
+  test('coupon → offer: title, provider, redemption channel', () => {
+    const result = toGoogleWallet({ ...base, logoText: 'Cake Shop', coupon: { primaryFields: [{ key: 'off', label: 'Off', value: '25%' }] } }, { issuerId });
+    expect(result.type).toBe('offer');
+    expect(result.class).toMatchObject({ title: 'Cake Shop', localizedTitle: en('Cake Shop'), provider: 'Example Co', redemptionChannel: 'BOTH' });
+  });
+
+  test('air boarding pass → flight, with the semantic tags Google has fields for', () => {
+    const pass: Pass = {
+      ...base,
+      semantics: {
+        airlineCode: 'EA', flightNumber: 815, departureAirportCode: 'LIS', destinationAirportCode: 'CPH', originalDepartureDate: '2026-05-07T10:30:00+01:00',
+        passengerName: { givenName: 'Ada', familyName: 'Lovelace' }, confirmationNumber: 'K7Q2ZD', boardingGroup: '2', seats: [{ seatNumber: '23A' }], totalPrice: { amount: 1 },
+      },
+      boardingPass: { transitType: 'PKTransitTypeAir', primaryFields: [{ key: 'from', label: 'Lisbon', value: 'LIS' }] },
+    };
+    const result = toGoogleWallet(pass, { issuerId });
+    expect(result.type).toBe('flight');
+    expect(result.class).toMatchObject({
+      flightHeader: { carrier: { carrierIataCode: 'EA' }, flightNumber: '815' },
+      origin: { airportIataCode: 'LIS' }, destination: { airportIataCode: 'CPH' }, localScheduledDepartureDateTime: '2026-05-07T10:30:00',
+    });
+    expect(result.object).toMatchObject({ passengerName: 'Ada Lovelace', reservationInfo: { confirmationCode: 'K7Q2ZD' }, boardingAndSeatingInfo: { boardingGroup: '2', seatNumber: '23A' } });
+    expect(codes(result.losses)).toEqual(['google-semantics-dropped /semantics/totalPrice']);
+  });
+
+  test.each([
+    ['PKTransitTypeTrain', 'RAIL'],
+    ['PKTransitTypeBus', 'BUS'],
+    ['PKTransitTypeBoat', 'FERRY'],
+    ['PKTransitTypeGeneric', 'OTHER'],
+  ] as const)('%s boarding pass → transit %s', (transitType, google) => {
+    const result = toGoogleWallet({ ...base, boardingPass: { transitType, primaryFields: [{ key: 'to', value: 'Porto' }] } }, { issuerId });
+    expect(result.type).toBe('transit');
+    expect(result.class).toMatchObject({ transitType: google, issuerName: 'Example Co' });
+    expect(result.object).toMatchObject({ tripType: 'ONE_WAY', textModulesData: [{ id: 'to', body: 'Porto' }] });
+  });
+});
+
+describe('toGoogleWallet: losses', () => {
+  test('everything Google has no place for is reported, located', () => {
+    const pass = {
+      ...base,
+      generic: { primaryFields: [{ key: 'p', value: 'x', changeMessage: 'Now %@', semantics: { eventName: 'x' } }], backFields: [{ key: 'date', value: '2026-01-01T10:00Z', dateStyle: 'PKDateStyleShort', attributedValue: '<a href="https://x">x</a>', dataDetectorTypes: ['PKDataDetectorTypeLink'] }] },
+      locations: [{ latitude: 1, longitude: 2 }], beacons: [{ proximityUUID: 'E2C56DB5-DFFB-48D2-B060-D0F5A71096E0' }], maxDistance: 10,
+      relevantDate: '2026-01-01T10:00Z', relevantDates: [{ date: '2026-01-01T10:00Z' }],
+      labelColor: 'rgb(1,2,3)', nfc: { message: 'hi' }, appLaunchURL: 'app://x', associatedStoreIdentifiers: [1],
+      semantics: { eventName: 'x' }, footerBackgroundColor: 'rgb(0,0,0)', preferredStyleSchemes: ['posterEventTicket'], merchandiseURL: 'https://x',
+      barcodes: [{ message: 'a', format: 'PKBarcodeFormatQR', messageEncoding: 'iso-8859-1' }, { message: 'b', format: 'PKBarcodeFormatAztec', messageEncoding: 'iso-8859-1' }],
+      sharingProhibited: true, backgroundColor: 'blue',
+    } as Pass;
+    const result = toGoogleWallet(pass, { issuerId, imageUrl: (path) => `https://img.example/${path}` });
+    expect(codes(result.losses)).toEqual([
+      'google-change-message-dropped /generic/primaryFields/0/changeMessage',
+      'google-semantics-dropped /generic/primaryFields/0/semantics',
+      'google-field-degraded /generic/backFields/0/dateStyle',
+      'google-field-degraded /generic/backFields/0/attributedValue',
+      'google-field-degraded /generic/backFields/0/dataDetectorTypes',
+      'google-image-dropped ',
+      'google-image-dropped ',
+      'google-image-dropped ',
+      'google-image-dropped ',
+      'google-color-dropped /backgroundColor',
+      'google-location-dropped /locations',
+      'google-location-dropped /maxDistance',
+      'google-beacon-dropped /beacons',
+      'google-relevant-date-dropped /relevantDate',
+      'google-relevant-date-dropped /relevantDates',
+      'google-color-dropped /labelColor',
+      'google-nfc-dropped /nfc',
+      'google-app-link-dropped /appLaunchURL',
+      'google-app-link-dropped /associatedStoreIdentifiers',
+      'google-key-dropped /sharingProhibited',
+      'google-ios-key-dropped /preferredStyleSchemes',
+      'google-ios-key-dropped /footerBackgroundColor',
+      'google-ios-key-dropped /merchandiseURL',
+      'google-semantics-dropped /semantics/eventName',
+      'google-barcode-dropped /barcodes/1',
+    ]);
+    expect(result.losses.every((loss) => loss.severity === 'warning' && loss.message.length > 10)).toBe(true);
+    expect(result.losses.filter((loss) => loss.code === 'google-image-dropped').map((loss) => loss.message)).toEqual([
+      'Google Wallet has one hero image: the strip is used, thumbnail.png is left out.',
+      'Google Wallet has no slot for background.png: it is left out.',
+      'Google Wallet has no slot for footer.png: it is left out.',
+      'Google Wallet has no slot for icon.png: it is left out.',
+    ]);
+    expect(result.object['heroImage']).toEqual({ sourceUri: { uri: 'https://img.example/strip.png' } });
+  });
+
+  test('more than ten fields: the rest dropped; front fields beyond the card rows shown in the details', () => {
+    const fields = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => ({ key: `${prefix}${index}`, value: index }));
+    const pass: Pass = { ...base, eventTicket: { headerFields: fields('h', 3), secondaryFields: fields('s', 4), auxiliaryFields: fields('a', 2), backFields: fields('b', 3) } };
+    const result = toGoogleWallet(pass, { issuerId });
+    expect((result.object['textModulesData'] as unknown[]).length).toBe(10);
+    expect(codes(result.losses)).toEqual([
+      'google-field-degraded /eventTicket/secondaryFields/3',
+      'google-field-degraded /eventTicket/auxiliaryFields/0',
+      'google-field-degraded /eventTicket/auxiliaryFields/1',
+      'google-field-dropped /eventTicket/backFields/1',
+      'google-field-dropped /eventTicket/backFields/2',
+    ]);
+  });
+});
+
+describe('toGoogleWallet: ids, localization, state', () => {
+  test('ids are stable, use only allowed characters, and cannot collide', () => {
+    const a = toGoogleWallet({ ...base, serialNumber: 'a.b', generic: {} }, { issuerId });
+    const b = toGoogleWallet({ ...base, passTypeIdentifier: 'pass.com.example.test.a', serialNumber: 'b', generic: {} }, { issuerId });
+    expect(a.object['id']).toBe(toGoogleWallet({ ...base, serialNumber: 'a.b', generic: {} }, { issuerId }).object['id']);
+    expect(a.object['id']).not.toBe(b.object['id']);
+    expect(toGoogleWallet({ ...base, serialNumber: 'ü/ _', generic: {} }, { issuerId }).object['id']).toBe(`${classId}._c3_bc_2f_20_5f`);
+    expect(toGoogleWallet({ ...base, generic: {} }, { issuerId, classSuffix: 'events-2026' }).class['id']).toBe(`${issuerId}.events-2026`);
+  });
+
+  test('bad options throw typed errors', () => {
+    expect(() => toGoogleWallet({ ...base, generic: {} }, { issuerId: 'abc' })).toThrow(GoogleWalletError);
+    expect(() => toGoogleWallet({ ...base, generic: {} }, { issuerId, classSuffix: 'a b' })).toThrow(/class suffix/);
+    expect(() => toGoogleWallet({ ...base } as Pass, { issuerId })).toThrow(expect.objectContaining({ code: 'invalid-pass' }));
+  });
+
+  test('pass.strings become translated values', () => {
+    const pass: Pass = { ...base, logoText: 'Gym', generic: { primaryFields: [{ key: 'n', label: 'Member', value: 'Ada' }], secondaryFields: [{ key: 'l', label: 'Level', value: 'Gold' }] } };
+    const result = toGoogleWallet(pass, { issuerId, strings: { de: { Gym: 'Fitnessstudio', Member: 'Mitglied', Level: 'Stufe', Gold: 'Gold (DE)' }, fr: { Level: 'Niveau' } } });
+    expect(result.object['cardTitle']).toEqual({ defaultValue: { language: 'en', value: 'Gym' }, translatedValues: [{ language: 'de', value: 'Fitnessstudio' }] });
+    expect(result.object['subheader']).toEqual({ defaultValue: { language: 'en', value: 'Member' }, translatedValues: [{ language: 'de', value: 'Mitglied' }] });
+    expect(result.object['textModulesData']).toEqual([{
+      id: 'l', header: 'Level', body: 'Gold',
+      localizedHeader: { defaultValue: { language: 'en', value: 'Level' }, translatedValues: [{ language: 'de', value: 'Stufe' }, { language: 'fr', value: 'Niveau' }] },
+      localizedBody: { defaultValue: { language: 'en', value: 'Gold' }, translatedValues: [{ language: 'de', value: 'Gold (DE)' }] },
+    }]);
+  });
+
+  test('voided, expiration date and grouping carry over', () => {
+    const result = toGoogleWallet({ ...base, voided: true, expirationDate: '2026-12-31T23:59:00Z', groupingIdentifier: 'trip-1', eventTicket: {} }, { issuerId });
+    expect(result.object).toMatchObject({ state: 'INACTIVE', validTimeInterval: { end: { date: '2026-12-31T23:59:00Z' } }, groupingInfo: { groupingId: 'trip-1' } });
+  });
+});
+
+describe('toGoogleWallet: the playground examples', () => {
+  const expected: Record<string, { type: string; losses: string[] }> = {
+    membership: { type: 'generic', losses: ['google-color-dropped /foregroundColor', 'google-color-dropped /labelColor'] },
+    reference: { type: 'generic', losses: ['google-color-dropped /foregroundColor'] },
+    'event-ticket': { type: 'eventTicket', losses: ['google-field-degraded /eventTicket/auxiliaryFields/2', 'google-color-dropped /foregroundColor', 'google-color-dropped /labelColor'] },
+    coupon: { type: 'offer', losses: ['google-field-degraded /coupon/primaryFields/0/numberStyle', 'google-color-dropped /foregroundColor', 'google-color-dropped /labelColor'] },
+    'boarding-pass': { type: 'flight', losses: ['google-field-degraded /boardingPass/auxiliaryFields/1', 'google-field-degraded /boardingPass/auxiliaryFields/2', 'google-color-dropped /foregroundColor', 'google-color-dropped /labelColor'] },
+    'store-card': { type: 'loyalty', losses: ['google-field-degraded /storeCard/primaryFields/0/currencyCode', 'google-color-dropped /foregroundColor', 'google-color-dropped /labelColor'] },
+  };
+  test.each(examples.map((example) => [example.id, example] as const))('%s', (id, example) => {
+    const values = Object.fromEntries(Object.entries(example.values).map(([name, value]) => [name, value.json ? JSON.parse(value.text) : value.text])) as TemplateValues;
+    const pass = buildPass(example.template, values, issuer);
+    const result = toGoogleWallet(pass, { issuerId });
+    expect({ type: result.type, losses: codes(result.losses) }).toEqual(expected[id]);
+    expect(result.object['id']).toBe(`${result.class['id']}.${issuer.serialNumber}`);
+    expect(result.object['barcode']).toMatchObject({ value: (pass.barcodes?.[0] ?? pass.barcode)?.message });
+    expect(result.object['hexBackgroundColor']).toMatch(/^#[0-9a-f]{6}$/);
+  });
+});
