@@ -3,13 +3,39 @@ import { createPassSigner, SignerError, type PassSigner } from '../pkpass/index.
 import { createServer, type PassmintServer } from '../server/index.js';
 import { leaseProblem } from '../server/lease.js';
 import { DEFAULT_TIMEOUT_MS } from '../webhooks/post.js';
-import { flag, parseCommandLine, stringOption } from './args.js';
+import { flag, stringOption, type OptionTable, type ParsedCommandLine } from './args.js';
+import { environmentHelp, parseWithEnvironment } from './env-options.js';
+import { runServeKeys } from './serve-keys.js';
 import { GOOGLE_SERVE_HELP, GOOGLE_SERVE_OPTIONS, readGoogleServeOptions } from './serve-google.js';
 import type { Command } from './command.js';
 import { readInput, resolvePath } from './files.js';
 import { EXIT_FAILED, EXIT_OK, type CliIo, type ExitCode } from './io.js';
 import { PASSPHRASE_HELP, PASSPHRASE_OPTIONS, readPassphrase } from './passphrase-option.js';
 import { UsageError } from './usage-error.js';
+
+// Every option, also read from PASSMINT_<NAME> (env-options.ts); the command line wins.
+const SERVE_OPTIONS: OptionTable = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  data: { type: 'string' },
+  'database-url': { type: 'string' },
+  'public-url': { type: 'string' },
+  cert: { type: 'string' },
+  key: { type: 'string' },
+  wwdr: { type: 'string' },
+  ...PASSPHRASE_OPTIONS,
+  apns: { type: 'string' },
+  ...GOOGLE_SERVE_OPTIONS,
+  'team-id': { type: 'string' },
+  organization: { type: 'string' },
+  'allow-private-webhooks': { type: 'boolean' },
+  'poll-ms': { type: 'string' },
+  'lease-ms': { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  'metrics-token': { type: 'string' },
+  'retention-days': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
 
 const USAGE = `Usage: passmint serve [options]
 
@@ -39,9 +65,21 @@ ${GOOGLE_SERVE_HELP}
   --lease-ms N            how long a claimed delivery stays claimed, extended while it runs (default 60000,
                           or twice --timeout-ms when longer); at least --timeout-ms + 500
   --timeout-ms N          time limit of one webhook POST (default 15000)
+  --metrics-token TOKEN   a bearer token that opens GET /metrics besides an API key (for a scraper)
+  --retention-days N      delete events older than N days whose deliveries all ended, with their
+                          deliveries and attempts (default 30; 0 keeps them)
   -h, --help              this text
 
 Stop it with Ctrl-C (SIGINT) or SIGTERM: it finishes the deliveries in flight.
+It writes one JSON line per request on stdout (method, route, status, ms, request id).
+
+Lost the only API key? \`passmint serve keys create --name NAME --scopes admin\`
+makes another on the data folder (stop the service first) or on DATABASE_URL;
+\`passmint serve keys --help\` tells more.
+
+Environment (one variable per option; the command line wins; PORT and
+DATABASE_URL are read too, after PASSMINT_PORT and PASSMINT_DATABASE_URL):
+${environmentHelp(SERVE_OPTIONS)}
 
 Example:
   passmint serve --data ./passmint-data --cert keys/certificate.pem --key keys/key.pem --wwdr AppleWWDRCAG4.cer
@@ -63,32 +101,15 @@ const positiveInteger = (name: string, text: string | undefined, min = 1): numbe
 };
 
 async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
-  const parsed = parseCommandLine(args, {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    data: { type: 'string' },
-    'database-url': { type: 'string' },
-    'public-url': { type: 'string' },
-    cert: { type: 'string' },
-    key: { type: 'string' },
-    wwdr: { type: 'string' },
-    ...PASSPHRASE_OPTIONS,
-    apns: { type: 'string' },
-    ...GOOGLE_SERVE_OPTIONS,
-    'team-id': { type: 'string' },
-    organization: { type: 'string' },
-    'allow-private-webhooks': { type: 'boolean' },
-    'poll-ms': { type: 'string' },
-    'lease-ms': { type: 'string' },
-    'timeout-ms': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  if (args[0] === 'keys') return runServeKeys(args.slice(1), io);
+  const parsed = parseWithEnvironment(args, SERVE_OPTIONS, io.env);
   if (flag(parsed, 'help')) {
     io.stdout(USAGE);
     return EXIT_OK;
   }
   if (parsed.positionals.length > 0) throw new UsageError(`serve takes no file names (given: ${parsed.positionals.join(' ')})`);
   const port = positiveInteger('--port', stringOption(parsed, 'port') ?? io.env['PORT'], 0) ?? 8080;
+  const retentionDays = positiveInteger('--retention-days', stringOption(parsed, 'retention-days'), 0) ?? 30;
   if (port > 65535) throw new UsageError(`--port is at most 65535, not ${port}`);
   const host = stringOption(parsed, 'host') ?? '127.0.0.1';
   const databaseUrl = stringOption(parsed, 'database-url') ?? io.env['DATABASE_URL'];
@@ -145,6 +166,9 @@ async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
         leaseMs,
         timeoutMs,
       },
+      metricsToken: stringOption(parsed, 'metrics-token'),
+      retentionDays,
+      log: (entry) => io.stdout(`${JSON.stringify(entry)}\n`),
       onError: (error) => io.stderr(`passmint serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
     });
   } catch (error) {
@@ -224,7 +248,7 @@ function redact(url: string): string {
 }
 
 function readSigningFiles(
-  parsed: ReturnType<typeof parseCommandLine>,
+  parsed: ParsedCommandLine,
   io: CliIo,
 ):
   | { options: { certificate: string | Uint8Array; privateKey: string | Uint8Array; wwdr: string | Uint8Array; passphrase?: string }; names: Record<string, string> }
