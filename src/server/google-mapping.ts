@@ -1,6 +1,7 @@
 // A stored pass as Google Wallet sees it: toGoogleWallet on the rendered
 // pass, with the template's class id, its images at public URLs and its
 // localized strings, and the class told where to send save/delete callbacks.
+import { escapeIdPart } from '../google/ids.js';
 import { toGoogleWallet } from '../google/map.js';
 import type { GoogleWalletPass, GoogleWalletResource, GoogleWalletResourceBody, GoogleWalletType } from '../google/types.js';
 import { parsePassStrings } from '../pkpass/strings.js';
@@ -29,9 +30,9 @@ export const googleImagePath = (templateId: number, hash: string, path: string):
 /** Where Google posts save and delete callbacks. */
 export const GOOGLE_CALLBACK_PATH = '/google/callback';
 
-/** The class id suffix of a template: one class per template. Google's suffixes allow letters, digits, `.`, `_`, `-`. */
+/** The class id suffix of a template: one class per template, named as the library names classes, plus the template. */
 export function templateClassSuffix(passTypeIdentifier: string, templateId: number): string {
-  return `${passTypeIdentifier.replace(/[^A-Za-z0-9._-]/g, '_')}.template-${templateId}`;
+  return `${escapeIdPart(passTypeIdentifier)}.template-${templateId}`;
 }
 
 // Each image name maps to its sharpest variant: Google scales images down, never up.

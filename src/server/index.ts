@@ -2,6 +2,7 @@
 export { createServer, type PassmintServer, type ServerOptions } from './create-server.js';
 export type { DeliveryOptions, Worker } from './delivery-worker.js';
 export type { Pusher } from './push-worker.js';
+export type { GoogleServiceOptions } from './google-service.js';
 export { createSqlWalletStore, type SqlWalletStoreOptions } from './wallet-store.js';
 export { migrate } from './schema.js';
 export { openPglite, type PgliteOptions } from './pglite.js';

@@ -3,6 +3,7 @@ import { pkpassHeaders } from '../pkpass/mime.js';
 import { createEvent } from '../webhooks/event.js';
 import { readJson } from './body.js';
 import { type Kit, json, noContent } from './kit.js';
+import { owePassToGoogle } from './google-queue.js';
 import { addEvents } from './outbox.js';
 import { ServiceProblem } from './problem.js';
 import { page, readPage, templateIdOf } from './query.js';
@@ -32,7 +33,14 @@ export function passRoutes(kit: Kit): Route[] {
       methods: {
         GET: async ({ request, params }) => json(passResource(request, await passOf(params[0]!, params[1]!))),
         DELETE: async ({ params }) => {
-          if (!(await db.transaction((tx) => store.deletePass(tx, params[0]!, params[1]!)))) await passOf(params[0]!, params[1]!);
+          const deleted = await db.transaction(async (tx) => {
+            const found = await store.deletePass(tx, params[0]!, params[1]!);
+            // Google keeps the holder's copy: the queue marks it no longer valid.
+            if (found) await owePassToGoogle(context, tx, params[0]!, params[1]!);
+            return found;
+          });
+          if (!deleted) await passOf(params[0]!, params[1]!);
+          if (context.google !== undefined) context.notify();
           return noContent();
         },
       },
@@ -57,6 +65,7 @@ export function passRoutes(kit: Kit): Route[] {
             record = await store.updatePass(tx, values, pass);
             await markPassUpdated(tx, current.passTypeIdentifier, current.serialNumber);
             if (context.pushes) await store.queuePushes(tx, current.passTypeIdentifier, current.serialNumber);
+            await owePassToGoogle(context, tx, current.passTypeIdentifier, current.serialNumber);
             await addEvents(tx, [createEvent('pass.updated', { serialNumber: current.serialNumber, passTypeIdentifier: current.passTypeIdentifier })]);
           });
           if (record === undefined) await passOf(params[0]!, params[1]!);

@@ -4,6 +4,7 @@ import { createEvent } from '../webhooks/event.js';
 import { isObject, readBody, readJson } from './body.js';
 import { baseUrl } from './context.js';
 import { type Kit, json, noContent } from './kit.js';
+import { oweClassToGoogle, owePassToGoogle } from './google-queue.js';
 import { addEvents } from './outbox.js';
 import { ServiceProblem } from './problem.js';
 import { page, readPage } from './query.js';
@@ -43,7 +44,11 @@ export function templateRoutes(kit: Kit): Route[] {
         PUT: async ({ request, params }) => {
           const current = await templateOf(params[0]!);
           const template = checkedTemplate(await readJson(request, context.maxBodyBytes), current.template.id);
-          const record = await store.updateTemplate(db, template);
+          let record: store.TemplateRecord | undefined;
+          await commitEvents(async (tx) => {
+            record = await store.updateTemplate(tx, template);
+            if (record !== undefined) await oweClassToGoogle(context, tx, record.template.id);
+          });
           if (record === undefined) throw new ServiceProblem(404, 'template-not-found', 'The template was deleted meanwhile.');
           return json(record.template);
         },
@@ -78,17 +83,23 @@ export function templateRoutes(kit: Kit): Route[] {
             if (error instanceof PackError) throw new ServiceProblem(422, 'invalid-file', error.message, { issues: error.issues });
             throw error;
           }
-          if (!(await db.transaction((tx) => store.putTemplateFile(tx, record.template.id, path, bytes)))) {
-            throw new ServiceProblem(404, 'template-not-found', 'The template was deleted meanwhile.');
-          }
+          let stored = false;
+          await commitEvents(async (tx) => {
+            stored = await store.putTemplateFile(tx, record.template.id, path, bytes);
+            if (stored) await oweClassToGoogle(context, tx, record.template.id);
+          });
+          if (!stored) throw new ServiceProblem(404, 'template-not-found', 'The template was deleted meanwhile.');
           return json({ path, size: bytes.byteLength }, 201);
         },
         DELETE: async ({ params }) => {
           const record = await templateOf(params[0]!);
           const path = params.slice(1).join('/');
-          if (!(await db.transaction((tx) => store.deleteTemplateFile(tx, record.template.id, path)))) {
-            throw new ServiceProblem(404, 'file-not-found', `The template has no file ${JSON.stringify(path)}.`);
-          }
+          let deleted = false;
+          await commitEvents(async (tx) => {
+            deleted = await store.deleteTemplateFile(tx, record.template.id, path);
+            if (deleted) await oweClassToGoogle(context, tx, record.template.id);
+          });
+          if (!deleted) throw new ServiceProblem(404, 'file-not-found', `The template has no file ${JSON.stringify(path)}.`);
           return noContent();
         },
       },
@@ -111,6 +122,7 @@ export function templateRoutes(kit: Kit): Route[] {
             await commitEvents(async (tx) => {
               record = await store.insertPass(tx, template.template.id, values, pass);
               if (record === undefined) return;
+              await owePassToGoogle(context, tx, pass.passTypeIdentifier, pass.serialNumber);
               await addEvents(tx, [createEvent('pass.created', { serialNumber: pass.serialNumber, passTypeIdentifier: pass.passTypeIdentifier })]);
             });
           } catch (error) {
