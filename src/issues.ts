@@ -120,7 +120,15 @@ export type IssueCode =
   | 'too-many-fields'
   | 'unknown-message-encoding'
   | 'barcode-message-unencodable'
-  | 'barcode-message-too-long';
+  | 'barcode-message-too-long'
+  // pass checks, iOS 18–27 (warnings: Wallet opens the pass and falls back or leaves the part out)
+  | 'missing-fallback-style'
+  | 'missing-barcode-fallback'
+  | 'too-many-featured-actions'
+  | 'unknown-featured-action-type'
+  | 'duplicate-featured-action'
+  | 'unknown-style-scheme'
+  | 'style-scheme-fallback';
 
 /** `error` makes a report fail; `warning` is advice that never does. */
 export type Severity = 'error' | 'warning';

@@ -5,12 +5,20 @@ export type JsonArray = readonly JsonValue[];
 /** A JSON object. */
 export type JsonObject = { readonly [key: string]: JsonValue };
 
-/** Barcode symbologies Wallet draws. `PKBarcodeFormatCode128` only inside `barcodes`. */
+/**
+ * Barcode symbologies Wallet draws. `PKBarcodeFormatCode128` only inside
+ * `barcodes`. The last four are iOS 27's: earlier systems show no barcode for
+ * them, so put one of the first four after them in `barcodes`.
+ */
 export type BarcodeFormat =
   | 'PKBarcodeFormatQR'
   | 'PKBarcodeFormatPDF417'
   | 'PKBarcodeFormatAztec'
-  | 'PKBarcodeFormatCode128';
+  | 'PKBarcodeFormatCode128'
+  | 'PKBarcodeFormatCode39'
+  | 'PKBarcodeFormatCodabar'
+  | 'PKBarcodeFormatEAN13'
+  | 'PKBarcodeFormatI2of5';
 
 /** Alignment of a field's label and value. Not allowed on primary and back fields. */
 export type TextAlignment =
@@ -49,8 +57,58 @@ export type DataDetectorType =
   | 'PKDataDetectorTypeAddress'
   | 'PKDataDetectorTypeCalendarEvent';
 
-/** The five pass styles; a pass holds exactly one of them. */
+/** The five pass styles; a pass holds exactly one of them (and may add `posterGeneric`). */
 export type PassStyle = 'boardingPass' | 'coupon' | 'eventTicket' | 'generic' | 'storeCard';
+
+/**
+ * Every style key of a pass.json: the five styles and iOS 27's
+ * `posterGeneric`, which Wallet prefers when present and which comes with one
+ * of the five for earlier systems.
+ *
+ * @example
+ * ```ts
+ * const styles: StyleKey[] = ['posterGeneric', 'generic'];
+ * ```
+ */
+export type StyleKey = PassStyle | 'posterGeneric';
+
+/**
+ * The schemes of `preferredStyleSchemes`, in order of preference: iOS 18's
+ * poster event ticket (and its fallback), iOS 26's semantic boarding pass.
+ */
+export type StyleScheme = 'posterEventTicket' | 'eventTicket' | 'semanticBoardingPass' | 'boardingPass';
+
+/** The kinds of Featured Action (iOS 27), Wallet's cards below the pass. */
+export type FeaturedActionType =
+  | 'viewSchedule'
+  | 'watchTrailer'
+  | 'listenToMusic'
+  | 'call'
+  | 'place'
+  | 'addToBalance'
+  | 'order'
+  | 'shop'
+  | 'membershipBenefits'
+  | 'bookAppointment'
+  | 'bookCar'
+  | 'bookFlight'
+  | 'bookStay'
+  | 'viewOffersRewards';
+
+/**
+ * An element of `featuredActions` (iOS 27): a card below the pass that opens `url`.
+ *
+ * @example
+ * ```ts
+ * const action: FeaturedAction = { identifier: 'benefits', type: 'membershipBenefits', url: 'https://example.com/benefits' };
+ * ```
+ */
+export interface FeaturedAction {
+  /** Unique among the pass's actions. */
+  identifier: string;
+  type: FeaturedActionType;
+  url: string;
+}
 
 /**
  * One field shown on the pass (an element of `primaryFields`, `backFields` …).
@@ -97,6 +155,10 @@ export interface PassStructure {
   secondaryFields?: Field[];
   auxiliaryFields?: Field[];
   backFields?: Field[];
+  /** iOS 18: the Additional Info section below the pass. */
+  additionalInfoFields?: Field[];
+  /** iOS 27 `posterGeneric`: the footer of the poster (Wallet shows the first). */
+  footerFields?: Field[];
   /** Required in `boardingPass`, not allowed elsewhere. */
   transitType?: TransitType;
 }
@@ -168,6 +230,10 @@ export interface PassBody {
   coupon?: PassStructure;
   storeCard?: PassStructure;
   boardingPass?: PassStructure;
+  /** iOS 27: the poster layout Wallet prefers; give one of the five styles too, for iOS 26 and earlier. */
+  posterGeneric?: PassStructure;
+  /** iOS 27: at most two cards below the pass, in priority order. */
+  featuredActions?: FeaturedAction[];
   /** Only for `eventTicket` and `boardingPass`. */
   groupingIdentifier?: string;
   /** W3C date with a time zone, e.g. `2026-05-07T10:30-05:00`. */
@@ -192,7 +258,7 @@ export interface PassBody {
   useAutomaticColors?: boolean;
   eventLogoText?: string;
   /** iOS 18: `posterEventTicket`, `eventTicket` … in order of preference. */
-  preferredStyleSchemes?: string[];
+  preferredStyleSchemes?: StyleScheme[];
   /** iOS 18: the apps of a poster event ticket's event guide. */
   auxiliaryStoreIdentifiers?: number[];
   /** iOS 26: the further events of a multi-event ticket. */

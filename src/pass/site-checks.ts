@@ -54,7 +54,7 @@ export function siteChecks(root: PlanNode, sites: Sites): SiteCheck[] | undefine
         return node.items.every((item, index) => at(index, item, each));
       }
       case 'object': {
-        const member = typeof spec === 'function' ? spec(node.keys) : () => 'none' as const;
+        const member = typeof spec === 'function' ? spec(node.keys, (key) => constantMember(node, key)) : () => 'none' as const;
         return node.keys.every((key, index) => at(key, node.values[index] as PlanNode, member(key)));
       }
     }
@@ -66,6 +66,13 @@ export function siteChecks(root: PlanNode, sites: Sites): SiteCheck[] | undefine
     return ok;
   };
   return visit(root, sites) ? checks : undefined;
+}
+
+/** The value of member `key` of an object node when it is a constant (no placeholder in it), else `undefined`. */
+function constantMember(node: Extract<PlanNode, { kind: 'object' }>, key: string): unknown {
+  const index = node.keys.indexOf(key);
+  const value = index === -1 ? undefined : node.values[index];
+  return value?.kind === 'constant' && !(typeof value.value === 'string' && hasPlaceholderSyntax(value.value)) ? value.value : undefined;
 }
 
 /** Whether every value `checks` point to in `pass` is what it must be. */

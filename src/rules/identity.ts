@@ -99,9 +99,12 @@ export function finishPassKeys(context: Context): void {
     }
   }
   const token = (present & AUTHENTICATION_TOKEN) !== 0;
-  if (token !== ((present & WEB_SERVICE_URL) !== 0)) {
-    const [given, missing] = token ? ['authenticationToken', 'webServiceURL'] : ['webServiceURL', 'authenticationToken'];
-    report(context, 'error', 'unpaired-web-service', missing, `${quote(given)} is set, so ${quote(missing)} is required too: Wallet needs both or neither`);
+  const url = (present & WEB_SERVICE_URL) !== 0;
+  if (url && !token) {
+    report(context, 'error', 'unpaired-web-service', 'authenticationToken', '`webServiceURL` is set, so `authenticationToken` is required too: Wallet cannot register with the web service without it');
+  } else if (token && !url) {
+    // Real passes carry a token and no web service; Wallet opens them and never uses the token (SOURCES.md).
+    report(context, 'warning', 'unpaired-web-service', 'webServiceURL', '`authenticationToken` is set without a `webServiceURL`: Wallet never uses it (the pass gets no updates); add the web service or leave the token out');
   }
 }
 
@@ -126,7 +129,9 @@ export function passKeysAreValid(pass: Dict, allowHttp: boolean): boolean {
     return false;
   }
   if (authenticationToken === undefined) return webServiceURL === undefined;
-  if (typeof authenticationToken !== 'string' || authenticationToken.length < MIN_TOKEN_LENGTH || typeof webServiceURL !== 'string') return false;
+  if (typeof authenticationToken !== 'string' || authenticationToken.length < MIN_TOKEN_LENGTH) return false;
+  if (webServiceURL === undefined) return true; // a warning only
+  if (typeof webServiceURL !== 'string') return false;
   const protocol = urlProtocol(webServiceURL);
   return protocol === 'https:' || (allowHttp && protocol === 'http:');
 }

@@ -1,4 +1,4 @@
-import type { PassStyle } from '../types.js';
+import type { PassStyle, StyleKey } from '../types.js';
 import { type Context, isDict, report } from './context.js';
 
 /**
@@ -10,36 +10,54 @@ export interface FieldCounts {
   primary: number;
   secondary: number;
   auxiliary: number;
+  /** `footerFields`: shown only by `posterGeneric`. */
+  footer: number;
 }
 
 /** A FieldCounts with nothing counted yet. */
 export function noFieldCounts(): FieldCounts {
-  return { header: -1, primary: -1, secondary: -1, auxiliary: -1 };
+  return { header: -1, primary: -1, secondary: -1, auxiliary: -1, footer: -1 };
 }
 
 // What Wallet shows on the front of each style (Apple's Wallet Developer
 // Guide, "Pass Design and Creation" → fields; see SOURCES.md). Fields past
 // these are not shown: a warning, Wallet does not refuse the pass. The
-// playground's Wallet layout draws with the same tables.
-export const LIMITS: { readonly [S in PassStyle]: Readonly<FieldCounts> } = {
-  boardingPass: { header: 3, primary: 2, secondary: 4, auxiliary: 5 },
-  coupon: { header: 3, primary: 1, secondary: 4, auxiliary: 4 },
-  eventTicket: { header: 3, primary: 1, secondary: 4, auxiliary: 4 },
-  generic: { header: 3, primary: 1, secondary: 4, auxiliary: 4 },
-  storeCard: { header: 3, primary: 1, secondary: 4, auxiliary: 4 },
+// playground's Wallet layout draws with the same tables. iOS 27's poster
+// generic face has a header field, up to four primary fields and one footer
+// field, no secondary or auxiliary row ("What's new in Wallet", WWDC26: "if
+// you include more than one [footer field], only the first will be
+// displayed"; see SOURCES.md); only it shows footer fields.
+export const LIMITS: { readonly [S in StyleKey]: Readonly<FieldCounts> } = {
+  boardingPass: { header: 3, primary: 2, secondary: 4, auxiliary: 5, footer: 0 },
+  coupon: { header: 3, primary: 1, secondary: 4, auxiliary: 4, footer: 0 },
+  eventTicket: { header: 3, primary: 1, secondary: 4, auxiliary: 4, footer: 0 },
+  generic: { header: 3, primary: 1, secondary: 4, auxiliary: 4, footer: 0 },
+  storeCard: { header: 3, primary: 1, secondary: 4, auxiliary: 4, footer: 0 },
+  posterGeneric: { header: 1, primary: 4, secondary: 0, auxiliary: 0, footer: 1 },
 };
 // A square barcode (QR, Aztec) takes the lower part of the front of these
 // styles: their secondary and auxiliary fields share one row, four in all.
 export const SHARED_ROW_STYLES: ReadonlySet<PassStyle> = new Set(['coupon', 'generic', 'storeCard']);
 const SHARED_ROW = 4;
 export const SQUARE_FORMATS: ReadonlySet<string> = new Set(['PKBarcodeFormatQR', 'PKBarcodeFormatAztec']);
-const ALL_FORMATS: ReadonlySet<string> = new Set(['PKBarcodeFormatQR', 'PKBarcodeFormatPDF417', 'PKBarcodeFormatAztec', 'PKBarcodeFormatCode128']);
+// The formats Wallet draws; the first of `barcodes` among them is the one shown.
+const ALL_FORMATS: ReadonlySet<string> = new Set([
+  'PKBarcodeFormatQR',
+  'PKBarcodeFormatPDF417',
+  'PKBarcodeFormatAztec',
+  'PKBarcodeFormatCode128',
+  'PKBarcodeFormatCode39',
+  'PKBarcodeFormatCodabar',
+  'PKBarcodeFormatEAN13',
+  'PKBarcodeFormatI2of5',
+]);
 
 const AREAS = [
   ['header', 'headerFields'],
   ['primary', 'primaryFields'],
   ['secondary', 'secondaryFields'],
   ['auxiliary', 'auxiliaryFields'],
+  ['footer', 'footerFields'],
 ] as const;
 
 /**
@@ -49,7 +67,7 @@ const AREAS = [
  * the four their shared row holds. `square` is `undefined` when the barcode
  * is not known yet (a placeholder).
  */
-export function checkFieldCounts(context: Context, style: PassStyle, counts: FieldCounts, square: boolean | undefined): void {
+export function checkFieldCounts(context: Context, style: StyleKey, counts: FieldCounts, square: boolean | undefined): void {
   const limits = LIMITS[style];
   context.stack.push(style);
   for (const [area, list] of AREAS) {
@@ -57,9 +75,17 @@ export function checkFieldCounts(context: Context, style: PassStyle, counts: Fie
     const limit = limits[area];
     if (count > limit) {
       context.stack.push(list);
-      report(context, 'warning', 'too-many-fields', limit, `A ${style} shows at most ${limit} ${area} field${limit === 1 ? '' : 's'}: this one and the rest of the ${count} are not shown`);
+      const message =
+        limit === 0
+          ? `A ${style} shows no ${area} fields${area === 'footer' ? ' (only posterGeneric does)' : ''}: these ${count} are not shown`
+          : `A ${style} shows at most ${limit} ${area} field${limit === 1 ? '' : 's'}: this one and the rest of the ${count} are not shown`;
+      report(context, 'warning', 'too-many-fields', limit, message);
       context.stack.pop();
     }
+  }
+  if (style === 'posterGeneric') {
+    context.stack.pop();
+    return;
   }
   const { secondary, auxiliary } = counts;
   if (square === true && SHARED_ROW_STYLES.has(style) && secondary <= limits.secondary && auxiliary <= limits.auxiliary) {

@@ -1,6 +1,7 @@
 import type { Issue } from '../issues.js';
-import type { PassStyle } from '../types.js';
-import { BARCODE_SITES, checkListedBarcode, checkSingleBarcode } from './barcode.js';
+import type { PassStyle, StyleKey } from '../types.js';
+import { BARCODE_SITES, checkBarcodeFallback, checkListedBarcode, checkSingleBarcode } from './barcode.js';
+import { checkFeaturedActions, FEATURED_ACTIONS_SITES } from './featured-actions.js';
 import { type Context, createContext, describe, type Dict, isDict, isDynamic, mayInherit, report } from './context.js';
 import { finishPassKeys, PASS_KEY_CHECKS } from './identity.js';
 import { checkFieldCounts, type FieldCounts, isSquareBarcode } from './layout.js';
@@ -15,7 +16,8 @@ import {
   NFC_SITES,
   RELEVANT_DATE_SITES,
 } from './relevance.js';
-import { checkStructure, STYLE_SITES, STYLES } from './structure.js';
+import { checkStructure, POSTER_GENERIC, STYLE_SITES, STYLES } from './structure.js';
+import { checkSchemeRequirements, checkStyleSchemes } from './style-schemes.js';
 import { checkSemantics } from './semantics.js';
 import { checkUpcomingEntry, UPCOMING_SITES } from './upcoming.js';
 import { reportUnknownKey } from './unknown-key.js';
@@ -59,7 +61,9 @@ const BODY: readonly (readonly [string, Check, Sites])[] = [
   ['suppressHeaderDarkening', boolean, 'none'],
   ['useAutomaticColors', boolean, 'none'],
   ['eventLogoText', string, 'string'],
-  ['preferredStyleSchemes', arrayCheck(string), { each: 'string' }],
+  ['preferredStyleSchemes', checkStyleSchemes, { each: 'string' }],
+  // iOS 27: up to two cards below the pass.
+  ['featuredActions', checkFeaturedActions, FEATURED_ACTIONS_SITES],
   ['locations', arrayCheck(checkLocation), LOCATION_SITES],
   ['beacons', arrayCheck(checkBeacon), BEACON_SITES],
   ['maxDistance', checkMaxDistance, 'none'],
@@ -111,8 +115,8 @@ const BODY: readonly (readonly [string, Check, Sites])[] = [
 ];
 const BODY_CHECKS: ReadonlyMap<string, Check> = new Map(BODY.map(([key, check]) => [key, check]));
 const BODY_SITES: ReadonlyMap<string, Sites> = new Map(BODY.map(([key, , sites]) => [key, sites]));
-const STYLE_SET: ReadonlySet<string> = new Set(STYLES);
-const KNOWN_KEYS: readonly string[] = [...BODY_CHECKS.keys(), ...STYLES];
+const STYLE_SET: ReadonlySet<string> = new Set([...STYLES, POSTER_GENERIC]);
+const KNOWN_KEYS: readonly string[] = [...BODY_CHECKS.keys(), ...STYLES, POSTER_GENERIC];
 
 /**
  * What a placeholder may render to in a pass body buildPass renders for
@@ -180,6 +184,8 @@ function checkBody(context: Context, body: unknown): void {
   let grouping = false;
   let launchUrl = false;
   let counts: FieldCounts | undefined;
+  let posterCounts: FieldCounts | undefined;
+  let schemes = false;
   const inherited = mayInherit(context, body);
   for (const key in body) {
     if (inherited && !Object.hasOwn(body, key)) continue;
@@ -190,6 +196,10 @@ function checkBody(context: Context, body: unknown): void {
       check(context, value, key);
       if (key === 'groupingIdentifier') grouping = true;
       else if (key === 'appLaunchURL') launchUrl = true;
+      else if (key === 'preferredStyleSchemes') schemes = true;
+    } else if (key === POSTER_GENERIC) {
+      // Wallet prefers it on iOS 27 and reads one of the five styles beside it on earlier systems.
+      posterCounts = checkStructure(context, value, POSTER_GENERIC);
     } else if (STYLE_SET.has(key)) {
       const style = key as PassStyle;
       if (style === 'eventTicket' || style === 'boardingPass') groupable = true;
@@ -204,8 +214,16 @@ function checkBody(context: Context, body: unknown): void {
       reportUnknownKey(context, key, KNOWN_KEYS, 'a pass');
     }
   }
-  if (firstStyle === undefined) {
-    report(context, 'error', 'missing-style', undefined, `A pass needs one style key: ${STYLES.join(', ')}`);
+  if (firstStyle === undefined && posterCounts === undefined) {
+    report(context, 'error', 'missing-style', undefined, `A pass needs one style key: ${STYLES.join(', ')} (and may add ${POSTER_GENERIC})`);
+  } else if (firstStyle === undefined) {
+    report(
+      context,
+      'warning',
+      'missing-fallback-style',
+      POSTER_GENERIC,
+      `\`${POSTER_GENERIC}\` needs iOS 27; give one of ${STYLES.join(', ')} beside it (e.g. \`generic\` with the same fields), or iOS 26 and earlier cannot add the pass`,
+    );
   }
   if (grouping && !groupable) {
     const on = firstStyle === undefined ? 'a pass without a style' : `\`${firstStyle}\``;
@@ -213,10 +231,18 @@ function checkBody(context: Context, body: unknown): void {
     report(context, 'warning', 'unexpected-grouping-identifier', 'groupingIdentifier', `\`groupingIdentifier\` has an effect only on event tickets and boarding passes; Wallet ignores it on ${on}`);
   }
   if (launchUrl) checkStoreIdentifiers(context, body);
+  const barcodes = Object.hasOwn(body, 'barcodes') ? body['barcodes'] : undefined;
+  const barcode = Object.hasOwn(body, 'barcode') ? body['barcode'] : undefined;
   if (firstStyle !== undefined && counts !== undefined) {
-    const barcodes = Object.hasOwn(body, 'barcodes') ? body['barcodes'] : undefined;
-    const barcode = Object.hasOwn(body, 'barcode') ? body['barcode'] : undefined;
     checkFieldCounts(context, firstStyle, counts, isSquareBarcode(context, barcodes, barcode));
+  }
+  if (posterCounts !== undefined) checkFieldCounts(context, POSTER_GENERIC, posterCounts, undefined);
+  checkBarcodeFallback(context, barcodes, barcode);
+  if (schemes) {
+    const styles = new Set<StyleKey>();
+    if (firstStyle !== undefined) styles.add(firstStyle);
+    if (posterCounts !== undefined) styles.add(POSTER_GENERIC);
+    checkSchemeRequirements(context, body, styles);
   }
 }
 

@@ -116,25 +116,37 @@ const SEMANTIC_TAGS: readonly string[] = [
   'passengerServiceSSRs',
   'ticketFareClass',
 ];
-const SEMANTIC_TAG_SET: ReadonlySet<string> = new Set(SEMANTIC_TAGS);
+/** Every semantic tag Apple documents for a pass's and a field's `semantics`. */
+export const SEMANTIC_TAG_NAMES: readonly string[] = SEMANTIC_TAGS;
+
+// An upcoming event's semantics are SemanticTags plus the MapKit Place ID of
+// its venue (UpcomingPassInformationEntry → semantics, iOS 26).
+const UPCOMING_TAGS: readonly string[] = [...SEMANTIC_TAGS, 'venuePlaceID'];
+
+function semanticsCheck(tags: readonly string[]): Check {
+  const known: ReadonlySet<string> = new Set(tags);
+  return (context, value, key) => {
+    if (isDynamic(context, value)) return;
+    if (!isDict(value)) {
+      report(context, 'error', 'invalid-type', key, `${nameOf(context, key)} must be an object of semantic tags, not ${describe(value)}`);
+      return;
+    }
+    context.stack.push(key as Key);
+    const inherited = mayInherit(context, value);
+    for (const tag in value) {
+      if (inherited && !Object.hasOwn(value, tag)) continue;
+      if (!known.has(tag)) reportUnknownKey(context, tag, tags, 'semantic tags');
+    }
+    context.stack.pop();
+  };
+}
 
 /**
- * `semantics` (of a pass, a field or an upcoming event): an object of
- * Apple's semantic tags. Their values are Wallet's business and not
- * checked; a tag Apple does not document is a warning `unknown-key`, with a
- * suggestion, since most are typos.
+ * `semantics` (of a pass or a field): an object of Apple's semantic tags.
+ * Their values are Wallet's business and not checked; a tag Apple does not
+ * document is a warning `unknown-key`, with a suggestion, since most are typos.
  */
-export const checkSemantics: Check = (context, value, key) => {
-  if (isDynamic(context, value)) return;
-  if (!isDict(value)) {
-    report(context, 'error', 'invalid-type', key, `${nameOf(context, key)} must be an object of semantic tags, not ${describe(value)}`);
-    return;
-  }
-  context.stack.push(key as Key);
-  const inherited = mayInherit(context, value);
-  for (const tag in value) {
-    if (inherited && !Object.hasOwn(value, tag)) continue;
-    if (!SEMANTIC_TAG_SET.has(tag)) reportUnknownKey(context, tag, SEMANTIC_TAGS, 'semantic tags');
-  }
-  context.stack.pop();
-};
+export const checkSemantics: Check = semanticsCheck(SEMANTIC_TAGS);
+
+/** `semantics` of an upcoming event: the semantic tags and `venuePlaceID`. */
+export const checkUpcomingSemantics: Check = semanticsCheck(UPCOMING_TAGS);

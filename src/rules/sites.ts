@@ -25,10 +25,12 @@ export type Accept = 'string' | 'text' | 'number' | 'date' | 'color' | 'barcode-
 /**
  * The spec of a location: an {@link Accept}; `{ each }`, an array whose
  * elements are at `each`; or, for an object, a function of its keys giving
- * each member's spec (so a field's `value` can depend on its style keys). A
+ * each member's spec (so a field's `value` can depend on its style keys, and
+ * a barcode's `message` on its `format`, read with `constant`: a member's
+ * value when it holds no placeholder, else `undefined`). A
  * value rendered whole where an array or object spec is asked for is `'none'`.
  */
-export type Sites = Accept | { readonly each: Sites } | ((keys: readonly string[]) => (key: string) => Sites);
+export type Sites = Accept | { readonly each: Sites } | ((keys: readonly string[], constant: (key: string) => unknown) => (key: string) => Sites);
 
 /** The spec of an object none of whose members any rule reads (`userInfo`, `semantics`). */
 export const OPAQUE_OBJECT: Sites = () => () => 'any';

@@ -1,4 +1,4 @@
-import type { PassStyle } from '../types.js';
+import type { PassStyle, StyleKey } from '../types.js';
 import { type Context, describe, isDict, isDynamic, quote, report, mayInherit } from './context.js';
 import { checkFieldList, FIELD_SITES, type FieldArrayKind } from './field.js';
 import { type FieldCounts, noFieldCounts } from './layout.js';
@@ -8,6 +8,8 @@ import { reportUnknownKey } from './unknown-key.js';
 
 /** The five style keys; a pass holds exactly one. */
 export const STYLES: readonly PassStyle[] = ['boardingPass', 'coupon', 'eventTicket', 'generic', 'storeCard'];
+/** iOS 27's poster generic style, held beside one of the five. */
+export const POSTER_GENERIC: 'posterGeneric' = 'posterGeneric';
 
 const FIELD_ARRAYS: ReadonlyMap<string, FieldArrayKind> = new Map([
   ['headerFields', 'other'],
@@ -17,6 +19,8 @@ const FIELD_ARRAYS: ReadonlyMap<string, FieldArrayKind> = new Map([
   ['backFields', 'back'],
   // iOS 18 event tickets; its keys share the pass's key space too.
   ['additionalInfoFields', 'other'],
+  // iOS 27 poster generic passes (counted: only that style shows them).
+  ['footerFields', 'other'],
 ]);
 const STRUCTURE_KEYS = [...FIELD_ARRAYS.keys(), 'transitType'];
 
@@ -30,6 +34,7 @@ const COUNTED: { readonly [list: string]: keyof FieldCounts } = {
   primaryFields: 'primary',
   secondaryFields: 'secondary',
   auxiliaryFields: 'auxiliary',
+  footerFields: 'footer',
 };
 
 /**
@@ -37,7 +42,7 @@ const COUNTED: { readonly [list: string]: keyof FieldCounts } = {
  * unique across all of them), and `transitType`, required in `boardingPass`
  * and ignored elsewhere. Returns how many fields each front area holds.
  */
-export function checkStructure(context: Context, value: unknown, style: PassStyle): FieldCounts {
+export function checkStructure(context: Context, value: unknown, style: StyleKey): FieldCounts {
   const counts = noFieldCounts();
   if (isDynamic(context, value)) return counts;
   if (!isDict(value)) {
@@ -71,7 +76,7 @@ export function checkStructure(context: Context, value: unknown, style: PassStyl
   return counts;
 }
 
-function checkTransitType(context: Context, value: unknown, style: PassStyle): void {
+function checkTransitType(context: Context, value: unknown, style: StyleKey): void {
   if (style !== 'boardingPass') {
     // Only a boarding pass reads it; elsewhere Wallet ignores it.
     report(context, 'warning', 'unexpected-transit-type', 'transitType', `\`transitType\` has an effect only in \`boardingPass\`; Wallet ignores it in ${quote(style)}`);

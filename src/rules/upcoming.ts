@@ -1,5 +1,5 @@
 import { type Context, describe, expectKind, isDict, isDynamic, type Key, type Kind, mayInherit, nameOf, quote, report } from './context.js';
-import { checkSemantics } from './semantics.js';
+import { checkUpcomingSemantics } from './semantics.js';
 import { OPAQUE_OBJECT, type Sites } from './sites.js';
 import { reportUnknownKey } from './unknown-key.js';
 import type { Check } from './values.js';
@@ -49,7 +49,7 @@ export const checkUpcomingEntry: Check = (context, value, key) => {
     if (child === undefined) continue;
     const kind = MEMBERS.get(name);
     if (kind === undefined) reportUnknownKey(context, name, NAMES, 'an upcoming pass information entry');
-    else if (kind === 'semantics') checkSemantics(context, child, name);
+    else if (kind === 'semantics') checkUpcomingSemantics(context, child, name);
     else expectKind(context, child, kind, name);
   }
   for (const name of REQUIRED) {

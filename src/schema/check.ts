@@ -230,6 +230,8 @@ function mapPassError(error: SchemaError, root: unknown): readonly Mapped[] {
     case 'oneOf':
       return styleIssues(instancePath, params['passingSchemas'], root);
     case 'not':
+      // The posterGeneric branch of the style choice: reported with the choice below.
+      if (schemaPath.startsWith('#/oneOf/')) return [];
       if (schemaPath.includes('/dependentSchemas/numberStyle/')) {
         return [{ code: 'number-style-with-currency', path: `${instancePath}/currencyCode`, message: 'A field has either `numberStyle` or `currencyCode`, not both' }];
       }
@@ -265,7 +267,7 @@ function neededBy(schemaPath: string, name: string): IssueCode | undefined {
 
 function styleIssues(path: string, passing: unknown, root: unknown): Mapped[] {
   if (!Array.isArray(passing)) {
-    return [{ code: 'missing-style', path, message: `A pass needs one style key: ${STYLE_KEYS.join(', ')}` }];
+    return [{ code: 'missing-style', path, message: `A pass needs one style key: ${STYLE_KEYS.join(', ')} (and may add posterGeneric)` }];
   }
   const present = typeof root === 'object' && root !== null ? Object.keys(root).filter((key) => STYLE_KEYS.includes(key)) : [];
   const [first, ...extra] = present;

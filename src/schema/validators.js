@@ -2,7 +2,7 @@
 // Do not edit: change the schemas and run `npm run generate`.
 /** Validates against pass.schema.json. */
 export const validatePassSchema = /* @__PURE__ */ (() => {
-  const schema33 = {"type":"string","enum":["PKBarcodeFormatQR","PKBarcodeFormatPDF417","PKBarcodeFormatAztec","PKBarcodeFormatCode128"]};
+  const schema33 = {"description":"Barcode symbology. The last four are iOS 27's: earlier systems show no barcode for them (validatePass warns when no classic format follows).","type":"string","enum":["PKBarcodeFormatQR","PKBarcodeFormatPDF417","PKBarcodeFormatAztec","PKBarcodeFormatCode128","PKBarcodeFormatCode39","PKBarcodeFormatCodabar","PKBarcodeFormatEAN13","PKBarcodeFormatI2of5"]};
   function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
     let vErrors = null;
     let errors = 0;
@@ -68,7 +68,7 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           }
           errors++;
         }
-        if(!((((data1 === "PKBarcodeFormatQR") || (data1 === "PKBarcodeFormatPDF417")) || (data1 === "PKBarcodeFormatAztec")) || (data1 === "PKBarcodeFormatCode128"))){
+        if(!((((((((data1 === "PKBarcodeFormatQR") || (data1 === "PKBarcodeFormatPDF417")) || (data1 === "PKBarcodeFormatAztec")) || (data1 === "PKBarcodeFormatCode128")) || (data1 === "PKBarcodeFormatCode39")) || (data1 === "PKBarcodeFormatCodabar")) || (data1 === "PKBarcodeFormatEAN13")) || (data1 === "PKBarcodeFormatI2of5"))){
           const err5 = {instancePath:instancePath+"/format",schemaPath:"#/$defs/barcodeFormat/enum",keyword:"enum",params:{allowedValues: schema33.enum}};
           if(vErrors === null){
             vErrors = [err5];
@@ -828,21 +828,43 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
+      if(data.footerFields !== undefined){
+        let data12 = data.footerFields;
+        if(Array.isArray(data12)){
+          const len6 = data12.length;
+          for(let i6=0; i6<len6; i6++){
+            if(!(validate26(data12[i6], {instancePath:instancePath+"/footerFields/" + i6,parentData:data12,parentDataProperty:i6,rootData,dynamicAnchors}))){
+              vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+              errors = vErrors.length;
+            }
+          }
+        }
+        else {
+          const err6 = {instancePath:instancePath+"/footerFields",schemaPath:"#/properties/footerFields/type",keyword:"type",params:{type: "array"}};
+          if(vErrors === null){
+            vErrors = [err6];
+          }
+          else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      }
     }
     else {
-      const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+      const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
       if(vErrors === null){
-        vErrors = [err6];
+        vErrors = [err7];
       }
       else {
-        vErrors.push(err6);
+        vErrors.push(err7);
       }
       errors++;
     }
     validate25.errors = vErrors;
     return errors === 0;
   }
-  validate25.evaluated = {"props":{"headerFields":true,"primaryFields":true,"secondaryFields":true,"auxiliaryFields":true,"backFields":true,"additionalInfoFields":true},"dynamicProps":false,"dynamicItems":false};
+  validate25.evaluated = {"props":{"headerFields":true,"primaryFields":true,"secondaryFields":true,"auxiliaryFields":true,"backFields":true,"additionalInfoFields":true,"footerFields":true},"dynamicProps":false,"dynamicItems":false};
   function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
     let vErrors = null;
     let errors = 0;
@@ -905,11 +927,11 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
     validate24.errors = vErrors;
     return errors === 0;
   }
-  validate24.evaluated = {"props":{"transitType":true,"headerFields":true,"primaryFields":true,"secondaryFields":true,"auxiliaryFields":true,"backFields":true,"additionalInfoFields":true},"dynamicProps":false,"dynamicItems":false};
-  function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+  validate24.evaluated = {"props":{"transitType":true,"headerFields":true,"primaryFields":true,"secondaryFields":true,"auxiliaryFields":true,"backFields":true,"additionalInfoFields":true,"footerFields":true},"dynamicProps":false,"dynamicItems":false};
+  function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
     let vErrors = null;
     let errors = 0;
-    const evaluated0 = validate35.evaluated;
+    const evaluated0 = validate36.evaluated;
     if(evaluated0.dynamicProps){
       evaluated0.props = undefined;
     }
@@ -930,10 +952,10 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
       vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
       errors = vErrors.length;
     }
-    validate35.errors = vErrors;
+    validate36.errors = vErrors;
     return errors === 0;
   }
-  validate35.evaluated = {"props":{"headerFields":true,"primaryFields":true,"secondaryFields":true,"auxiliaryFields":true,"backFields":true,"additionalInfoFields":true},"dynamicProps":false,"dynamicItems":false};
+  validate36.evaluated = {"props":{"headerFields":true,"primaryFields":true,"secondaryFields":true,"auxiliaryFields":true,"backFields":true,"additionalInfoFields":true,"footerFields":true},"dynamicProps":false,"dynamicItems":false};
   const pattern4 = new RegExp("^(rgb\\(\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*,\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*,\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*\\)|#[0-9A-Fa-f]{3}|#[0-9A-Fa-f]{6})$", "u");
   const pattern16 = new RegExp("^pass\\.", "u");
   function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1059,17 +1081,168 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
               valid0 = true;
               passing0 = 4;
             }
+            const _errs7 = errors;
+            const _errs8 = errors;
+            const _errs9 = errors;
+            const _errs10 = errors;
+            let valid2 = false;
+            const _errs11 = errors;
+            if(data && typeof data == "object" && !Array.isArray(data)){
+              let missing0;
+              if((data.boardingPass === undefined) && (missing0 = "boardingPass")){
+                const err5 = {};
+                if(vErrors === null){
+                  vErrors = [err5];
+                }
+                else {
+                  vErrors.push(err5);
+                }
+                errors++;
+              }
+            }
+            var _valid1 = _errs11 === errors;
+            valid2 = valid2 || _valid1;
+            const _errs12 = errors;
+            if(data && typeof data == "object" && !Array.isArray(data)){
+              let missing1;
+              if((data.coupon === undefined) && (missing1 = "coupon")){
+                const err6 = {};
+                if(vErrors === null){
+                  vErrors = [err6];
+                }
+                else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+            }
+            var _valid1 = _errs12 === errors;
+            valid2 = valid2 || _valid1;
+            const _errs13 = errors;
+            if(data && typeof data == "object" && !Array.isArray(data)){
+              let missing2;
+              if((data.eventTicket === undefined) && (missing2 = "eventTicket")){
+                const err7 = {};
+                if(vErrors === null){
+                  vErrors = [err7];
+                }
+                else {
+                  vErrors.push(err7);
+                }
+                errors++;
+              }
+            }
+            var _valid1 = _errs13 === errors;
+            valid2 = valid2 || _valid1;
+            const _errs14 = errors;
+            if(data && typeof data == "object" && !Array.isArray(data)){
+              let missing3;
+              if((data.generic === undefined) && (missing3 = "generic")){
+                const err8 = {};
+                if(vErrors === null){
+                  vErrors = [err8];
+                }
+                else {
+                  vErrors.push(err8);
+                }
+                errors++;
+              }
+            }
+            var _valid1 = _errs14 === errors;
+            valid2 = valid2 || _valid1;
+            const _errs15 = errors;
+            if(data && typeof data == "object" && !Array.isArray(data)){
+              let missing4;
+              if((data.storeCard === undefined) && (missing4 = "storeCard")){
+                const err9 = {};
+                if(vErrors === null){
+                  vErrors = [err9];
+                }
+                else {
+                  vErrors.push(err9);
+                }
+                errors++;
+              }
+            }
+            var _valid1 = _errs15 === errors;
+            valid2 = valid2 || _valid1;
+            if(!valid2){
+              const err10 = {};
+              if(vErrors === null){
+                vErrors = [err10];
+              }
+              else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+            else {
+              errors = _errs10;
+              if(vErrors !== null){
+                if(_errs10){
+                  vErrors.length = _errs10;
+                }
+                else {
+                  vErrors = null;
+                }
+              }
+            }
+            var valid1 = _errs9 === errors;
+            if(valid1){
+              const err11 = {instancePath,schemaPath:"#/oneOf/5/not",keyword:"not",params:{}};
+              if(vErrors === null){
+                vErrors = [err11];
+              }
+              else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+            else {
+              errors = _errs8;
+              if(vErrors !== null){
+                if(_errs8){
+                  vErrors.length = _errs8;
+                }
+                else {
+                  vErrors = null;
+                }
+              }
+            }
+            if(data && typeof data == "object" && !Array.isArray(data)){
+              if(data.posterGeneric === undefined){
+                const err12 = {instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: "posterGeneric"}};
+                if(vErrors === null){
+                  vErrors = [err12];
+                }
+                else {
+                  vErrors.push(err12);
+                }
+                errors++;
+              }
+            }
+            var _valid0 = _errs7 === errors;
+            if(_valid0 && valid0){
+              valid0 = false;
+              passing0 = [passing0, 5];
+            }
+            else {
+              if(_valid0){
+                valid0 = true;
+                passing0 = 5;
+              }
+            }
           }
         }
       }
     }
     if(!valid0){
-      const err5 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0}};
+      const err13 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0}};
       if(vErrors === null){
-        vErrors = [err5];
+        vErrors = [err13];
       }
       else {
-        vErrors.push(err5);
+        vErrors.push(err13);
       }
       errors++;
     }
@@ -1086,62 +1259,62 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
     }
     if(data && typeof data == "object" && !Array.isArray(data)){
       if(data.description === undefined){
-        const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "description"}};
+        const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "description"}};
         if(vErrors === null){
-          vErrors = [err6];
+          vErrors = [err14];
         }
         else {
-          vErrors.push(err6);
+          vErrors.push(err14);
         }
         errors++;
       }
       if(data.formatVersion === undefined){
-        const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "formatVersion"}};
+        const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "formatVersion"}};
         if(vErrors === null){
-          vErrors = [err7];
+          vErrors = [err15];
         }
         else {
-          vErrors.push(err7);
+          vErrors.push(err15);
         }
         errors++;
       }
       if(data.organizationName === undefined){
-        const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "organizationName"}};
+        const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "organizationName"}};
         if(vErrors === null){
-          vErrors = [err8];
+          vErrors = [err16];
         }
         else {
-          vErrors.push(err8);
+          vErrors.push(err16);
         }
         errors++;
       }
       if(data.passTypeIdentifier === undefined){
-        const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "passTypeIdentifier"}};
+        const err17 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "passTypeIdentifier"}};
         if(vErrors === null){
-          vErrors = [err9];
+          vErrors = [err17];
         }
         else {
-          vErrors.push(err9);
+          vErrors.push(err17);
         }
         errors++;
       }
       if(data.serialNumber === undefined){
-        const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "serialNumber"}};
+        const err18 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "serialNumber"}};
         if(vErrors === null){
-          vErrors = [err10];
+          vErrors = [err18];
         }
         else {
-          vErrors.push(err10);
+          vErrors.push(err18);
         }
         errors++;
       }
       if(data.teamIdentifier === undefined){
-        const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "teamIdentifier"}};
+        const err19 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "teamIdentifier"}};
         if(vErrors === null){
-          vErrors = [err11];
+          vErrors = [err19];
         }
         else {
-          vErrors.push(err11);
+          vErrors.push(err19);
         }
         errors++;
       }
@@ -1155,43 +1328,43 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           if(data0.format !== undefined){
             let data1 = data0.format;
             if(typeof data1 !== "string"){
-              const err12 = {instancePath:instancePath+"/barcode/format",schemaPath:"#/properties/barcode/properties/format/type",keyword:"type",params:{type: "string"}};
+              const err20 = {instancePath:instancePath+"/barcode/format",schemaPath:"#/properties/barcode/properties/format/type",keyword:"type",params:{type: "string"}};
               if(vErrors === null){
-                vErrors = [err12];
+                vErrors = [err20];
               }
               else {
-                vErrors.push(err12);
+                vErrors.push(err20);
               }
               errors++;
             }
-            const _errs11 = errors;
-            const _errs12 = errors;
+            const _errs20 = errors;
+            const _errs21 = errors;
             if("PKBarcodeFormatCode128" !== data1){
-              const err13 = {};
+              const err21 = {};
               if(vErrors === null){
-                vErrors = [err13];
+                vErrors = [err21];
               }
               else {
-                vErrors.push(err13);
+                vErrors.push(err21);
               }
               errors++;
             }
-            var valid3 = _errs12 === errors;
-            if(valid3){
-              const err14 = {instancePath:instancePath+"/barcode/format",schemaPath:"#/properties/barcode/properties/format/not",keyword:"not",params:{}};
+            var valid5 = _errs21 === errors;
+            if(valid5){
+              const err22 = {instancePath:instancePath+"/barcode/format",schemaPath:"#/properties/barcode/properties/format/not",keyword:"not",params:{}};
               if(vErrors === null){
-                vErrors = [err14];
+                vErrors = [err22];
               }
               else {
-                vErrors.push(err14);
+                vErrors.push(err22);
               }
               errors++;
             }
             else {
-              errors = _errs11;
+              errors = _errs20;
               if(vErrors !== null){
-                if(_errs11){
-                  vErrors.length = _errs11;
+                if(_errs20){
+                  vErrors.length = _errs20;
                 }
                 else {
                   vErrors = null;
@@ -1201,12 +1374,12 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           }
         }
         else {
-          const err15 = {instancePath:instancePath+"/barcode",schemaPath:"#/properties/barcode/type",keyword:"type",params:{type: "object"}};
+          const err23 = {instancePath:instancePath+"/barcode",schemaPath:"#/properties/barcode/type",keyword:"type",params:{type: "object"}};
           if(vErrors === null){
-            vErrors = [err15];
+            vErrors = [err23];
           }
           else {
-            vErrors.push(err15);
+            vErrors.push(err23);
           }
           errors++;
         }
@@ -1223,24 +1396,24 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           }
         }
         else {
-          const err16 = {instancePath:instancePath+"/barcodes",schemaPath:"#/properties/barcodes/type",keyword:"type",params:{type: "array"}};
+          const err24 = {instancePath:instancePath+"/barcodes",schemaPath:"#/properties/barcodes/type",keyword:"type",params:{type: "array"}};
           if(vErrors === null){
-            vErrors = [err16];
+            vErrors = [err24];
           }
           else {
-            vErrors.push(err16);
+            vErrors.push(err24);
           }
           errors++;
         }
       }
       if(data.logoText !== undefined){
         if(typeof data.logoText !== "string"){
-          const err17 = {instancePath:instancePath+"/logoText",schemaPath:"#/properties/logoText/type",keyword:"type",params:{type: "string"}};
+          const err25 = {instancePath:instancePath+"/logoText",schemaPath:"#/properties/logoText/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
-            vErrors = [err17];
+            vErrors = [err25];
           }
           else {
-            vErrors.push(err17);
+            vErrors.push(err25);
           }
           errors++;
         }
@@ -1249,23 +1422,23 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
         let data5 = data.foregroundColor;
         if(typeof data5 === "string"){
           if(!pattern4.test(data5)){
-            const err18 = {instancePath:instancePath+"/foregroundColor",schemaPath:"#/$defs/color/pattern",keyword:"pattern",params:{pattern: "^(rgb\\(\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*,\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*,\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*\\)|#[0-9A-Fa-f]{3}|#[0-9A-Fa-f]{6})$"}};
+            const err26 = {instancePath:instancePath+"/foregroundColor",schemaPath:"#/$defs/color/pattern",keyword:"pattern",params:{pattern: "^(rgb\\(\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*,\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*,\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*\\)|#[0-9A-Fa-f]{3}|#[0-9A-Fa-f]{6})$"}};
             if(vErrors === null){
-              vErrors = [err18];
+              vErrors = [err26];
             }
             else {
-              vErrors.push(err18);
+              vErrors.push(err26);
             }
             errors++;
           }
         }
         else {
-          const err19 = {instancePath:instancePath+"/foregroundColor",schemaPath:"#/$defs/color/type",keyword:"type",params:{type: "string"}};
+          const err27 = {instancePath:instancePath+"/foregroundColor",schemaPath:"#/$defs/color/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
-            vErrors = [err19];
+            vErrors = [err27];
           }
           else {
-            vErrors.push(err19);
+            vErrors.push(err27);
           }
           errors++;
         }
@@ -1274,23 +1447,23 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
         let data6 = data.backgroundColor;
         if(typeof data6 === "string"){
           if(!pattern4.test(data6)){
-            const err20 = {instancePath:instancePath+"/backgroundColor",schemaPath:"#/$defs/color/pattern",keyword:"pattern",params:{pattern: "^(rgb\\(\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*,\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*,\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*\\)|#[0-9A-Fa-f]{3}|#[0-9A-Fa-f]{6})$"}};
+            const err28 = {instancePath:instancePath+"/backgroundColor",schemaPath:"#/$defs/color/pattern",keyword:"pattern",params:{pattern: "^(rgb\\(\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*,\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*,\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*\\)|#[0-9A-Fa-f]{3}|#[0-9A-Fa-f]{6})$"}};
             if(vErrors === null){
-              vErrors = [err20];
+              vErrors = [err28];
             }
             else {
-              vErrors.push(err20);
+              vErrors.push(err28);
             }
             errors++;
           }
         }
         else {
-          const err21 = {instancePath:instancePath+"/backgroundColor",schemaPath:"#/$defs/color/type",keyword:"type",params:{type: "string"}};
+          const err29 = {instancePath:instancePath+"/backgroundColor",schemaPath:"#/$defs/color/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
-            vErrors = [err21];
+            vErrors = [err29];
           }
           else {
-            vErrors.push(err21);
+            vErrors.push(err29);
           }
           errors++;
         }
@@ -1299,23 +1472,23 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
         let data7 = data.labelColor;
         if(typeof data7 === "string"){
           if(!pattern4.test(data7)){
-            const err22 = {instancePath:instancePath+"/labelColor",schemaPath:"#/$defs/color/pattern",keyword:"pattern",params:{pattern: "^(rgb\\(\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*,\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*,\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*\\)|#[0-9A-Fa-f]{3}|#[0-9A-Fa-f]{6})$"}};
+            const err30 = {instancePath:instancePath+"/labelColor",schemaPath:"#/$defs/color/pattern",keyword:"pattern",params:{pattern: "^(rgb\\(\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*,\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*,\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*\\)|#[0-9A-Fa-f]{3}|#[0-9A-Fa-f]{6})$"}};
             if(vErrors === null){
-              vErrors = [err22];
+              vErrors = [err30];
             }
             else {
-              vErrors.push(err22);
+              vErrors.push(err30);
             }
             errors++;
           }
         }
         else {
-          const err23 = {instancePath:instancePath+"/labelColor",schemaPath:"#/$defs/color/type",keyword:"type",params:{type: "string"}};
+          const err31 = {instancePath:instancePath+"/labelColor",schemaPath:"#/$defs/color/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
-            vErrors = [err23];
+            vErrors = [err31];
           }
           else {
-            vErrors.push(err23);
+            vErrors.push(err31);
           }
           errors++;
         }
@@ -1324,23 +1497,23 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
         let data8 = data.footerBackgroundColor;
         if(typeof data8 === "string"){
           if(!pattern4.test(data8)){
-            const err24 = {instancePath:instancePath+"/footerBackgroundColor",schemaPath:"#/$defs/color/pattern",keyword:"pattern",params:{pattern: "^(rgb\\(\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*,\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*,\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*\\)|#[0-9A-Fa-f]{3}|#[0-9A-Fa-f]{6})$"}};
+            const err32 = {instancePath:instancePath+"/footerBackgroundColor",schemaPath:"#/$defs/color/pattern",keyword:"pattern",params:{pattern: "^(rgb\\(\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*,\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*,\\s*(25[0-5]|2[0-4][0-9]|[01]?[0-9]?[0-9])\\s*\\)|#[0-9A-Fa-f]{3}|#[0-9A-Fa-f]{6})$"}};
             if(vErrors === null){
-              vErrors = [err24];
+              vErrors = [err32];
             }
             else {
-              vErrors.push(err24);
+              vErrors.push(err32);
             }
             errors++;
           }
         }
         else {
-          const err25 = {instancePath:instancePath+"/footerBackgroundColor",schemaPath:"#/$defs/color/type",keyword:"type",params:{type: "string"}};
+          const err33 = {instancePath:instancePath+"/footerBackgroundColor",schemaPath:"#/$defs/color/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
-            vErrors = [err25];
+            vErrors = [err33];
           }
           else {
-            vErrors.push(err25);
+            vErrors.push(err33);
           }
           errors++;
         }
@@ -1352,163 +1525,63 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
         }
       }
       if(data.coupon !== undefined){
-        if(!(validate35(data.coupon, {instancePath:instancePath+"/coupon",parentData:data,parentDataProperty:"coupon",rootData,dynamicAnchors}))){
-          vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+        if(!(validate36(data.coupon, {instancePath:instancePath+"/coupon",parentData:data,parentDataProperty:"coupon",rootData,dynamicAnchors}))){
+          vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
           errors = vErrors.length;
         }
       }
       if(data.eventTicket !== undefined){
-        if(!(validate35(data.eventTicket, {instancePath:instancePath+"/eventTicket",parentData:data,parentDataProperty:"eventTicket",rootData,dynamicAnchors}))){
-          vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+        if(!(validate36(data.eventTicket, {instancePath:instancePath+"/eventTicket",parentData:data,parentDataProperty:"eventTicket",rootData,dynamicAnchors}))){
+          vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
           errors = vErrors.length;
         }
       }
       if(data.generic !== undefined){
-        if(!(validate35(data.generic, {instancePath:instancePath+"/generic",parentData:data,parentDataProperty:"generic",rootData,dynamicAnchors}))){
-          vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+        if(!(validate36(data.generic, {instancePath:instancePath+"/generic",parentData:data,parentDataProperty:"generic",rootData,dynamicAnchors}))){
+          vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
           errors = vErrors.length;
         }
       }
       if(data.storeCard !== undefined){
-        if(!(validate35(data.storeCard, {instancePath:instancePath+"/storeCard",parentData:data,parentDataProperty:"storeCard",rootData,dynamicAnchors}))){
-          vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+        if(!(validate36(data.storeCard, {instancePath:instancePath+"/storeCard",parentData:data,parentDataProperty:"storeCard",rootData,dynamicAnchors}))){
+          vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+          errors = vErrors.length;
+        }
+      }
+      if(data.posterGeneric !== undefined){
+        if(!(validate36(data.posterGeneric, {instancePath:instancePath+"/posterGeneric",parentData:data,parentDataProperty:"posterGeneric",rootData,dynamicAnchors}))){
+          vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
           errors = vErrors.length;
         }
       }
       if(data.groupingIdentifier !== undefined){
         if(typeof data.groupingIdentifier !== "string"){
-          const err26 = {instancePath:instancePath+"/groupingIdentifier",schemaPath:"#/properties/groupingIdentifier/type",keyword:"type",params:{type: "string"}};
+          const err34 = {instancePath:instancePath+"/groupingIdentifier",schemaPath:"#/properties/groupingIdentifier/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
-            vErrors = [err26];
+            vErrors = [err34];
           }
           else {
-            vErrors.push(err26);
+            vErrors.push(err34);
           }
           errors++;
         }
       }
       if(data.relevantDate !== undefined){
-        let data15 = data.relevantDate;
-        if(typeof data15 === "string"){
-          if(!pattern9.test(data15)){
-            const err27 = {instancePath:instancePath+"/relevantDate",schemaPath:"#/$defs/date/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"}};
+        let data16 = data.relevantDate;
+        if(typeof data16 === "string"){
+          if(!pattern9.test(data16)){
+            const err35 = {instancePath:instancePath+"/relevantDate",schemaPath:"#/$defs/date/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"}};
             if(vErrors === null){
-              vErrors = [err27];
+              vErrors = [err35];
             }
             else {
-              vErrors.push(err27);
+              vErrors.push(err35);
             }
             errors++;
           }
         }
         else {
-          const err28 = {instancePath:instancePath+"/relevantDate",schemaPath:"#/$defs/date/type",keyword:"type",params:{type: "string"}};
-          if(vErrors === null){
-            vErrors = [err28];
-          }
-          else {
-            vErrors.push(err28);
-          }
-          errors++;
-        }
-      }
-      if(data.relevantDates !== undefined){
-        let data16 = data.relevantDates;
-        if(Array.isArray(data16)){
-          const len1 = data16.length;
-          for(let i1=0; i1<len1; i1++){
-            let data17 = data16[i1];
-            if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-              if(data17.date !== undefined){
-                let data18 = data17.date;
-                if(typeof data18 === "string"){
-                  if(!pattern9.test(data18)){
-                    const err29 = {instancePath:instancePath+"/relevantDates/" + i1+"/date",schemaPath:"#/$defs/date/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"}};
-                    if(vErrors === null){
-                      vErrors = [err29];
-                    }
-                    else {
-                      vErrors.push(err29);
-                    }
-                    errors++;
-                  }
-                }
-                else {
-                  const err30 = {instancePath:instancePath+"/relevantDates/" + i1+"/date",schemaPath:"#/$defs/date/type",keyword:"type",params:{type: "string"}};
-                  if(vErrors === null){
-                    vErrors = [err30];
-                  }
-                  else {
-                    vErrors.push(err30);
-                  }
-                  errors++;
-                }
-              }
-              if(data17.startDate !== undefined){
-                let data19 = data17.startDate;
-                if(typeof data19 === "string"){
-                  if(!pattern9.test(data19)){
-                    const err31 = {instancePath:instancePath+"/relevantDates/" + i1+"/startDate",schemaPath:"#/$defs/date/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"}};
-                    if(vErrors === null){
-                      vErrors = [err31];
-                    }
-                    else {
-                      vErrors.push(err31);
-                    }
-                    errors++;
-                  }
-                }
-                else {
-                  const err32 = {instancePath:instancePath+"/relevantDates/" + i1+"/startDate",schemaPath:"#/$defs/date/type",keyword:"type",params:{type: "string"}};
-                  if(vErrors === null){
-                    vErrors = [err32];
-                  }
-                  else {
-                    vErrors.push(err32);
-                  }
-                  errors++;
-                }
-              }
-              if(data17.endDate !== undefined){
-                let data20 = data17.endDate;
-                if(typeof data20 === "string"){
-                  if(!pattern9.test(data20)){
-                    const err33 = {instancePath:instancePath+"/relevantDates/" + i1+"/endDate",schemaPath:"#/$defs/date/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"}};
-                    if(vErrors === null){
-                      vErrors = [err33];
-                    }
-                    else {
-                      vErrors.push(err33);
-                    }
-                    errors++;
-                  }
-                }
-                else {
-                  const err34 = {instancePath:instancePath+"/relevantDates/" + i1+"/endDate",schemaPath:"#/$defs/date/type",keyword:"type",params:{type: "string"}};
-                  if(vErrors === null){
-                    vErrors = [err34];
-                  }
-                  else {
-                    vErrors.push(err34);
-                  }
-                  errors++;
-                }
-              }
-            }
-            else {
-              const err35 = {instancePath:instancePath+"/relevantDates/" + i1,schemaPath:"#/properties/relevantDates/items/type",keyword:"type",params:{type: "object"}};
-              if(vErrors === null){
-                vErrors = [err35];
-              }
-              else {
-                vErrors.push(err35);
-              }
-              errors++;
-            }
-          }
-        }
-        else {
-          const err36 = {instancePath:instancePath+"/relevantDates",schemaPath:"#/properties/relevantDates/type",keyword:"type",params:{type: "array"}};
+          const err36 = {instancePath:instancePath+"/relevantDate",schemaPath:"#/$defs/date/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
             vErrors = [err36];
           }
@@ -1518,94 +1591,103 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.expirationDate !== undefined){
-        let data21 = data.expirationDate;
-        if(typeof data21 === "string"){
-          if(!pattern9.test(data21)){
-            const err37 = {instancePath:instancePath+"/expirationDate",schemaPath:"#/$defs/date/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"}};
-            if(vErrors === null){
-              vErrors = [err37];
+      if(data.relevantDates !== undefined){
+        let data17 = data.relevantDates;
+        if(Array.isArray(data17)){
+          const len1 = data17.length;
+          for(let i1=0; i1<len1; i1++){
+            let data18 = data17[i1];
+            if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+              if(data18.date !== undefined){
+                let data19 = data18.date;
+                if(typeof data19 === "string"){
+                  if(!pattern9.test(data19)){
+                    const err37 = {instancePath:instancePath+"/relevantDates/" + i1+"/date",schemaPath:"#/$defs/date/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"}};
+                    if(vErrors === null){
+                      vErrors = [err37];
+                    }
+                    else {
+                      vErrors.push(err37);
+                    }
+                    errors++;
+                  }
+                }
+                else {
+                  const err38 = {instancePath:instancePath+"/relevantDates/" + i1+"/date",schemaPath:"#/$defs/date/type",keyword:"type",params:{type: "string"}};
+                  if(vErrors === null){
+                    vErrors = [err38];
+                  }
+                  else {
+                    vErrors.push(err38);
+                  }
+                  errors++;
+                }
+              }
+              if(data18.startDate !== undefined){
+                let data20 = data18.startDate;
+                if(typeof data20 === "string"){
+                  if(!pattern9.test(data20)){
+                    const err39 = {instancePath:instancePath+"/relevantDates/" + i1+"/startDate",schemaPath:"#/$defs/date/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"}};
+                    if(vErrors === null){
+                      vErrors = [err39];
+                    }
+                    else {
+                      vErrors.push(err39);
+                    }
+                    errors++;
+                  }
+                }
+                else {
+                  const err40 = {instancePath:instancePath+"/relevantDates/" + i1+"/startDate",schemaPath:"#/$defs/date/type",keyword:"type",params:{type: "string"}};
+                  if(vErrors === null){
+                    vErrors = [err40];
+                  }
+                  else {
+                    vErrors.push(err40);
+                  }
+                  errors++;
+                }
+              }
+              if(data18.endDate !== undefined){
+                let data21 = data18.endDate;
+                if(typeof data21 === "string"){
+                  if(!pattern9.test(data21)){
+                    const err41 = {instancePath:instancePath+"/relevantDates/" + i1+"/endDate",schemaPath:"#/$defs/date/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"}};
+                    if(vErrors === null){
+                      vErrors = [err41];
+                    }
+                    else {
+                      vErrors.push(err41);
+                    }
+                    errors++;
+                  }
+                }
+                else {
+                  const err42 = {instancePath:instancePath+"/relevantDates/" + i1+"/endDate",schemaPath:"#/$defs/date/type",keyword:"type",params:{type: "string"}};
+                  if(vErrors === null){
+                    vErrors = [err42];
+                  }
+                  else {
+                    vErrors.push(err42);
+                  }
+                  errors++;
+                }
+              }
             }
             else {
-              vErrors.push(err37);
+              const err43 = {instancePath:instancePath+"/relevantDates/" + i1,schemaPath:"#/properties/relevantDates/items/type",keyword:"type",params:{type: "object"}};
+              if(vErrors === null){
+                vErrors = [err43];
+              }
+              else {
+                vErrors.push(err43);
+              }
+              errors++;
             }
-            errors++;
           }
         }
         else {
-          const err38 = {instancePath:instancePath+"/expirationDate",schemaPath:"#/$defs/date/type",keyword:"type",params:{type: "string"}};
-          if(vErrors === null){
-            vErrors = [err38];
-          }
-          else {
-            vErrors.push(err38);
-          }
-          errors++;
-        }
-      }
-      if(data.voided !== undefined){
-        if(typeof data.voided !== "boolean"){
-          const err39 = {instancePath:instancePath+"/voided",schemaPath:"#/properties/voided/type",keyword:"type",params:{type: "boolean"}};
-          if(vErrors === null){
-            vErrors = [err39];
-          }
-          else {
-            vErrors.push(err39);
-          }
-          errors++;
-        }
-      }
-      if(data.sharingProhibited !== undefined){
-        if(typeof data.sharingProhibited !== "boolean"){
-          const err40 = {instancePath:instancePath+"/sharingProhibited",schemaPath:"#/properties/sharingProhibited/type",keyword:"type",params:{type: "boolean"}};
-          if(vErrors === null){
-            vErrors = [err40];
-          }
-          else {
-            vErrors.push(err40);
-          }
-          errors++;
-        }
-      }
-      if(data.suppressStripShine !== undefined){
-        if(typeof data.suppressStripShine !== "boolean"){
-          const err41 = {instancePath:instancePath+"/suppressStripShine",schemaPath:"#/properties/suppressStripShine/type",keyword:"type",params:{type: "boolean"}};
-          if(vErrors === null){
-            vErrors = [err41];
-          }
-          else {
-            vErrors.push(err41);
-          }
-          errors++;
-        }
-      }
-      if(data.suppressHeaderDarkening !== undefined){
-        if(typeof data.suppressHeaderDarkening !== "boolean"){
-          const err42 = {instancePath:instancePath+"/suppressHeaderDarkening",schemaPath:"#/properties/suppressHeaderDarkening/type",keyword:"type",params:{type: "boolean"}};
-          if(vErrors === null){
-            vErrors = [err42];
-          }
-          else {
-            vErrors.push(err42);
-          }
-          errors++;
-        }
-      }
-      if(data.useAutomaticColors !== undefined){
-        if(typeof data.useAutomaticColors !== "boolean"){
-          const err43 = {instancePath:instancePath+"/useAutomaticColors",schemaPath:"#/properties/useAutomaticColors/type",keyword:"type",params:{type: "boolean"}};
-          if(vErrors === null){
-            vErrors = [err43];
-          }
-          else {
-            vErrors.push(err43);
-          }
-          errors++;
-        }
-      }
-      if(data.eventLogoText !== undefined){
-        if(typeof data.eventLogoText !== "string"){
-          const err44 = {instancePath:instancePath+"/eventLogoText",schemaPath:"#/properties/eventLogoText/type",keyword:"type",params:{type: "string"}};
+          const err44 = {instancePath:instancePath+"/relevantDates",schemaPath:"#/properties/relevantDates/type",keyword:"type",params:{type: "array"}};
           if(vErrors === null){
             vErrors = [err44];
           }
@@ -1615,25 +1697,22 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.preferredStyleSchemes !== undefined){
-        let data28 = data.preferredStyleSchemes;
-        if(Array.isArray(data28)){
-          const len2 = data28.length;
-          for(let i2=0; i2<len2; i2++){
-            if(typeof data28[i2] !== "string"){
-              const err45 = {instancePath:instancePath+"/preferredStyleSchemes/" + i2,schemaPath:"#/properties/preferredStyleSchemes/items/type",keyword:"type",params:{type: "string"}};
-              if(vErrors === null){
-                vErrors = [err45];
-              }
-              else {
-                vErrors.push(err45);
-              }
-              errors++;
+      if(data.expirationDate !== undefined){
+        let data22 = data.expirationDate;
+        if(typeof data22 === "string"){
+          if(!pattern9.test(data22)){
+            const err45 = {instancePath:instancePath+"/expirationDate",schemaPath:"#/$defs/date/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"}};
+            if(vErrors === null){
+              vErrors = [err45];
             }
+            else {
+              vErrors.push(err45);
+            }
+            errors++;
           }
         }
         else {
-          const err46 = {instancePath:instancePath+"/preferredStyleSchemes",schemaPath:"#/properties/preferredStyleSchemes/type",keyword:"type",params:{type: "array"}};
+          const err46 = {instancePath:instancePath+"/expirationDate",schemaPath:"#/$defs/date/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
             vErrors = [err46];
           }
@@ -1643,107 +1722,116 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.locations !== undefined){
-        let data30 = data.locations;
-        if(Array.isArray(data30)){
-          const len3 = data30.length;
+      if(data.voided !== undefined){
+        if(typeof data.voided !== "boolean"){
+          const err47 = {instancePath:instancePath+"/voided",schemaPath:"#/properties/voided/type",keyword:"type",params:{type: "boolean"}};
+          if(vErrors === null){
+            vErrors = [err47];
+          }
+          else {
+            vErrors.push(err47);
+          }
+          errors++;
+        }
+      }
+      if(data.sharingProhibited !== undefined){
+        if(typeof data.sharingProhibited !== "boolean"){
+          const err48 = {instancePath:instancePath+"/sharingProhibited",schemaPath:"#/properties/sharingProhibited/type",keyword:"type",params:{type: "boolean"}};
+          if(vErrors === null){
+            vErrors = [err48];
+          }
+          else {
+            vErrors.push(err48);
+          }
+          errors++;
+        }
+      }
+      if(data.suppressStripShine !== undefined){
+        if(typeof data.suppressStripShine !== "boolean"){
+          const err49 = {instancePath:instancePath+"/suppressStripShine",schemaPath:"#/properties/suppressStripShine/type",keyword:"type",params:{type: "boolean"}};
+          if(vErrors === null){
+            vErrors = [err49];
+          }
+          else {
+            vErrors.push(err49);
+          }
+          errors++;
+        }
+      }
+      if(data.suppressHeaderDarkening !== undefined){
+        if(typeof data.suppressHeaderDarkening !== "boolean"){
+          const err50 = {instancePath:instancePath+"/suppressHeaderDarkening",schemaPath:"#/properties/suppressHeaderDarkening/type",keyword:"type",params:{type: "boolean"}};
+          if(vErrors === null){
+            vErrors = [err50];
+          }
+          else {
+            vErrors.push(err50);
+          }
+          errors++;
+        }
+      }
+      if(data.useAutomaticColors !== undefined){
+        if(typeof data.useAutomaticColors !== "boolean"){
+          const err51 = {instancePath:instancePath+"/useAutomaticColors",schemaPath:"#/properties/useAutomaticColors/type",keyword:"type",params:{type: "boolean"}};
+          if(vErrors === null){
+            vErrors = [err51];
+          }
+          else {
+            vErrors.push(err51);
+          }
+          errors++;
+        }
+      }
+      if(data.eventLogoText !== undefined){
+        if(typeof data.eventLogoText !== "string"){
+          const err52 = {instancePath:instancePath+"/eventLogoText",schemaPath:"#/properties/eventLogoText/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err52];
+          }
+          else {
+            vErrors.push(err52);
+          }
+          errors++;
+        }
+      }
+      if(data.preferredStyleSchemes !== undefined){
+        let data29 = data.preferredStyleSchemes;
+        if(Array.isArray(data29)){
+          const len2 = data29.length;
+          for(let i2=0; i2<len2; i2++){
+            if(typeof data29[i2] !== "string"){
+              const err53 = {instancePath:instancePath+"/preferredStyleSchemes/" + i2,schemaPath:"#/properties/preferredStyleSchemes/items/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err53];
+              }
+              else {
+                vErrors.push(err53);
+              }
+              errors++;
+            }
+          }
+        }
+        else {
+          const err54 = {instancePath:instancePath+"/preferredStyleSchemes",schemaPath:"#/properties/preferredStyleSchemes/type",keyword:"type",params:{type: "array"}};
+          if(vErrors === null){
+            vErrors = [err54];
+          }
+          else {
+            vErrors.push(err54);
+          }
+          errors++;
+        }
+      }
+      if(data.featuredActions !== undefined){
+        let data31 = data.featuredActions;
+        if(Array.isArray(data31)){
+          const len3 = data31.length;
           for(let i3=0; i3<len3; i3++){
-            let data31 = data30[i3];
-            if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-              if(data31.latitude === undefined){
-                const err47 = {instancePath:instancePath+"/locations/" + i3,schemaPath:"#/$defs/location/required",keyword:"required",params:{missingProperty: "latitude"}};
-                if(vErrors === null){
-                  vErrors = [err47];
-                }
-                else {
-                  vErrors.push(err47);
-                }
-                errors++;
-              }
-              if(data31.longitude === undefined){
-                const err48 = {instancePath:instancePath+"/locations/" + i3,schemaPath:"#/$defs/location/required",keyword:"required",params:{missingProperty: "longitude"}};
-                if(vErrors === null){
-                  vErrors = [err48];
-                }
-                else {
-                  vErrors.push(err48);
-                }
-                errors++;
-              }
-              if(data31.latitude !== undefined){
-                let data32 = data31.latitude;
-                if((typeof data32 == "number") && (isFinite(data32))){
-                  if(data32 > 90 || isNaN(data32)){
-                    const err49 = {instancePath:instancePath+"/locations/" + i3+"/latitude",schemaPath:"#/$defs/location/properties/latitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90}};
-                    if(vErrors === null){
-                      vErrors = [err49];
-                    }
-                    else {
-                      vErrors.push(err49);
-                    }
-                    errors++;
-                  }
-                  if(data32 < -90 || isNaN(data32)){
-                    const err50 = {instancePath:instancePath+"/locations/" + i3+"/latitude",schemaPath:"#/$defs/location/properties/latitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -90}};
-                    if(vErrors === null){
-                      vErrors = [err50];
-                    }
-                    else {
-                      vErrors.push(err50);
-                    }
-                    errors++;
-                  }
-                }
-                else {
-                  const err51 = {instancePath:instancePath+"/locations/" + i3+"/latitude",schemaPath:"#/$defs/location/properties/latitude/type",keyword:"type",params:{type: "number"}};
-                  if(vErrors === null){
-                    vErrors = [err51];
-                  }
-                  else {
-                    vErrors.push(err51);
-                  }
-                  errors++;
-                }
-              }
-              if(data31.longitude !== undefined){
-                let data33 = data31.longitude;
-                if((typeof data33 == "number") && (isFinite(data33))){
-                  if(data33 > 180 || isNaN(data33)){
-                    const err52 = {instancePath:instancePath+"/locations/" + i3+"/longitude",schemaPath:"#/$defs/location/properties/longitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180}};
-                    if(vErrors === null){
-                      vErrors = [err52];
-                    }
-                    else {
-                      vErrors.push(err52);
-                    }
-                    errors++;
-                  }
-                  if(data33 < -180 || isNaN(data33)){
-                    const err53 = {instancePath:instancePath+"/locations/" + i3+"/longitude",schemaPath:"#/$defs/location/properties/longitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180}};
-                    if(vErrors === null){
-                      vErrors = [err53];
-                    }
-                    else {
-                      vErrors.push(err53);
-                    }
-                    errors++;
-                  }
-                }
-                else {
-                  const err54 = {instancePath:instancePath+"/locations/" + i3+"/longitude",schemaPath:"#/$defs/location/properties/longitude/type",keyword:"type",params:{type: "number"}};
-                  if(vErrors === null){
-                    vErrors = [err54];
-                  }
-                  else {
-                    vErrors.push(err54);
-                  }
-                  errors++;
-                }
-              }
-              if(data31.altitude !== undefined){
-                let data34 = data31.altitude;
-                if(!((typeof data34 == "number") && (isFinite(data34)))){
-                  const err55 = {instancePath:instancePath+"/locations/" + i3+"/altitude",schemaPath:"#/$defs/location/properties/altitude/type",keyword:"type",params:{type: "number"}};
+            let data32 = data31[i3];
+            if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+              if(data32.identifier !== undefined){
+                if(typeof data32.identifier !== "string"){
+                  const err55 = {instancePath:instancePath+"/featuredActions/" + i3+"/identifier",schemaPath:"#/$defs/featuredAction/properties/identifier/type",keyword:"type",params:{type: "string"}};
                   if(vErrors === null){
                     vErrors = [err55];
                   }
@@ -1753,9 +1841,9 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
                   errors++;
                 }
               }
-              if(data31.relevantText !== undefined){
-                if(typeof data31.relevantText !== "string"){
-                  const err56 = {instancePath:instancePath+"/locations/" + i3+"/relevantText",schemaPath:"#/$defs/location/properties/relevantText/type",keyword:"type",params:{type: "string"}};
+              if(data32.type !== undefined){
+                if(typeof data32.type !== "string"){
+                  const err56 = {instancePath:instancePath+"/featuredActions/" + i3+"/type",schemaPath:"#/$defs/featuredAction/properties/type/type",keyword:"type",params:{type: "string"}};
                   if(vErrors === null){
                     vErrors = [err56];
                   }
@@ -1765,74 +1853,74 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
                   errors++;
                 }
               }
+              if(data32.url !== undefined){
+                if(typeof data32.url !== "string"){
+                  const err57 = {instancePath:instancePath+"/featuredActions/" + i3+"/url",schemaPath:"#/$defs/featuredAction/properties/url/type",keyword:"type",params:{type: "string"}};
+                  if(vErrors === null){
+                    vErrors = [err57];
+                  }
+                  else {
+                    vErrors.push(err57);
+                  }
+                  errors++;
+                }
+              }
             }
             else {
-              const err57 = {instancePath:instancePath+"/locations/" + i3,schemaPath:"#/$defs/location/type",keyword:"type",params:{type: "object"}};
+              const err58 = {instancePath:instancePath+"/featuredActions/" + i3,schemaPath:"#/$defs/featuredAction/type",keyword:"type",params:{type: "object"}};
               if(vErrors === null){
-                vErrors = [err57];
+                vErrors = [err58];
               }
               else {
-                vErrors.push(err57);
+                vErrors.push(err58);
               }
               errors++;
             }
           }
         }
         else {
-          const err58 = {instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"}};
+          const err59 = {instancePath:instancePath+"/featuredActions",schemaPath:"#/properties/featuredActions/type",keyword:"type",params:{type: "array"}};
           if(vErrors === null){
-            vErrors = [err58];
+            vErrors = [err59];
           }
           else {
-            vErrors.push(err58);
+            vErrors.push(err59);
           }
           errors++;
         }
       }
-      if(data.beacons !== undefined){
-        let data36 = data.beacons;
+      if(data.locations !== undefined){
+        let data36 = data.locations;
         if(Array.isArray(data36)){
           const len4 = data36.length;
           for(let i4=0; i4<len4; i4++){
             let data37 = data36[i4];
             if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-              if(data37.proximityUUID === undefined){
-                const err59 = {instancePath:instancePath+"/beacons/" + i4,schemaPath:"#/$defs/beacon/required",keyword:"required",params:{missingProperty: "proximityUUID"}};
+              if(data37.latitude === undefined){
+                const err60 = {instancePath:instancePath+"/locations/" + i4,schemaPath:"#/$defs/location/required",keyword:"required",params:{missingProperty: "latitude"}};
                 if(vErrors === null){
-                  vErrors = [err59];
+                  vErrors = [err60];
                 }
                 else {
-                  vErrors.push(err59);
+                  vErrors.push(err60);
                 }
                 errors++;
               }
-              if(data37.proximityUUID !== undefined){
-                if(typeof data37.proximityUUID !== "string"){
-                  const err60 = {instancePath:instancePath+"/beacons/" + i4+"/proximityUUID",schemaPath:"#/$defs/beacon/properties/proximityUUID/type",keyword:"type",params:{type: "string"}};
-                  if(vErrors === null){
-                    vErrors = [err60];
-                  }
-                  else {
-                    vErrors.push(err60);
-                  }
-                  errors++;
+              if(data37.longitude === undefined){
+                const err61 = {instancePath:instancePath+"/locations/" + i4,schemaPath:"#/$defs/location/required",keyword:"required",params:{missingProperty: "longitude"}};
+                if(vErrors === null){
+                  vErrors = [err61];
                 }
+                else {
+                  vErrors.push(err61);
+                }
+                errors++;
               }
-              if(data37.major !== undefined){
-                let data39 = data37.major;
-                if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
-                  const err61 = {instancePath:instancePath+"/beacons/" + i4+"/major",schemaPath:"#/$defs/beacon/properties/major/type",keyword:"type",params:{type: "integer"}};
-                  if(vErrors === null){
-                    vErrors = [err61];
-                  }
-                  else {
-                    vErrors.push(err61);
-                  }
-                  errors++;
-                }
-                if((typeof data39 == "number") && (isFinite(data39))){
-                  if(data39 > 65535 || isNaN(data39)){
-                    const err62 = {instancePath:instancePath+"/beacons/" + i4+"/major",schemaPath:"#/$defs/beacon/properties/major/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
+              if(data37.latitude !== undefined){
+                let data38 = data37.latitude;
+                if((typeof data38 == "number") && (isFinite(data38))){
+                  if(data38 > 90 || isNaN(data38)){
+                    const err62 = {instancePath:instancePath+"/locations/" + i4+"/latitude",schemaPath:"#/$defs/location/properties/latitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90}};
                     if(vErrors === null){
                       vErrors = [err62];
                     }
@@ -1841,8 +1929,8 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
                     }
                     errors++;
                   }
-                  if(data39 < 0 || isNaN(data39)){
-                    const err63 = {instancePath:instancePath+"/beacons/" + i4+"/major",schemaPath:"#/$defs/beacon/properties/major/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+                  if(data38 < -90 || isNaN(data38)){
+                    const err63 = {instancePath:instancePath+"/locations/" + i4+"/latitude",schemaPath:"#/$defs/location/properties/latitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -90}};
                     if(vErrors === null){
                       vErrors = [err63];
                     }
@@ -1852,11 +1940,8 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
                     errors++;
                   }
                 }
-              }
-              if(data37.minor !== undefined){
-                let data40 = data37.minor;
-                if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
-                  const err64 = {instancePath:instancePath+"/beacons/" + i4+"/minor",schemaPath:"#/$defs/beacon/properties/minor/type",keyword:"type",params:{type: "integer"}};
+                else {
+                  const err64 = {instancePath:instancePath+"/locations/" + i4+"/latitude",schemaPath:"#/$defs/location/properties/latitude/type",keyword:"type",params:{type: "number"}};
                   if(vErrors === null){
                     vErrors = [err64];
                   }
@@ -1865,9 +1950,12 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
                   }
                   errors++;
                 }
-                if((typeof data40 == "number") && (isFinite(data40))){
-                  if(data40 > 65535 || isNaN(data40)){
-                    const err65 = {instancePath:instancePath+"/beacons/" + i4+"/minor",schemaPath:"#/$defs/beacon/properties/minor/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
+              }
+              if(data37.longitude !== undefined){
+                let data39 = data37.longitude;
+                if((typeof data39 == "number") && (isFinite(data39))){
+                  if(data39 > 180 || isNaN(data39)){
+                    const err65 = {instancePath:instancePath+"/locations/" + i4+"/longitude",schemaPath:"#/$defs/location/properties/longitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180}};
                     if(vErrors === null){
                       vErrors = [err65];
                     }
@@ -1876,8 +1964,8 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
                     }
                     errors++;
                   }
-                  if(data40 < 0 || isNaN(data40)){
-                    const err66 = {instancePath:instancePath+"/beacons/" + i4+"/minor",schemaPath:"#/$defs/beacon/properties/minor/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+                  if(data39 < -180 || isNaN(data39)){
+                    const err66 = {instancePath:instancePath+"/locations/" + i4+"/longitude",schemaPath:"#/$defs/location/properties/longitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180}};
                     if(vErrors === null){
                       vErrors = [err66];
                     }
@@ -1887,10 +1975,8 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
                     errors++;
                   }
                 }
-              }
-              if(data37.relevantText !== undefined){
-                if(typeof data37.relevantText !== "string"){
-                  const err67 = {instancePath:instancePath+"/beacons/" + i4+"/relevantText",schemaPath:"#/$defs/beacon/properties/relevantText/type",keyword:"type",params:{type: "string"}};
+                else {
+                  const err67 = {instancePath:instancePath+"/locations/" + i4+"/longitude",schemaPath:"#/$defs/location/properties/longitude/type",keyword:"type",params:{type: "number"}};
                   if(vErrors === null){
                     vErrors = [err67];
                   }
@@ -1900,46 +1986,46 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
                   errors++;
                 }
               }
+              if(data37.altitude !== undefined){
+                let data40 = data37.altitude;
+                if(!((typeof data40 == "number") && (isFinite(data40)))){
+                  const err68 = {instancePath:instancePath+"/locations/" + i4+"/altitude",schemaPath:"#/$defs/location/properties/altitude/type",keyword:"type",params:{type: "number"}};
+                  if(vErrors === null){
+                    vErrors = [err68];
+                  }
+                  else {
+                    vErrors.push(err68);
+                  }
+                  errors++;
+                }
+              }
+              if(data37.relevantText !== undefined){
+                if(typeof data37.relevantText !== "string"){
+                  const err69 = {instancePath:instancePath+"/locations/" + i4+"/relevantText",schemaPath:"#/$defs/location/properties/relevantText/type",keyword:"type",params:{type: "string"}};
+                  if(vErrors === null){
+                    vErrors = [err69];
+                  }
+                  else {
+                    vErrors.push(err69);
+                  }
+                  errors++;
+                }
+              }
             }
             else {
-              const err68 = {instancePath:instancePath+"/beacons/" + i4,schemaPath:"#/$defs/beacon/type",keyword:"type",params:{type: "object"}};
+              const err70 = {instancePath:instancePath+"/locations/" + i4,schemaPath:"#/$defs/location/type",keyword:"type",params:{type: "object"}};
               if(vErrors === null){
-                vErrors = [err68];
+                vErrors = [err70];
               }
               else {
-                vErrors.push(err68);
+                vErrors.push(err70);
               }
               errors++;
             }
           }
         }
         else {
-          const err69 = {instancePath:instancePath+"/beacons",schemaPath:"#/properties/beacons/type",keyword:"type",params:{type: "array"}};
-          if(vErrors === null){
-            vErrors = [err69];
-          }
-          else {
-            vErrors.push(err69);
-          }
-          errors++;
-        }
-      }
-      if(data.maxDistance !== undefined){
-        let data42 = data.maxDistance;
-        if((typeof data42 == "number") && (isFinite(data42))){
-          if(data42 < 0 || isNaN(data42)){
-            const err70 = {instancePath:instancePath+"/maxDistance",schemaPath:"#/properties/maxDistance/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
-            if(vErrors === null){
-              vErrors = [err70];
-            }
-            else {
-              vErrors.push(err70);
-            }
-            errors++;
-          }
-        }
-        else {
-          const err71 = {instancePath:instancePath+"/maxDistance",schemaPath:"#/properties/maxDistance/type",keyword:"type",params:{type: "number"}};
+          const err71 = {instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"}};
           if(vErrors === null){
             vErrors = [err71];
           }
@@ -1949,138 +2035,132 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.nfc !== undefined){
-        let data43 = data.nfc;
-        if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
-          if(data43.message === undefined){
-            const err72 = {instancePath:instancePath+"/nfc",schemaPath:"#/$defs/nfc/required",keyword:"required",params:{missingProperty: "message"}};
-            if(vErrors === null){
-              vErrors = [err72];
-            }
-            else {
-              vErrors.push(err72);
-            }
-            errors++;
-          }
-          if(data43.message !== undefined){
-            let data44 = data43.message;
-            if(typeof data44 === "string"){
-              if(data44.length > 64){
-                const err73 = {instancePath:instancePath+"/nfc/message",schemaPath:"#/$defs/nfc/properties/message/maxLength",keyword:"maxLength",params:{limit: 64}};
+      if(data.beacons !== undefined){
+        let data42 = data.beacons;
+        if(Array.isArray(data42)){
+          const len5 = data42.length;
+          for(let i5=0; i5<len5; i5++){
+            let data43 = data42[i5];
+            if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+              if(data43.proximityUUID === undefined){
+                const err72 = {instancePath:instancePath+"/beacons/" + i5,schemaPath:"#/$defs/beacon/required",keyword:"required",params:{missingProperty: "proximityUUID"}};
                 if(vErrors === null){
-                  vErrors = [err73];
+                  vErrors = [err72];
                 }
                 else {
-                  vErrors.push(err73);
+                  vErrors.push(err72);
                 }
                 errors++;
               }
+              if(data43.proximityUUID !== undefined){
+                if(typeof data43.proximityUUID !== "string"){
+                  const err73 = {instancePath:instancePath+"/beacons/" + i5+"/proximityUUID",schemaPath:"#/$defs/beacon/properties/proximityUUID/type",keyword:"type",params:{type: "string"}};
+                  if(vErrors === null){
+                    vErrors = [err73];
+                  }
+                  else {
+                    vErrors.push(err73);
+                  }
+                  errors++;
+                }
+              }
+              if(data43.major !== undefined){
+                let data45 = data43.major;
+                if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+                  const err74 = {instancePath:instancePath+"/beacons/" + i5+"/major",schemaPath:"#/$defs/beacon/properties/major/type",keyword:"type",params:{type: "integer"}};
+                  if(vErrors === null){
+                    vErrors = [err74];
+                  }
+                  else {
+                    vErrors.push(err74);
+                  }
+                  errors++;
+                }
+                if((typeof data45 == "number") && (isFinite(data45))){
+                  if(data45 > 65535 || isNaN(data45)){
+                    const err75 = {instancePath:instancePath+"/beacons/" + i5+"/major",schemaPath:"#/$defs/beacon/properties/major/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
+                    if(vErrors === null){
+                      vErrors = [err75];
+                    }
+                    else {
+                      vErrors.push(err75);
+                    }
+                    errors++;
+                  }
+                  if(data45 < 0 || isNaN(data45)){
+                    const err76 = {instancePath:instancePath+"/beacons/" + i5+"/major",schemaPath:"#/$defs/beacon/properties/major/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+                    if(vErrors === null){
+                      vErrors = [err76];
+                    }
+                    else {
+                      vErrors.push(err76);
+                    }
+                    errors++;
+                  }
+                }
+              }
+              if(data43.minor !== undefined){
+                let data46 = data43.minor;
+                if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+                  const err77 = {instancePath:instancePath+"/beacons/" + i5+"/minor",schemaPath:"#/$defs/beacon/properties/minor/type",keyword:"type",params:{type: "integer"}};
+                  if(vErrors === null){
+                    vErrors = [err77];
+                  }
+                  else {
+                    vErrors.push(err77);
+                  }
+                  errors++;
+                }
+                if((typeof data46 == "number") && (isFinite(data46))){
+                  if(data46 > 65535 || isNaN(data46)){
+                    const err78 = {instancePath:instancePath+"/beacons/" + i5+"/minor",schemaPath:"#/$defs/beacon/properties/minor/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535}};
+                    if(vErrors === null){
+                      vErrors = [err78];
+                    }
+                    else {
+                      vErrors.push(err78);
+                    }
+                    errors++;
+                  }
+                  if(data46 < 0 || isNaN(data46)){
+                    const err79 = {instancePath:instancePath+"/beacons/" + i5+"/minor",schemaPath:"#/$defs/beacon/properties/minor/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
+                    if(vErrors === null){
+                      vErrors = [err79];
+                    }
+                    else {
+                      vErrors.push(err79);
+                    }
+                    errors++;
+                  }
+                }
+              }
+              if(data43.relevantText !== undefined){
+                if(typeof data43.relevantText !== "string"){
+                  const err80 = {instancePath:instancePath+"/beacons/" + i5+"/relevantText",schemaPath:"#/$defs/beacon/properties/relevantText/type",keyword:"type",params:{type: "string"}};
+                  if(vErrors === null){
+                    vErrors = [err80];
+                  }
+                  else {
+                    vErrors.push(err80);
+                  }
+                  errors++;
+                }
+              }
             }
             else {
-              const err74 = {instancePath:instancePath+"/nfc/message",schemaPath:"#/$defs/nfc/properties/message/type",keyword:"type",params:{type: "string"}};
+              const err81 = {instancePath:instancePath+"/beacons/" + i5,schemaPath:"#/$defs/beacon/type",keyword:"type",params:{type: "object"}};
               if(vErrors === null){
-                vErrors = [err74];
+                vErrors = [err81];
               }
               else {
-                vErrors.push(err74);
-              }
-              errors++;
-            }
-          }
-          if(data43.encryptionPublicKey !== undefined){
-            if(typeof data43.encryptionPublicKey !== "string"){
-              const err75 = {instancePath:instancePath+"/nfc/encryptionPublicKey",schemaPath:"#/$defs/nfc/properties/encryptionPublicKey/type",keyword:"type",params:{type: "string"}};
-              if(vErrors === null){
-                vErrors = [err75];
-              }
-              else {
-                vErrors.push(err75);
-              }
-              errors++;
-            }
-          }
-          if(data43.requiresAuthentication !== undefined){
-            if(typeof data43.requiresAuthentication !== "boolean"){
-              const err76 = {instancePath:instancePath+"/nfc/requiresAuthentication",schemaPath:"#/$defs/nfc/properties/requiresAuthentication/type",keyword:"type",params:{type: "boolean"}};
-              if(vErrors === null){
-                vErrors = [err76];
-              }
-              else {
-                vErrors.push(err76);
+                vErrors.push(err81);
               }
               errors++;
             }
           }
         }
         else {
-          const err77 = {instancePath:instancePath+"/nfc",schemaPath:"#/$defs/nfc/type",keyword:"type",params:{type: "object"}};
-          if(vErrors === null){
-            vErrors = [err77];
-          }
-          else {
-            vErrors.push(err77);
-          }
-          errors++;
-        }
-      }
-      if(data.appLaunchURL !== undefined){
-        if(typeof data.appLaunchURL !== "string"){
-          const err78 = {instancePath:instancePath+"/appLaunchURL",schemaPath:"#/properties/appLaunchURL/type",keyword:"type",params:{type: "string"}};
-          if(vErrors === null){
-            vErrors = [err78];
-          }
-          else {
-            vErrors.push(err78);
-          }
-          errors++;
-        }
-      }
-      if(data.associatedStoreIdentifiers !== undefined){
-        let data48 = data.associatedStoreIdentifiers;
-        if(Array.isArray(data48)){
-          const len5 = data48.length;
-          for(let i5=0; i5<len5; i5++){
-            let data49 = data48[i5];
-            if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
-              const err79 = {instancePath:instancePath+"/associatedStoreIdentifiers/" + i5,schemaPath:"#/properties/associatedStoreIdentifiers/items/type",keyword:"type",params:{type: "integer"}};
-              if(vErrors === null){
-                vErrors = [err79];
-              }
-              else {
-                vErrors.push(err79);
-              }
-              errors++;
-            }
-          }
-        }
-        else {
-          const err80 = {instancePath:instancePath+"/associatedStoreIdentifiers",schemaPath:"#/properties/associatedStoreIdentifiers/type",keyword:"type",params:{type: "array"}};
-          if(vErrors === null){
-            vErrors = [err80];
-          }
-          else {
-            vErrors.push(err80);
-          }
-          errors++;
-        }
-      }
-      if(data.userInfo !== undefined){
-        let data50 = data.userInfo;
-        if(!(data50 && typeof data50 == "object" && !Array.isArray(data50))){
-          const err81 = {instancePath:instancePath+"/userInfo",schemaPath:"#/properties/userInfo/type",keyword:"type",params:{type: "object"}};
-          if(vErrors === null){
-            vErrors = [err81];
-          }
-          else {
-            vErrors.push(err81);
-          }
-          errors++;
-        }
-      }
-      if(data.semantics !== undefined){
-        let data51 = data.semantics;
-        if(!(data51 && typeof data51 == "object" && !Array.isArray(data51))){
-          const err82 = {instancePath:instancePath+"/semantics",schemaPath:"#/properties/semantics/type",keyword:"type",params:{type: "object"}};
+          const err82 = {instancePath:instancePath+"/beacons",schemaPath:"#/properties/beacons/type",keyword:"type",params:{type: "array"}};
           if(vErrors === null){
             vErrors = [err82];
           }
@@ -2090,11 +2170,11 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.serialNumber !== undefined){
-        let data52 = data.serialNumber;
-        if(typeof data52 === "string"){
-          if(data52.length < 1){
-            const err83 = {instancePath:instancePath+"/serialNumber",schemaPath:"#/properties/serialNumber/minLength",keyword:"minLength",params:{limit: 1}};
+      if(data.maxDistance !== undefined){
+        let data48 = data.maxDistance;
+        if((typeof data48 == "number") && (isFinite(data48))){
+          if(data48 < 0 || isNaN(data48)){
+            const err83 = {instancePath:instancePath+"/maxDistance",schemaPath:"#/properties/maxDistance/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}};
             if(vErrors === null){
               vErrors = [err83];
             }
@@ -2105,7 +2185,7 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           }
         }
         else {
-          const err84 = {instancePath:instancePath+"/serialNumber",schemaPath:"#/properties/serialNumber/type",keyword:"type",params:{type: "string"}};
+          const err84 = {instancePath:instancePath+"/maxDistance",schemaPath:"#/properties/maxDistance/type",keyword:"type",params:{type: "number"}};
           if(vErrors === null){
             vErrors = [err84];
           }
@@ -2115,11 +2195,11 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.passTypeIdentifier !== undefined){
-        let data53 = data.passTypeIdentifier;
-        if(typeof data53 === "string"){
-          if(!pattern16.test(data53)){
-            const err85 = {instancePath:instancePath+"/passTypeIdentifier",schemaPath:"#/properties/passTypeIdentifier/pattern",keyword:"pattern",params:{pattern: "^pass\\."}};
+      if(data.nfc !== undefined){
+        let data49 = data.nfc;
+        if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+          if(data49.message === undefined){
+            const err85 = {instancePath:instancePath+"/nfc",schemaPath:"#/$defs/nfc/required",keyword:"required",params:{missingProperty: "message"}};
             if(vErrors === null){
               vErrors = [err85];
             }
@@ -2128,56 +2208,58 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
             }
             errors++;
           }
+          if(data49.message !== undefined){
+            let data50 = data49.message;
+            if(typeof data50 === "string"){
+              if(data50.length > 64){
+                const err86 = {instancePath:instancePath+"/nfc/message",schemaPath:"#/$defs/nfc/properties/message/maxLength",keyword:"maxLength",params:{limit: 64}};
+                if(vErrors === null){
+                  vErrors = [err86];
+                }
+                else {
+                  vErrors.push(err86);
+                }
+                errors++;
+              }
+            }
+            else {
+              const err87 = {instancePath:instancePath+"/nfc/message",schemaPath:"#/$defs/nfc/properties/message/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err87];
+              }
+              else {
+                vErrors.push(err87);
+              }
+              errors++;
+            }
+          }
+          if(data49.encryptionPublicKey !== undefined){
+            if(typeof data49.encryptionPublicKey !== "string"){
+              const err88 = {instancePath:instancePath+"/nfc/encryptionPublicKey",schemaPath:"#/$defs/nfc/properties/encryptionPublicKey/type",keyword:"type",params:{type: "string"}};
+              if(vErrors === null){
+                vErrors = [err88];
+              }
+              else {
+                vErrors.push(err88);
+              }
+              errors++;
+            }
+          }
+          if(data49.requiresAuthentication !== undefined){
+            if(typeof data49.requiresAuthentication !== "boolean"){
+              const err89 = {instancePath:instancePath+"/nfc/requiresAuthentication",schemaPath:"#/$defs/nfc/properties/requiresAuthentication/type",keyword:"type",params:{type: "boolean"}};
+              if(vErrors === null){
+                vErrors = [err89];
+              }
+              else {
+                vErrors.push(err89);
+              }
+              errors++;
+            }
+          }
         }
         else {
-          const err86 = {instancePath:instancePath+"/passTypeIdentifier",schemaPath:"#/properties/passTypeIdentifier/type",keyword:"type",params:{type: "string"}};
-          if(vErrors === null){
-            vErrors = [err86];
-          }
-          else {
-            vErrors.push(err86);
-          }
-          errors++;
-        }
-      }
-      if(data.formatVersion !== undefined){
-        let data54 = data.formatVersion;
-        if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){
-          const err87 = {instancePath:instancePath+"/formatVersion",schemaPath:"#/properties/formatVersion/type",keyword:"type",params:{type: "integer"}};
-          if(vErrors === null){
-            vErrors = [err87];
-          }
-          else {
-            vErrors.push(err87);
-          }
-          errors++;
-        }
-        if(1 !== data54){
-          const err88 = {instancePath:instancePath+"/formatVersion",schemaPath:"#/properties/formatVersion/const",keyword:"const",params:{allowedValue: 1}};
-          if(vErrors === null){
-            vErrors = [err88];
-          }
-          else {
-            vErrors.push(err88);
-          }
-          errors++;
-        }
-      }
-      if(data.description !== undefined){
-        if(typeof data.description !== "string"){
-          const err89 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}};
-          if(vErrors === null){
-            vErrors = [err89];
-          }
-          else {
-            vErrors.push(err89);
-          }
-          errors++;
-        }
-      }
-      if(data.organizationName !== undefined){
-        if(typeof data.organizationName !== "string"){
-          const err90 = {instancePath:instancePath+"/organizationName",schemaPath:"#/properties/organizationName/type",keyword:"type",params:{type: "string"}};
+          const err90 = {instancePath:instancePath+"/nfc",schemaPath:"#/$defs/nfc/type",keyword:"type",params:{type: "object"}};
           if(vErrors === null){
             vErrors = [err90];
           }
@@ -2187,9 +2269,9 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.teamIdentifier !== undefined){
-        if(typeof data.teamIdentifier !== "string"){
-          const err91 = {instancePath:instancePath+"/teamIdentifier",schemaPath:"#/properties/teamIdentifier/type",keyword:"type",params:{type: "string"}};
+      if(data.appLaunchURL !== undefined){
+        if(typeof data.appLaunchURL !== "string"){
+          const err91 = {instancePath:instancePath+"/appLaunchURL",schemaPath:"#/properties/appLaunchURL/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
             vErrors = [err91];
           }
@@ -2199,22 +2281,26 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.authenticationToken !== undefined){
-        let data58 = data.authenticationToken;
-        if(typeof data58 === "string"){
-          if(data58.length < 16){
-            const err92 = {instancePath:instancePath+"/authenticationToken",schemaPath:"#/properties/authenticationToken/minLength",keyword:"minLength",params:{limit: 16}};
-            if(vErrors === null){
-              vErrors = [err92];
+      if(data.associatedStoreIdentifiers !== undefined){
+        let data54 = data.associatedStoreIdentifiers;
+        if(Array.isArray(data54)){
+          const len6 = data54.length;
+          for(let i6=0; i6<len6; i6++){
+            let data55 = data54[i6];
+            if(!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))){
+              const err92 = {instancePath:instancePath+"/associatedStoreIdentifiers/" + i6,schemaPath:"#/properties/associatedStoreIdentifiers/items/type",keyword:"type",params:{type: "integer"}};
+              if(vErrors === null){
+                vErrors = [err92];
+              }
+              else {
+                vErrors.push(err92);
+              }
+              errors++;
             }
-            else {
-              vErrors.push(err92);
-            }
-            errors++;
           }
         }
         else {
-          const err93 = {instancePath:instancePath+"/authenticationToken",schemaPath:"#/properties/authenticationToken/type",keyword:"type",params:{type: "string"}};
+          const err93 = {instancePath:instancePath+"/associatedStoreIdentifiers",schemaPath:"#/properties/associatedStoreIdentifiers/type",keyword:"type",params:{type: "array"}};
           if(vErrors === null){
             vErrors = [err93];
           }
@@ -2224,9 +2310,10 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.webServiceURL !== undefined){
-        if(typeof data.webServiceURL !== "string"){
-          const err94 = {instancePath:instancePath+"/webServiceURL",schemaPath:"#/properties/webServiceURL/type",keyword:"type",params:{type: "string"}};
+      if(data.userInfo !== undefined){
+        let data56 = data.userInfo;
+        if(!(data56 && typeof data56 == "object" && !Array.isArray(data56))){
+          const err94 = {instancePath:instancePath+"/userInfo",schemaPath:"#/properties/userInfo/type",keyword:"type",params:{type: "object"}};
           if(vErrors === null){
             vErrors = [err94];
           }
@@ -2236,9 +2323,10 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.accessibilityURL !== undefined){
-        if(typeof data.accessibilityURL !== "string"){
-          const err95 = {instancePath:instancePath+"/accessibilityURL",schemaPath:"#/properties/accessibilityURL/type",keyword:"type",params:{type: "string"}};
+      if(data.semantics !== undefined){
+        let data57 = data.semantics;
+        if(!(data57 && typeof data57 == "object" && !Array.isArray(data57))){
+          const err95 = {instancePath:instancePath+"/semantics",schemaPath:"#/properties/semantics/type",keyword:"type",params:{type: "object"}};
           if(vErrors === null){
             vErrors = [err95];
           }
@@ -2248,21 +2336,22 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.addOnURL !== undefined){
-        if(typeof data.addOnURL !== "string"){
-          const err96 = {instancePath:instancePath+"/addOnURL",schemaPath:"#/properties/addOnURL/type",keyword:"type",params:{type: "string"}};
-          if(vErrors === null){
-            vErrors = [err96];
+      if(data.serialNumber !== undefined){
+        let data58 = data.serialNumber;
+        if(typeof data58 === "string"){
+          if(data58.length < 1){
+            const err96 = {instancePath:instancePath+"/serialNumber",schemaPath:"#/properties/serialNumber/minLength",keyword:"minLength",params:{limit: 1}};
+            if(vErrors === null){
+              vErrors = [err96];
+            }
+            else {
+              vErrors.push(err96);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err96);
-          }
-          errors++;
         }
-      }
-      if(data.bagPolicyURL !== undefined){
-        if(typeof data.bagPolicyURL !== "string"){
-          const err97 = {instancePath:instancePath+"/bagPolicyURL",schemaPath:"#/properties/bagPolicyURL/type",keyword:"type",params:{type: "string"}};
+        else {
+          const err97 = {instancePath:instancePath+"/serialNumber",schemaPath:"#/properties/serialNumber/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
             vErrors = [err97];
           }
@@ -2272,21 +2361,22 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.changeSeatURL !== undefined){
-        if(typeof data.changeSeatURL !== "string"){
-          const err98 = {instancePath:instancePath+"/changeSeatURL",schemaPath:"#/properties/changeSeatURL/type",keyword:"type",params:{type: "string"}};
-          if(vErrors === null){
-            vErrors = [err98];
+      if(data.passTypeIdentifier !== undefined){
+        let data59 = data.passTypeIdentifier;
+        if(typeof data59 === "string"){
+          if(!pattern16.test(data59)){
+            const err98 = {instancePath:instancePath+"/passTypeIdentifier",schemaPath:"#/properties/passTypeIdentifier/pattern",keyword:"pattern",params:{pattern: "^pass\\."}};
+            if(vErrors === null){
+              vErrors = [err98];
+            }
+            else {
+              vErrors.push(err98);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err98);
-          }
-          errors++;
         }
-      }
-      if(data.contactVenueEmail !== undefined){
-        if(typeof data.contactVenueEmail !== "string"){
-          const err99 = {instancePath:instancePath+"/contactVenueEmail",schemaPath:"#/properties/contactVenueEmail/type",keyword:"type",params:{type: "string"}};
+        else {
+          const err99 = {instancePath:instancePath+"/passTypeIdentifier",schemaPath:"#/properties/passTypeIdentifier/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
             vErrors = [err99];
           }
@@ -2296,9 +2386,10 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.contactVenuePhoneNumber !== undefined){
-        if(typeof data.contactVenuePhoneNumber !== "string"){
-          const err100 = {instancePath:instancePath+"/contactVenuePhoneNumber",schemaPath:"#/properties/contactVenuePhoneNumber/type",keyword:"type",params:{type: "string"}};
+      if(data.formatVersion !== undefined){
+        let data60 = data.formatVersion;
+        if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
+          const err100 = {instancePath:instancePath+"/formatVersion",schemaPath:"#/properties/formatVersion/type",keyword:"type",params:{type: "integer"}};
           if(vErrors === null){
             vErrors = [err100];
           }
@@ -2307,10 +2398,8 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           }
           errors++;
         }
-      }
-      if(data.contactVenueWebsite !== undefined){
-        if(typeof data.contactVenueWebsite !== "string"){
-          const err101 = {instancePath:instancePath+"/contactVenueWebsite",schemaPath:"#/properties/contactVenueWebsite/type",keyword:"type",params:{type: "string"}};
+        if(1 !== data60){
+          const err101 = {instancePath:instancePath+"/formatVersion",schemaPath:"#/properties/formatVersion/const",keyword:"const",params:{allowedValue: 1}};
           if(vErrors === null){
             vErrors = [err101];
           }
@@ -2320,9 +2409,9 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.directionsInformationURL !== undefined){
-        if(typeof data.directionsInformationURL !== "string"){
-          const err102 = {instancePath:instancePath+"/directionsInformationURL",schemaPath:"#/properties/directionsInformationURL/type",keyword:"type",params:{type: "string"}};
+      if(data.description !== undefined){
+        if(typeof data.description !== "string"){
+          const err102 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
             vErrors = [err102];
           }
@@ -2332,9 +2421,9 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.merchandiseURL !== undefined){
-        if(typeof data.merchandiseURL !== "string"){
-          const err103 = {instancePath:instancePath+"/merchandiseURL",schemaPath:"#/properties/merchandiseURL/type",keyword:"type",params:{type: "string"}};
+      if(data.organizationName !== undefined){
+        if(typeof data.organizationName !== "string"){
+          const err103 = {instancePath:instancePath+"/organizationName",schemaPath:"#/properties/organizationName/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
             vErrors = [err103];
           }
@@ -2344,9 +2433,9 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.orderFoodURL !== undefined){
-        if(typeof data.orderFoodURL !== "string"){
-          const err104 = {instancePath:instancePath+"/orderFoodURL",schemaPath:"#/properties/orderFoodURL/type",keyword:"type",params:{type: "string"}};
+      if(data.teamIdentifier !== undefined){
+        if(typeof data.teamIdentifier !== "string"){
+          const err104 = {instancePath:instancePath+"/teamIdentifier",schemaPath:"#/properties/teamIdentifier/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
             vErrors = [err104];
           }
@@ -2356,21 +2445,22 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.parkingInformationURL !== undefined){
-        if(typeof data.parkingInformationURL !== "string"){
-          const err105 = {instancePath:instancePath+"/parkingInformationURL",schemaPath:"#/properties/parkingInformationURL/type",keyword:"type",params:{type: "string"}};
-          if(vErrors === null){
-            vErrors = [err105];
+      if(data.authenticationToken !== undefined){
+        let data64 = data.authenticationToken;
+        if(typeof data64 === "string"){
+          if(data64.length < 16){
+            const err105 = {instancePath:instancePath+"/authenticationToken",schemaPath:"#/properties/authenticationToken/minLength",keyword:"minLength",params:{limit: 16}};
+            if(vErrors === null){
+              vErrors = [err105];
+            }
+            else {
+              vErrors.push(err105);
+            }
+            errors++;
           }
-          else {
-            vErrors.push(err105);
-          }
-          errors++;
         }
-      }
-      if(data.purchaseParkingURL !== undefined){
-        if(typeof data.purchaseParkingURL !== "string"){
-          const err106 = {instancePath:instancePath+"/purchaseParkingURL",schemaPath:"#/properties/purchaseParkingURL/type",keyword:"type",params:{type: "string"}};
+        else {
+          const err106 = {instancePath:instancePath+"/authenticationToken",schemaPath:"#/properties/authenticationToken/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
             vErrors = [err106];
           }
@@ -2380,9 +2470,9 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.sellURL !== undefined){
-        if(typeof data.sellURL !== "string"){
-          const err107 = {instancePath:instancePath+"/sellURL",schemaPath:"#/properties/sellURL/type",keyword:"type",params:{type: "string"}};
+      if(data.webServiceURL !== undefined){
+        if(typeof data.webServiceURL !== "string"){
+          const err107 = {instancePath:instancePath+"/webServiceURL",schemaPath:"#/properties/webServiceURL/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
             vErrors = [err107];
           }
@@ -2392,9 +2482,9 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.transferURL !== undefined){
-        if(typeof data.transferURL !== "string"){
-          const err108 = {instancePath:instancePath+"/transferURL",schemaPath:"#/properties/transferURL/type",keyword:"type",params:{type: "string"}};
+      if(data.accessibilityURL !== undefined){
+        if(typeof data.accessibilityURL !== "string"){
+          const err108 = {instancePath:instancePath+"/accessibilityURL",schemaPath:"#/properties/accessibilityURL/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
             vErrors = [err108];
           }
@@ -2404,9 +2494,9 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.transitInformationURL !== undefined){
-        if(typeof data.transitInformationURL !== "string"){
-          const err109 = {instancePath:instancePath+"/transitInformationURL",schemaPath:"#/properties/transitInformationURL/type",keyword:"type",params:{type: "string"}};
+      if(data.addOnURL !== undefined){
+        if(typeof data.addOnURL !== "string"){
+          const err109 = {instancePath:instancePath+"/addOnURL",schemaPath:"#/properties/addOnURL/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
             vErrors = [err109];
           }
@@ -2416,12 +2506,9 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.webServiceURL !== undefined){
-        if(data.authenticationToken === undefined){
-          const err110 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "webServiceURL",
-          missingProperty: "authenticationToken",
-          depsCount: 1,
-          deps: "authenticationToken"}};
+      if(data.bagPolicyURL !== undefined){
+        if(typeof data.bagPolicyURL !== "string"){
+          const err110 = {instancePath:instancePath+"/bagPolicyURL",schemaPath:"#/properties/bagPolicyURL/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
             vErrors = [err110];
           }
@@ -2431,12 +2518,9 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
-      if(data.authenticationToken !== undefined){
-        if(data.webServiceURL === undefined){
-          const err111 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "authenticationToken",
-          missingProperty: "webServiceURL",
-          depsCount: 1,
-          deps: "webServiceURL"}};
+      if(data.changeSeatURL !== undefined){
+        if(typeof data.changeSeatURL !== "string"){
+          const err111 = {instancePath:instancePath+"/changeSeatURL",schemaPath:"#/properties/changeSeatURL/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
             vErrors = [err111];
           }
@@ -2446,21 +2530,168 @@ export const validatePassSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
+      if(data.contactVenueEmail !== undefined){
+        if(typeof data.contactVenueEmail !== "string"){
+          const err112 = {instancePath:instancePath+"/contactVenueEmail",schemaPath:"#/properties/contactVenueEmail/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err112];
+          }
+          else {
+            vErrors.push(err112);
+          }
+          errors++;
+        }
+      }
+      if(data.contactVenuePhoneNumber !== undefined){
+        if(typeof data.contactVenuePhoneNumber !== "string"){
+          const err113 = {instancePath:instancePath+"/contactVenuePhoneNumber",schemaPath:"#/properties/contactVenuePhoneNumber/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err113];
+          }
+          else {
+            vErrors.push(err113);
+          }
+          errors++;
+        }
+      }
+      if(data.contactVenueWebsite !== undefined){
+        if(typeof data.contactVenueWebsite !== "string"){
+          const err114 = {instancePath:instancePath+"/contactVenueWebsite",schemaPath:"#/properties/contactVenueWebsite/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err114];
+          }
+          else {
+            vErrors.push(err114);
+          }
+          errors++;
+        }
+      }
+      if(data.directionsInformationURL !== undefined){
+        if(typeof data.directionsInformationURL !== "string"){
+          const err115 = {instancePath:instancePath+"/directionsInformationURL",schemaPath:"#/properties/directionsInformationURL/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err115];
+          }
+          else {
+            vErrors.push(err115);
+          }
+          errors++;
+        }
+      }
+      if(data.merchandiseURL !== undefined){
+        if(typeof data.merchandiseURL !== "string"){
+          const err116 = {instancePath:instancePath+"/merchandiseURL",schemaPath:"#/properties/merchandiseURL/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err116];
+          }
+          else {
+            vErrors.push(err116);
+          }
+          errors++;
+        }
+      }
+      if(data.orderFoodURL !== undefined){
+        if(typeof data.orderFoodURL !== "string"){
+          const err117 = {instancePath:instancePath+"/orderFoodURL",schemaPath:"#/properties/orderFoodURL/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err117];
+          }
+          else {
+            vErrors.push(err117);
+          }
+          errors++;
+        }
+      }
+      if(data.parkingInformationURL !== undefined){
+        if(typeof data.parkingInformationURL !== "string"){
+          const err118 = {instancePath:instancePath+"/parkingInformationURL",schemaPath:"#/properties/parkingInformationURL/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err118];
+          }
+          else {
+            vErrors.push(err118);
+          }
+          errors++;
+        }
+      }
+      if(data.purchaseParkingURL !== undefined){
+        if(typeof data.purchaseParkingURL !== "string"){
+          const err119 = {instancePath:instancePath+"/purchaseParkingURL",schemaPath:"#/properties/purchaseParkingURL/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err119];
+          }
+          else {
+            vErrors.push(err119);
+          }
+          errors++;
+        }
+      }
+      if(data.sellURL !== undefined){
+        if(typeof data.sellURL !== "string"){
+          const err120 = {instancePath:instancePath+"/sellURL",schemaPath:"#/properties/sellURL/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err120];
+          }
+          else {
+            vErrors.push(err120);
+          }
+          errors++;
+        }
+      }
+      if(data.transferURL !== undefined){
+        if(typeof data.transferURL !== "string"){
+          const err121 = {instancePath:instancePath+"/transferURL",schemaPath:"#/properties/transferURL/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err121];
+          }
+          else {
+            vErrors.push(err121);
+          }
+          errors++;
+        }
+      }
+      if(data.transitInformationURL !== undefined){
+        if(typeof data.transitInformationURL !== "string"){
+          const err122 = {instancePath:instancePath+"/transitInformationURL",schemaPath:"#/properties/transitInformationURL/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err122];
+          }
+          else {
+            vErrors.push(err122);
+          }
+          errors++;
+        }
+      }
+      if(data.webServiceURL !== undefined){
+        if(data.authenticationToken === undefined){
+          const err123 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "webServiceURL",
+          missingProperty: "authenticationToken",
+          depsCount: 1,
+          deps: "authenticationToken"}};
+          if(vErrors === null){
+            vErrors = [err123];
+          }
+          else {
+            vErrors.push(err123);
+          }
+          errors++;
+        }
+      }
     }
     else {
-      const err112 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+      const err124 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
       if(vErrors === null){
-        vErrors = [err112];
+        vErrors = [err124];
       }
       else {
-        vErrors.push(err112);
+        vErrors.push(err124);
       }
       errors++;
     }
     validate20.errors = vErrors;
     return errors === 0;
   }
-  validate20.evaluated = {"props":{"barcode":true,"barcodes":true,"logoText":true,"foregroundColor":true,"backgroundColor":true,"labelColor":true,"footerBackgroundColor":true,"boardingPass":true,"coupon":true,"eventTicket":true,"generic":true,"storeCard":true,"groupingIdentifier":true,"relevantDate":true,"relevantDates":true,"expirationDate":true,"voided":true,"sharingProhibited":true,"suppressStripShine":true,"suppressHeaderDarkening":true,"useAutomaticColors":true,"eventLogoText":true,"preferredStyleSchemes":true,"locations":true,"beacons":true,"maxDistance":true,"nfc":true,"appLaunchURL":true,"associatedStoreIdentifiers":true,"userInfo":true,"semantics":true,"serialNumber":true,"passTypeIdentifier":true,"formatVersion":true,"description":true,"organizationName":true,"teamIdentifier":true,"authenticationToken":true,"webServiceURL":true,"accessibilityURL":true,"addOnURL":true,"bagPolicyURL":true,"changeSeatURL":true,"contactVenueEmail":true,"contactVenuePhoneNumber":true,"contactVenueWebsite":true,"directionsInformationURL":true,"merchandiseURL":true,"orderFoodURL":true,"parkingInformationURL":true,"purchaseParkingURL":true,"sellURL":true,"transferURL":true,"transitInformationURL":true},"dynamicProps":false,"dynamicItems":false};
+  validate20.evaluated = {"props":{"barcode":true,"barcodes":true,"logoText":true,"foregroundColor":true,"backgroundColor":true,"labelColor":true,"footerBackgroundColor":true,"boardingPass":true,"coupon":true,"eventTicket":true,"generic":true,"storeCard":true,"posterGeneric":true,"groupingIdentifier":true,"relevantDate":true,"relevantDates":true,"expirationDate":true,"voided":true,"sharingProhibited":true,"suppressStripShine":true,"suppressHeaderDarkening":true,"useAutomaticColors":true,"eventLogoText":true,"preferredStyleSchemes":true,"featuredActions":true,"locations":true,"beacons":true,"maxDistance":true,"nfc":true,"appLaunchURL":true,"associatedStoreIdentifiers":true,"userInfo":true,"semantics":true,"serialNumber":true,"passTypeIdentifier":true,"formatVersion":true,"description":true,"organizationName":true,"teamIdentifier":true,"authenticationToken":true,"webServiceURL":true,"accessibilityURL":true,"addOnURL":true,"bagPolicyURL":true,"changeSeatURL":true,"contactVenueEmail":true,"contactVenuePhoneNumber":true,"contactVenueWebsite":true,"directionsInformationURL":true,"merchandiseURL":true,"orderFoodURL":true,"parkingInformationURL":true,"purchaseParkingURL":true,"sellURL":true,"transferURL":true,"transitInformationURL":true},"dynamicProps":false,"dynamicItems":false};
   return validate20;
 })();
 /** Validates against pass-template.schema.json. */

@@ -106,6 +106,14 @@ const CODES: { readonly [K in IssueCode]: true } = {
   'lossy-json': true,
   'invalid-personalization-field': true,
   'missing-personalization-logo': true,
+  'trailing-comma': true,
+  'missing-fallback-style': true,
+  'missing-barcode-fallback': true,
+  'too-many-featured-actions': true,
+  'unknown-featured-action-type': true,
+  'duplicate-featured-action': true,
+  'unknown-style-scheme': true,
+  'style-scheme-fallback': true,
 };
 
 // Codes that name a member that is not there (so only its parent exists).
@@ -114,6 +122,8 @@ const ABSENT_MEMBER: ReadonlySet<IssueCode> = new Set<IssueCode>([
   'unpaired-web-service',
   'missing-store-identifiers',
   'missing-transit-type',
+  // a semantic tag a poster event ticket lacks
+  'style-scheme-fallback',
 ]);
 
 type Found = { readonly found: true; readonly value: unknown } | { readonly found: false };

@@ -140,8 +140,8 @@ describe('validatePass: web service', () => {
     },
   );
 
-  test('a token without a URL, or a URL without a token, is unpaired-web-service at the missing key', () => {
-    expect(found(edit(genericPass, (pass) => delete pass.webServiceURL))).toEqual(['error unpaired-web-service /webServiceURL']);
+  test('a URL without a token is an unpaired-web-service error, a token without a URL a warning (Wallet opens such passes), at the missing key', () => {
+    expect(found(edit(genericPass, (pass) => delete pass.webServiceURL))).toEqual(['warning unpaired-web-service /webServiceURL']);
     expect(found(edit(genericPass, (pass) => delete pass.authenticationToken))).toEqual([
       'error unpaired-web-service /authenticationToken',
     ]);
