@@ -1,4 +1,6 @@
 import { errorReporter } from '../http/error-reporter.js';
+import { signPersonalizationToken } from '../pkpass/personalization-token.js';
+import type { PassSigner } from '../pkpass/signer.js';
 import { decodeSegment, normalizeBasePath, pathOf } from '../http/route.js';
 import { createEvent } from '../webhooks/event.js';
 import type { WebhookEventOf } from '../webhooks/event-types.js';
@@ -6,6 +8,7 @@ import { readApplePassToken, sameToken } from './apple-pass-auth.js';
 import { formatHttpDate, parseHttpDate } from './http-date.js';
 import { isIdentifier, isPushToken } from './identifiers.js';
 import { readJsonBody } from './json-body.js';
+import { readPersonalizationBody, type WalletPersonalization } from './personalization.js';
 import { problemResponse } from './problem.js';
 import { allowedMethods, matchWalletRoute } from './route.js';
 import type { WalletStore } from './store.js';
@@ -34,8 +37,12 @@ export interface WalletPass {
   readonly pkpass: Uint8Array | (() => Uint8Array | PromiseLike<Uint8Array>);
 }
 
-/** The events the handler reports: a pass added to (`registration.created`) or removed from (`registration.deleted`) a device. */
-export type WalletEvent = WebhookEventOf<'registration.created'> | WebhookEventOf<'registration.deleted'>;
+/**
+ * The events the handler reports: a pass added to (`registration.created`) or
+ * removed from (`registration.deleted`) a device, and a user who signed up
+ * through a rewards-enrollment pass (`pass.personalized`).
+ */
+export type WalletEvent = WebhookEventOf<'registration.created'> | WebhookEventOf<'registration.deleted'> | WebhookEventOf<'pass.personalized'>;
 
 /**
  * What `createWalletHandler` needs.
@@ -73,6 +80,21 @@ export interface WalletHandlerOptions {
    * direct webhook call.
    */
   readonly onEvent?: ((event: WalletEvent, request: Request) => void | PromiseLike<void>) | undefined;
+  /**
+   * Rewards enrollment: told each signup Wallet posts to
+   * `POST {base}/v1/passes/{passType}/{serial}/personalize` — the user's data
+   * and the personalization token. Create the account and make the
+   * personalized pass the one `findPass` gives from now on (with a later
+   * `lastModified`); then the handler answers with the token signed by
+   * `signer` and reports `pass.personalized` to `onEvent`. What it throws is
+   * answered 500 and nothing is signed. Without it the endpoint answers 404.
+   */
+  readonly onPersonalize?: ((personalization: WalletPersonalization, request: Request) => void | PromiseLike<void>) | undefined;
+  /**
+   * Signs personalization tokens (required with `onPersonalize`): the signer
+   * of the passes' certificate, or a function choosing it by pass type.
+   */
+  readonly signer?: PassSigner | ((passTypeIdentifier: string) => PassSigner | PromiseLike<PassSigner>) | undefined;
   /** Told the messages a device posts to `/v1/log` (Wallet's own error reports). */
   readonly onLog?: ((logs: readonly string[], request: Request) => void | PromiseLike<void>) | undefined;
   /** Told about every error behind a 500, and every error of `onEvent`/`onLog`. What it throws is ignored. */
@@ -99,7 +121,7 @@ const defaultMaxBodyBytes = 65_536;
 const maxLogs = 1000;
 
 /**
- * Apple's PassKit web service — the five calls Wallet makes at a pass's
+ * Apple's PassKit web service — the calls Wallet makes at a pass's
  * `webServiceURL` — as a Fetch-API handler that runs in every runtime:
  *
  * | call | answers |
@@ -108,6 +130,7 @@ const maxLogs = 1000;
  * | `GET {base}/v1/devices/{device}/registrations/{passType}?passesUpdatedSince={tag}` | 200 `{"lastUpdated","serialNumbers"}`, 204 nothing changed |
  * | `GET {base}/v1/passes/{passType}/{serial}` | 200 `application/vnd.apple.pkpass` + `Last-Modified`, 304 for `If-Modified-Since`, 401 |
  * | `DELETE {base}/v1/devices/{device}/registrations/{passType}/{serial}` | 200, 401 |
+ * | `POST {base}/v1/passes/{passType}/{serial}/personalize` `{"personalizationToken","requiredPersonalizationInfo"}` (with `onPersonalize`) | 200 the signed token (`application/octet-stream`), 400, 401 for a wrong token sent, 404 |
  * | `POST {base}/v1/log` `{"logs"}` | 200, 400, 413 |
  *
  * Checks come in this order: 414 for a path over 8192 characters; 404
@@ -116,7 +139,8 @@ const maxLogs = 1000;
  * character; 401 `missing-credentials` / `invalid-credentials` (the
  * `ApplePass` token, compared in constant time with the pass's own; an
  * unknown pass is answered the same); 413 `body-too-large`; 400
- * `invalid-json`, `invalid-push-token`, `invalid-logs`. Errors are RFC 9457
+ * `invalid-json`, `invalid-push-token`, `invalid-logs`,
+ * `invalid-personalization`. Errors are RFC 9457
  * `application/problem+json`; a lookup or store that throws gives a 500 that
  * shows nothing of the error.
  *
@@ -136,11 +160,14 @@ const maxLogs = 1000;
  * ```
  */
 export function createWalletHandler(options: WalletHandlerOptions): WalletHandler {
-  const { store, findPass, onEvent, onLog, onError } = options;
+  const { store, findPass, onEvent, onLog, onError, onPersonalize, signer } = options;
   if (typeof store !== 'object' || store === null) throw new TypeError('createWalletHandler: `store` must be a WalletStore');
   if (typeof findPass !== 'function') throw new TypeError('createWalletHandler: `findPass` must be a function');
-  for (const [name, value] of [['onEvent', onEvent], ['onLog', onLog], ['onError', onError]] as const) {
+  for (const [name, value] of [['onEvent', onEvent], ['onLog', onLog], ['onError', onError], ['onPersonalize', onPersonalize]] as const) {
     if (value !== undefined && typeof value !== 'function') throw new TypeError(`createWalletHandler: \`${name}\` must be a function`);
+  }
+  if (onPersonalize !== undefined && (typeof signer !== 'function' && (typeof signer !== 'object' || signer === null || typeof signer.sign !== 'function'))) {
+    throw new TypeError('createWalletHandler: `onPersonalize` needs a `signer` (a PassSigner, or a function giving one per pass type) to sign personalization tokens');
   }
   if (options.basePath !== undefined && typeof options.basePath !== 'string') {
     throw new TypeError('createWalletHandler: `basePath` must be a string');
@@ -163,7 +190,7 @@ export function createWalletHandler(options: WalletHandlerOptions): WalletHandle
   };
 
   const emit = async (
-    type: WalletEvent['type'],
+    type: 'registration.created' | 'registration.deleted',
     deviceLibraryIdentifier: string,
     passTypeIdentifier: string,
     serialNumber: string,
@@ -177,6 +204,37 @@ export function createWalletHandler(options: WalletHandlerOptions): WalletHandle
     }, request);
   };
 
+  // Rewards enrollment: the caller records the signup, the token goes back signed, pass.personalized is reported.
+  const personalize = async (request: Request, passTypeIdentifier: string, serialNumber: string): Promise<Response> => {
+    const body = await readJsonBody(request, maxBodyBytes);
+    if (body.kind === 'too-large') return tooLarge(false);
+    if (body.kind === 'invalid') return invalidJson(false);
+    const signup = readPersonalizationBody(body.value);
+    if (signup === undefined) {
+      return problemResponse(
+        'invalid-personalization',
+        400,
+        'The body is {"personalizationToken": <string>, "requiredPersonalizationInfo": {<fullName, givenName, familyName, emailAddress, postalCode, ISOCountryCode, phoneNumber: strings>}}.',
+        false,
+      );
+    }
+    const personalization: WalletPersonalization = { passTypeIdentifier, serialNumber, ...signup };
+    // Resolved before onPersonalize: a service that cannot sign must not record a signup Wallet will reject.
+    const tokenSigner = typeof signer === 'function' ? await signer(passTypeIdentifier) : signer;
+    if (tokenSigner === undefined || tokenSigner.passTypeIdentifier !== passTypeIdentifier) {
+      throw new TypeError(`createWalletHandler: no signer for pass type ${JSON.stringify(passTypeIdentifier)} (the signer's is ${JSON.stringify(tokenSigner?.passTypeIdentifier)})`);
+    }
+    await onPersonalize!(personalization, request);
+    const signed = await signPersonalizationToken(signup.personalizationToken, tokenSigner);
+    if (onEvent !== undefined) {
+      await tell(() => onEvent(createEvent('pass.personalized', { serialNumber, passTypeIdentifier, personalization: signup.requiredPersonalizationInfo }), request), request);
+    }
+    return new Response(signed as Uint8Array<ArrayBuffer>, {
+      status: 200,
+      headers: { 'content-type': 'application/octet-stream', 'content-length': String(signed.length), 'cache-control': 'no-store' },
+    });
+  };
+
   const handle = async (request: Request): Promise<Response> => {
     const method = request.method;
     const head = method === 'HEAD';
@@ -186,7 +244,7 @@ export function createWalletHandler(options: WalletHandlerOptions): WalletHandle
     }
     const below = basePath === '' ? path : path.startsWith(basePath + '/') ? path.slice(basePath.length) : undefined;
     const route = below === undefined ? undefined : matchWalletRoute(below);
-    if (route === undefined) {
+    if (route === undefined || (route.kind === 'personalize' && onPersonalize === undefined)) {
       return problemResponse('not-found', 404, `Nothing is served here; Apple's web service lives under ${basePath}/v1/.`, head);
     }
     const allow = allowedMethods[route.kind];
@@ -219,8 +277,14 @@ export function createWalletHandler(options: WalletHandlerOptions): WalletHandle
       return json({ lastUpdated: updated.lastUpdated, serialNumbers: [...updated.serialNumbers] }, head);
     }
 
-    // The three calls about one pass need its ApplePass token.
-    const presented = readApplePassToken(request.headers.get('authorization'));
+    // The calls about one pass need its ApplePass token; Apple documents none for personalize, so there a token is checked only when sent.
+    const authorization = request.headers.get('authorization');
+    if (route.kind === 'personalize' && authorization === null) {
+      const found = await findPass(passTypeIdentifier, serialNumber, request);
+      if (found === undefined || found === null) return problemResponse('not-found', 404, 'There is no such pass to personalize.', head);
+      return personalize(request, passTypeIdentifier, serialNumber);
+    }
+    const presented = readApplePassToken(authorization);
     if (presented === undefined) {
       return problemResponse('missing-credentials', 401, 'Send the pass\'s token as "Authorization: ApplePass <authenticationToken>".', head, {
         'www-authenticate': 'ApplePass',
@@ -251,6 +315,8 @@ export function createWalletHandler(options: WalletHandlerOptions): WalletHandle
         headers: { ...headers, 'content-type': 'application/vnd.apple.pkpass', 'content-length': String(bytes.length) },
       });
     }
+
+    if (route.kind === 'personalize') return personalize(request, passTypeIdentifier, serialNumber);
 
     if (method === 'DELETE') {
       const removed = await store.unregister(deviceLibraryIdentifier, passTypeIdentifier, serialNumber);

@@ -6,6 +6,7 @@ export {
   type WalletHandlerOptions,
   type WalletPass,
 } from './handler.js';
+export type { PersonalizationInfo, WalletPersonalization } from './personalization.js';
 export { createMemoryWalletStore, type MemoryWalletStoreOptions } from './memory-store.js';
 export type { UpdatedSerials, WalletRegistration, WalletStore } from './store.js';
 export type { WalletProblem, WalletProblemCode } from './problem.js';

@@ -13,6 +13,7 @@ export type WalletProblemCode =
   | 'invalid-json'
   | 'invalid-push-token'
   | 'invalid-logs'
+  | 'invalid-personalization'
   // 401
   | 'missing-credentials'
   | 'invalid-credentials'
@@ -46,6 +47,7 @@ const titles: { readonly [K in WalletProblemCode]: string } = {
   'invalid-json': 'Invalid JSON body',
   'invalid-push-token': 'Invalid push token',
   'invalid-logs': 'Invalid logs',
+  'invalid-personalization': 'Invalid personalization',
   'missing-credentials': 'Missing credentials',
   'invalid-credentials': 'Invalid credentials',
   'not-found': 'Not found',

@@ -103,6 +103,22 @@ export class DeviceSimulator {
     return response.status;
   }
 
+  /**
+   * Rewards enrollment: the user completed the signup form of a
+   * personalizable pass; Wallet posts the data and its personalization token
+   * (no Authorization header: Apple documents none for this call). Returns
+   * the status and the body (the signed token when 200).
+   */
+  async personalize(
+    pass: { passTypeIdentifier: string; serialNumber: string },
+    personalizationToken: string,
+    requiredPersonalizationInfo: Record<string, string>,
+  ): Promise<{ status: number; body: Uint8Array; contentType: string | null }> {
+    const path = `v1/passes/${encodeURIComponent(pass.passTypeIdentifier)}/${encodeURIComponent(pass.serialNumber)}/personalize`;
+    const response = await this.call('POST', path, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ personalizationToken, requiredPersonalizationInfo }) });
+    return { status: response.status, body: new Uint8Array(await response.arrayBuffer()), contentType: response.headers.get('content-type') };
+  }
+
   /** Wallet reports problems it met with the web service. */
   async log(messages: string[]): Promise<number> {
     const response = await this.call('POST', 'v1/log', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ logs: messages }) });

@@ -23,7 +23,7 @@ describe('passmint/wallet and passmint/apns types', () => {
       },
       onEvent: (event) => {
         expectTypeOf(event).toEqualTypeOf<WalletEvent>();
-        expectTypeOf(event.type).toEqualTypeOf<'registration.created' | 'registration.deleted'>();
+        expectTypeOf(event.type).toEqualTypeOf<'registration.created' | 'registration.deleted' | 'pass.personalized'>();
         expectTypeOf(event.data.serialNumber).toEqualTypeOf<string>();
       },
     });
