@@ -1,0 +1,140 @@
+// The service survives its database: two `passmint serve` processes on a
+// PostgreSQL server of this test's own, under load (passes created and
+// changed through both), while the server's backends are terminated
+// (pg_terminate_backend) and the server is then stopped with `-m immediate`
+// and started again. Both processes stay up; while the server is away they
+// answer 503 database-unavailable with Retry-After (a wrong API key is still
+// a 401); once it is back they carry on by themselves, and the receiver ends
+// with the event of every change that was acknowledged, each event once.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { bundleCli, startServe, type ServeProcess } from './child.js';
+import { createOwnPostgres, type OwnPostgres } from './own-postgres.js';
+import { eventually, startReceiver, type Receiver } from './receiver.js';
+
+let cli: { script: string; remove: () => void };
+let server: OwnPostgres;
+let receiver: Receiver;
+const processes: ServeProcess[] = [];
+
+beforeAll(async () => {
+  [cli, server, receiver] = await Promise.all([bundleCli(), createOwnPostgres(), startReceiver()]);
+  await server.start();
+}, 60_000);
+
+afterAll(async () => {
+  for (const service of processes) service.child.kill('SIGKILL');
+  await Promise.all(processes.map((service) => service.exited));
+  await receiver?.close();
+  await server?.remove();
+  cli?.remove();
+});
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('two processes stay up through terminated backends and an immediate stop, answer 503 meanwhile, and deliver every acknowledged change', async () => {
+  // A short lease: a claim whose answer was lost with its connection is taken again within seconds.
+  const args = ['--database-url', server.url, '--allow-private-webhooks', '--poll-ms', '50', '--lease-ms', '3000', '--timeout-ms', '2000'];
+  processes.push(await startServe(cli.script, args));
+  processes.push(await startServe(cli.script, args));
+  const key = processes[0]!.apiKey!;
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const call = (service: ServeProcess, method: string, path: string, body?: unknown, auth = headers): Promise<Response> =>
+    fetch(`${service.url}${path}`, { method, headers: auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+
+  const hook = await (await call(processes[0]!, 'POST', '/v1/webhooks', { url: `${receiver.url}/fault` })).json();
+  expect(hook.state).toBe('enabled');
+  receiver.secrets.set('/fault', [hook.secret]);
+  const template = await (
+    await call(processes[1]!, 'POST', '/v1/templates', {
+      name: 'Ticket',
+      formatVersion: 1,
+      passType: 'pass.com.example.fault',
+      description: { generic: { primaryFields: [{ key: 'seat', value: '${seat}' }] } },
+      placeholder: ['seat'],
+    })
+  ).json();
+
+  // Load: four clients, two per process, creating a pass and then changing it, as fast as answered.
+  const created = new Set<string>();
+  const updated = new Set<string>();
+  const statuses = new Map<number, number>();
+  const unexpected: string[] = [];
+  let stopped = false;
+  let serial = 0;
+  const clients = Array.from({ length: 4 }, async (_, index) => {
+    const service = processes[index % 2]!;
+    while (!stopped) {
+      const name = `F-${serial++}`;
+      for (const [method, path, body, done] of [
+        ['POST', `/v1/templates/${template.id}/passes`, { values: { seat: name }, serialNumber: name }, created],
+        ['PUT', `/v1/passes/pass.com.example.fault/${name}/values`, { seat: `${name}!` }, updated],
+      ] as const) {
+        let response: Response;
+        try {
+          response = await call(service, method, path, body);
+        } catch (error) {
+          unexpected.push(`${method} ${path}: ${String(error)}`); // the process did not answer at all
+          break;
+        }
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        const problem = response.status >= 400 ? await response.json() : await response.arrayBuffer();
+        if (response.status === 503) {
+          if (problem.code !== 'database-unavailable' || response.headers.get('retry-after') === null) unexpected.push(`503 ${JSON.stringify(problem)}`);
+          await sleep(100);
+          break;
+        }
+        if (response.status !== 200 && response.status !== 201) {
+          unexpected.push(`${method} ${path}: ${response.status} ${JSON.stringify(problem)}`);
+          break;
+        }
+        done.add(name);
+      }
+    }
+  });
+
+  await sleep(1500);
+  expect(await server.terminateBackends()).toBeGreaterThan(0);
+  await sleep(1000);
+  await server.stopImmediately();
+
+  // While the server is away: 503 with Retry-After from both; a wrong key is still 401.
+  await sleep(500);
+  for (const service of processes) {
+    const away = await call(service, 'GET', '/v1/passes');
+    expect(away.status).toBe(503);
+    expect(away.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await away.json()).code).toBe('database-unavailable');
+    const wrongKey = await call(service, 'GET', '/v1/passes', undefined, { authorization: 'Bearer pm_wrong', 'content-type': 'application/json' });
+    expect(wrongKey.status).toBe(401);
+  }
+  await sleep(1500);
+  await server.start();
+  await sleep(2500);
+  stopped = true;
+  await Promise.all(clients);
+
+  expect(unexpected).toEqual([]);
+  expect(statuses.get(503) ?? 0).toBeGreaterThan(0);
+  expect(created.size).toBeGreaterThan(0);
+  for (const service of processes) {
+    expect(service.child.exitCode).toBeNull();
+    expect(service.child.signalCode).toBeNull();
+    // Both answer again with the database back.
+    expect((await call(service, 'GET', '/v1/passes?limit=1')).status).toBe(200);
+  }
+
+  // Every acknowledged change's event reaches the receiver.
+  const arrived = (type: string): Set<string> =>
+    new Set(receiver.received.filter((entry) => entry.path === '/fault' && entry.event.type === type).map((entry) => String(entry.event.data['serialNumber'])));
+  await eventually(
+    () => [...created].every((name) => arrived('pass.created').has(name)) && [...updated].every((name) => arrived('pass.updated').has(name)),
+    30_000,
+    'the events of every acknowledged change',
+  );
+  const events = receiver.received.filter((entry) => entry.path === '/fault');
+  expect(events.every((entry) => entry.signatureValid)).toBe(true);
+  // No repeats: an answer received while the database was away was recorded once it was back.
+  const ids = events.map((entry) => entry.event.id);
+  expect(ids.length).toBe(new Set(ids).size);
+  for (const service of processes) expect(service.output()).not.toMatch(/Unhandled|uncaught/i);
+}, 90_000);
