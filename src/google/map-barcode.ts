@@ -12,7 +12,7 @@ const TYPES: Readonly<Record<string, string>> = {
 /** The pass's barcode (the first of `barcodes`, else `barcode`) as Google's, or a loss for a format Google lacks. */
 export function mapBarcode(pass: Pass): { barcode?: Record<string, unknown>; losses: GoogleLoss[] } {
   const first = Array.isArray(pass.barcodes) && pass.barcodes.length > 0 ? pass.barcodes[0] : pass.barcode;
-  if (first === undefined) return { losses: [] };
+  if (first === undefined || first === null || typeof first !== 'object') return { losses: [] };
   const path = first === pass.barcode ? '/barcode' : '/barcodes/0';
   const type = TYPES[first.format];
   if (type === undefined) return { losses: [loss('google-barcode-dropped', `${path}/format`, `Google Wallet has no barcode format ${String(first.format)}: the barcode is left out.`)] };

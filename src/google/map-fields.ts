@@ -1,5 +1,6 @@
 import { pointerOf } from '../issues.js';
 import type { Field, PassStructure } from '../types.js';
+import { GoogleWalletError } from './error.js';
 import { escapeIdPart } from './ids.js';
 import { type Strings, translationsOf } from './localize.js';
 import { loss } from './loss.js';
@@ -23,7 +24,14 @@ export function placedFields(style: string, body: PassStructure): PlacedField[] 
   for (const area of AREAS) {
     const fields = body[area];
     if (!Array.isArray(fields)) continue;
-    fields.forEach((field, index) => placed.push({ field, pointer: pointerOf('', [style, area, index]), back: area === 'backFields' }));
+    fields.forEach((field: unknown, index) => {
+      const pointer = pointerOf('', [style, area, index]);
+      const { key, value } = (field ?? {}) as { key?: unknown; value?: unknown };
+      if (typeof key !== 'string' || (typeof value !== 'string' && typeof value !== 'number')) {
+        throw new GoogleWalletError('invalid-pass', `The field at ${pointer} needs a string key and a string or number value.`);
+      }
+      placed.push({ field: field as Field, pointer, back: area === 'backFields' });
+    });
   }
   return placed;
 }

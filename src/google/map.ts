@@ -56,8 +56,8 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
   checkIssuerId(options.issuerId);
   const styles = STYLES.filter((style) => pass[style] !== undefined && pass[style] !== null);
   const style = styles[0];
-  if (style === undefined || typeof pass.serialNumber !== 'string' || typeof pass.passTypeIdentifier !== 'string') {
-    throw new GoogleWalletError('invalid-pass', 'A rendered pass.json is needed: one style body, serialNumber and passTypeIdentifier.');
+  if (style === undefined || typeof pass.serialNumber !== 'string' || typeof pass.passTypeIdentifier !== 'string' || typeof pass.organizationName !== 'string') {
+    throw new GoogleWalletError('invalid-pass', 'A rendered pass.json is needed: a style body, serialNumber, passTypeIdentifier and organizationName.');
   }
   const body = pass[style] as PassStructure;
   const type = typeOf(style, body);

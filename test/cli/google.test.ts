@@ -1,0 +1,92 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { run } from '../../src/cli/main.js';
+import { toGoogleWallet } from '../../src/google/index.js';
+import { encodePassStrings } from '../../src/pkpass/index.js';
+import type { Pass } from '../../src/index.js';
+import { testServiceAccount } from '../google/keys.js';
+import { captureIo, tempDir } from './io.js';
+
+const pass: Pass = {
+  formatVersion: 1, passTypeIdentifier: 'pass.com.example.event', serialNumber: 'A-1', teamIdentifier: 'A93A5CM278', organizationName: 'Example Events', description: 'Ticket',
+  foregroundColor: 'rgb(255, 255, 255)', backgroundColor: 'rgb(60, 65, 76)',
+  generic: { primaryFields: [{ key: 'event', label: 'Event', value: 'Concert' }], secondaryFields: [{ key: 'seat', label: 'Seat', value: '12B' }] },
+};
+const issuerId = '3388000000012345678';
+
+let dir: string;
+let remove: () => void;
+beforeAll(() => {
+  ({ dir, remove } = tempDir('google'));
+  mkdirSync(join(dir, 'bundle/de.lproj'), { recursive: true });
+  writeFileSync(join(dir, 'bundle/pass.json'), JSON.stringify(pass));
+  writeFileSync(join(dir, 'bundle/logo.png'), 'png');
+  writeFileSync(join(dir, 'bundle/icon.png'), 'png');
+  writeFileSync(join(dir, 'bundle/de.lproj/pass.strings'), encodePassStrings(new Map([['Seat', 'Sitz']])));
+  writeFileSync(join(dir, 'key.json'), testServiceAccount().json);
+  writeFileSync(join(dir, 'oauth.json'), JSON.stringify({ web: { client_id: 'x' } }));
+  writeFileSync(join(dir, 'broken.json'), '{"formatVersion": 1,');
+});
+afterAll(() => remove());
+
+async function google(...args: string[]) {
+  const captured = captureIo(dir);
+  const code = await run(['google', ...args], captured.io);
+  return { code, stdout: captured.stdout(), stderr: captured.stderr() };
+}
+
+describe('passmint google map', () => {
+  test('--json prints exactly what toGoogleWallet gives, with the folder’s strings and hosted images', async () => {
+    const result = await google('map', 'bundle', '--issuer-id', issuerId, '--image-base', 'https://img.example/p/', '--json');
+    expect(result.code).toBe(0);
+    const expected = toGoogleWallet(pass, {
+      issuerId, strings: { de: { Seat: 'Sitz' } },
+      imageUrl: (path) => (['logo.png', 'icon.png'].includes(path) ? `https://img.example/p/${path}` : undefined),
+    });
+    expect(JSON.parse(result.stdout)).toEqual(JSON.parse(JSON.stringify(expected)));
+    expect(expected.object['logo']).toEqual({ sourceUri: { uri: 'https://img.example/p/logo.png' } });
+    expect(expected.losses.map((loss) => loss.code)).toEqual(['google-image-dropped', 'google-color-dropped']);
+  });
+
+  test('the text report names the type, the class, the object and each loss with its pointer', async () => {
+    const result = await google('map', 'bundle/pass.json');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Google Wallet type: generic');
+    expect(result.stdout).toContain('Class (genericClass):');
+    expect(result.stdout).toContain('"id": "0.pass_2ecom_2eexample_2eevent.A-1"');
+    expect(result.stdout).toContain('Losses (1): what Apple Wallet shows and Google Wallet will not');
+    expect(result.stdout).toContain('bundle/pass.json#/foregroundColor  google-color-dropped  Google Wallet picks the text color from the background: foregroundColor is left out.');
+  });
+
+  test('a file that is not a pass: exit 1', async () => {
+    expect((await google('map', 'broken.json')).code).toBe(1);
+    expect(await google('map', 'key.json')).toMatchObject({ code: 1, stderr: expect.stringContaining('invalid-pass') });
+  });
+
+  test('usage errors: exit 2', async () => {
+    expect((await google()).code).toBe(2);
+    expect((await google('show', 'bundle')).code).toBe(2);
+    expect((await google('map')).code).toBe(2);
+    expect((await google('link', 'bundle', '--credentials', 'key.json')).stderr).toContain('--issuer-id');
+  });
+});
+
+describe('passmint google link', () => {
+  test('prints the signed save link holding the class and object', async () => {
+    const result = await google('link', 'bundle', '--credentials', 'key.json', '--issuer-id', issuerId, '--origin', 'https://example.com');
+    expect(result.code).toBe(0);
+    const url = result.stdout.trim();
+    expect(url).toMatch(/^https:\/\/pay\.google\.com\/gp\/v\/save\/[\w-]+\.[\w-]+\.[\w-]+$/);
+    const claims = JSON.parse(Buffer.from(url.split('/').pop()!.split('.')[1]!, 'base64url').toString()) as Record<string, any>;
+    expect(claims).toMatchObject({ aud: 'google', typ: 'savetowallet', origins: ['https://example.com'] });
+    expect(claims['payload']['genericObjects'][0]['id']).toBe(`${issuerId}.pass_2ecom_2eexample_2eevent.A-1`);
+    expect(result.stderr).toContain('google-color-dropped');
+  });
+
+  test('an OAuth client file instead of a service-account key: exit 1 with the code', async () => {
+    const result = await google('link', 'bundle', '--credentials', 'oauth.json', '--issuer-id', issuerId);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('not-service-account');
+  });
+});
