@@ -16,6 +16,10 @@ const PURPOSE: Readonly<Record<ImageName, string>> = {
   background: 'Blurred behind the whole front.',
   footer: 'Just above the barcode.',
   personalizationLogo: '',
+  primaryLogo: 'Poster passes: top of the poster.',
+  secondaryLogo: 'Poster event tickets: bottom corner.',
+  artwork: 'Poster passes: the poster itself.',
+  venueMap: 'Poster event tickets: the event guide.',
 };
 
 function Density({ name, scale, style }: { name: ImageName; scale: 1 | 2 | 3; style: PassStyle }): JSX.Element {

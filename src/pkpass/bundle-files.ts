@@ -58,11 +58,11 @@ export async function inspectFile(path: string, bytes: Uint8Array, issues: Issue
   const slot = imageSlot(name);
   if (slot !== undefined) {
     const size = pngSize(bytes);
-    if (size === undefined) issues.push({ severity: 'error', code: 'not-png', message: `${preview(path)} is not a PNG image`, path: where });
+    if (size === undefined) issues.push(notPng(path, bytes, where));
     return { ...base, image: { name: slot.image, scale: slot.scale, ...(size === undefined ? {} : { size }) } };
   }
   if (name.endsWith('.png')) {
-    issues.push({ severity: 'warning', code: 'unused-image', message: `${preview(path)} is not an image Wallet shows (icon, logo, strip, background, thumbnail, footer, personalizationLogo; @2x, @3x)`, path: where });
+    issues.push({ severity: 'warning', code: 'unused-image', message: `${preview(path)} is not an image Wallet shows (icon, logo, strip, background, thumbnail, footer, personalizationLogo, primaryLogo, secondaryLogo, artwork, venueMap; @2x, @3x)`, path: where });
     return base;
   }
   if (language !== undefined && name === 'pass.strings') {
@@ -77,6 +77,19 @@ export async function inspectFile(path: string, bytes: Uint8Array, issues: Issue
   }
   unused(language === undefined ? 'not a file of the pass format' : 'a language folder holds pass.strings and images');
   return base;
+}
+
+/**
+ * A `.png` image slot whose bytes are not PNG. JPEG bytes are a warning:
+ * Wallet decodes an image by its content, not its name, and opens real
+ * passes that carry JPEG data in `.png` files (see src/rules/SOURCES.md);
+ * anything else is an error.
+ */
+function notPng(path: string, bytes: Uint8Array, where: string): Issue {
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) {
+    return { severity: 'warning', code: 'not-png', message: `${preview(path)} holds JPEG data, not PNG: Wallet reads images by their content and shows it, but Apple asks for PNG and other pass readers may not show it`, path: where };
+  }
+  return { severity: 'error', code: 'not-png', message: `${preview(path)} is not a PNG image`, path: where };
 }
 
 /** Names equal but for case or Unicode normalization: one overwrites the other on many file systems. */

@@ -3,7 +3,7 @@
 
 import type { Issue } from '../issues.js';
 import type { BundleFile } from './bundle-files.js';
-import { sizeGuidance, styleOf, unusedReason } from './images.js';
+import { imageLayout, sizeGuidance, unusedReason } from './images.js';
 import { filePointer, passJsonPointer, preview } from './paths.js';
 
 /** Appends the issues of `files` as the files of `pass` to `issues`. */
@@ -11,17 +11,18 @@ export function checkFilesForPass(pass: unknown, files: readonly BundleFile[], i
   if (!files.some((file) => file.path === 'icon.png')) {
     issues.push({ severity: 'error', code: 'missing-icon', message: 'Every pass needs icon.png; Wallet refuses a pass without it', path: '/icon.png' });
   }
-  const style = styleOf(pass);
+  // Its style keys (one of the five, maybe posterGeneric too) and preferredStyleSchemes decide which images it shows.
+  const layout = imageLayout(pass);
   const hasNfc = typeof pass === 'object' && pass !== null && Object.hasOwn(pass, 'nfc');
   const hasStrip = files.some((file) => file.image?.name === 'strip');
   for (const file of files) {
     const image = file.image;
     if (image !== undefined) {
-      const reason = style === undefined && image.name !== 'personalizationLogo' ? undefined : unusedReason(image.name, style ?? 'generic', hasStrip, hasNfc);
+      const reason = unusedReason(image.name, layout, hasStrip, hasNfc);
       if (reason !== undefined) {
         issues.push({ severity: 'warning', code: 'unused-image', message: `${preview(file.path)} is never shown: ${reason}`, path: filePointer(file.path) });
       } else if (image.size !== undefined) {
-        const { max, min } = sizeGuidance(image.name, style);
+        const { max, min } = sizeGuidance(image.name, layout);
         const { width, height } = image.size;
         const scale = image.scale;
         if (max !== undefined && (width > max[0] * scale || height > max[1] * scale)) {
