@@ -5,9 +5,10 @@ import { addApiKey, createApiKeyChecker, ensureFirstApiKey } from './api-keys.js
 import { DEFAULT_TIMEOUT_MS } from '../webhooks/post.js';
 import { createServiceHandler } from './api.js';
 import type { LogSink } from './log.js';
+import { resolveLimits, type ServiceLimits } from './limits.js';
 import { createMetrics, type Metrics, type PoolStats } from './metrics.js';
 import { createRetention } from './retention.js';
-import { createDeliveryWorker, type DeliveryOptions, type Worker } from './delivery-worker.js';
+import { createDeliveryWorker, type DeliveryAttempt, type DeliveryOptions, type Worker } from './delivery-worker.js';
 import { nodeListener } from './node-listener.js';
 import { releaseOrphanedClaims } from './claims.js';
 import { defaultLeaseMs, leaseProblem } from './lease.js';
@@ -61,6 +62,8 @@ export interface ServerOptions {
   readonly maxBodyBytes?: number | undefined;
   /** Largest template file (an image), in bytes; default 4 MiB. */
   readonly maxFileBytes?: number | undefined;
+  /** Caps and rates for what a pass holder or a client can make the service do; see docs/limits.md. */
+  readonly limits?: ServiceLimits | undefined;
   /** Receives one entry per request (and per delivery attempt where the worker reports them); default none. `passmint serve` writes JSON lines. */
   readonly log?: LogSink | undefined;
   /** A bearer token that opens `GET /metrics` besides an API key (for a Prometheus scraper). */
@@ -120,6 +123,7 @@ export interface PassmintServer {
  */
 export async function createServer(options: ServerOptions = {}): Promise<PassmintServer> {
   const onError = options.onError ?? ((error: unknown) => console.error(error));
+  const limits = resolveLimits(options.limits);
   const owned = options.database === undefined;
   const delivery = withLease(options.delivery ?? {});
   const db =
@@ -137,14 +141,15 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
     throw error;
   }
   const firstApiKey = options.createFirstApiKey === false ? undefined : await ensureFirstApiKey(db);
-  const deliveries = createDeliveryWorker(db, delivery, onError);
-  const pushes = options.apns === undefined ? undefined : createPushWorker(db, options.apns, { pollMs: delivery.pollMs, leaseMs: delivery.leaseMs }, onError);
+  const metrics = createMetrics(db, () => (db as { poolStats?: () => PoolStats }).poolStats?.());
+  const deliveries = createDeliveryWorker(db, { ...delivery, onAttempt: observeDeliveries(metrics, options.log, delivery.onAttempt) }, onError);
+  const apns = options.apns === undefined ? undefined : observePushes(options.apns, metrics, options.log);
+  const pushes = apns === undefined ? undefined : createPushWorker(db, apns, { pollMs: delivery.pollMs, leaseMs: delivery.leaseMs }, onError);
   const google = options.google === undefined ? undefined : createGoogleService(options.google);
   const googleSync =
     google === undefined ? undefined : createGoogleWorker(db, google, { publicUrl: options.publicUrl, pollMs: delivery.pollMs, leaseMs: delivery.leaseMs }, onError);
 
   const keys = createApiKeyChecker(db, { extraKeys: options.apiKeys });
-  const metrics = createMetrics(db, () => (db as { poolStats?: () => PoolStats }).poolStats?.());
   const retention = createRetention(db, { days: options.retentionDays ?? 30, log: options.log }, onError);
   const fetch = createServiceHandler({
     db,
@@ -167,6 +172,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
     },
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     maxFileBytes: options.maxFileBytes ?? 4 * 1024 * 1024,
+    limits,
     notify: () => {
       deliveries.wake();
       pushes?.wake();
@@ -220,6 +226,33 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
       );
       await Promise.all([deliveries.stop(), pushes?.stop(), googleSync?.stop(), retention.stop()]);
       if (owned) await db.close();
+    },
+  };
+}
+
+/** Counts and logs each delivery attempt (then tells the caller's own `onAttempt`). */
+function observeDeliveries(metrics: Metrics, log: LogSink | undefined, next: DeliveryOptions['onAttempt']): (attempt: DeliveryAttempt) => void {
+  return (attempt) => {
+    metrics.delivery(attempt.outcome);
+    log?.({ time: new Date().toISOString(), type: 'delivery', ...attempt });
+    next?.(attempt);
+  };
+}
+
+/** The pusher, with each push counted and logged by outcome (never the device token). */
+function observePushes(pusher: Pusher, metrics: Metrics, log: LogSink | undefined): Pusher {
+  return {
+    async push(pushToken, topic, pushOptions) {
+      const started = Date.now();
+      let outcome = 'retry';
+      try {
+        const result = await pusher.push(pushToken, topic, pushOptions);
+        outcome = result.outcome;
+        return result;
+      } finally {
+        metrics.push(outcome);
+        log?.({ time: new Date().toISOString(), type: 'push', topic, outcome, ms: Date.now() - started });
+      }
     },
   };
 }

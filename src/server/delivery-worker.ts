@@ -41,6 +41,26 @@ export interface DeliveryOptions {
   readonly maxAgeMs?: number | undefined;
   /** Used instead of the built-in transport (tests, proxies). */
   readonly fetch?: FetchLike | undefined;
+  /** Told about each attempt as it ends (logs and metrics); must not throw. */
+  readonly onAttempt?: ((attempt: DeliveryAttempt) => void) | undefined;
+}
+
+/**
+ * One delivery attempt, as {@link DeliveryOptions.onAttempt} hears of it.
+ *
+ * @example
+ * ```ts
+ * const attempt: DeliveryAttempt = { deliveryId: 1, webhookId: '…', attempt: 1, outcome: 'received', status: 200, ms: 12 };
+ * ```
+ */
+export interface DeliveryAttempt {
+  readonly deliveryId: number;
+  readonly webhookId: string;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  readonly outcome: 'received' | 'retry' | 'gone';
+  readonly status: number | null;
+  readonly ms: number;
 }
 
 interface ClaimedRow {
@@ -189,6 +209,7 @@ export function createDeliveryWorker(
     async run(row, lease, stopping) {
       const startedAt = Date.now();
       const result = await attempt(row);
+      options.onAttempt?.({ deliveryId: row.id, webhookId: row.webhook_id, attempt: row.attempts + 1, outcome: result.outcome, status: result.status ?? null, ms: Date.now() - startedAt });
       // The receiver has answered: its answer is recorded even if the database is away for a while.
       await retryWhileUnavailable(() => record(row, lease, result, startedAt), stopping);
     },

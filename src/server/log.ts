@@ -30,6 +30,7 @@ const WALLET_ROUTES = {
   registration: '/wallet/v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}/{serialNumber}',
   serials: '/wallet/v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}',
   pass: '/wallet/v1/passes/{passTypeIdentifier}/{serialNumber}',
+  personalize: '/wallet/v1/passes/{passTypeIdentifier}/{serialNumber}/personalize',
   log: '/wallet/v1/log',
 } as const;
 
@@ -42,9 +43,7 @@ const WALLET_ROUTES = {
 export function routeTemplate(path: string, apiRoute: string | undefined): string {
   if (path === '/wallet' || path.startsWith('/wallet/')) {
     const route = matchWalletRoute(path.slice('/wallet'.length));
-    if (route !== undefined) return WALLET_ROUTES[route.kind];
-    if (/^\/wallet\/v1\/passes\/[^/]+\/[^/]+\/personalize$/.test(path)) return '/wallet/v1/passes/{passTypeIdentifier}/{serialNumber}/personalize';
-    return 'unmatched';
+    return route === undefined ? 'unmatched' : WALLET_ROUTES[route.kind];
   }
   return apiRoute === undefined ? 'unmatched' : apiRoute.replace(/:([a-z]+)/gi, '{$1}').replace(/\*$/, '{path}');
 }

@@ -113,7 +113,9 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDatabas
       await presence.close();
       await pool.end();
     },
-  };
+    // Read by GET /metrics (passmint_db_pool_connections); not part of SqlDatabase.
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  } as SqlDatabase;
 }
 
 interface PresenceClient {
