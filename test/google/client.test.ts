@@ -11,13 +11,15 @@ const object = { id: `${issuerId}.event.A-1`, classId: walletClass.id, state: 'A
 
 let standIn: GoogleStandIn;
 let clock: number;
+let skew: number;
 let slept: number[];
 let client: GoogleWalletClient;
 
 beforeEach(async () => {
   clock = Date.now();
+  skew = 0;
   slept = [];
-  standIn = await startGoogleStandIn({ publicKeyPem: account.publicKeyPem, clientEmail: account.clientEmail, now: () => clock });
+  standIn = await startGoogleStandIn({ publicKeyPem: account.publicKeyPem, clientEmail: account.clientEmail, now: () => clock + skew });
   client = createGoogleWalletClient({
     credentials, baseUrl: standIn.apiUrl, tokenUrl: standIn.tokenUrl, now: () => clock,
     sleep: async (ms) => { slept.push(ms); },
@@ -56,6 +58,20 @@ describe('createGoogleWalletClient against the stand-in', () => {
     clock += 6 * 60_000; // 56 minutes: within the renewal margin of a one-hour token
     await client.get('genericClass', walletClass.id);
     expect(standIn.tokensIssued()).toBe(2);
+  });
+
+  test('a token Google no longer accepts (401) is renewed once and the call repeated', async () => {
+    const shortLived = await startGoogleStandIn({ publicKeyPem: account.publicKeyPem, clientEmail: account.clientEmail, tokenLifetime: 600, now: () => clock + skew });
+    try {
+      const local = createGoogleWalletClient({ credentials, baseUrl: shortLived.apiUrl, tokenUrl: shortLived.tokenUrl, now: () => clock });
+      await local.insert('genericClass', walletClass);
+      skew = 700_000; // Google's clock: the cached token has expired, though the client's clock says not yet
+      expect(await local.get('genericClass', walletClass.id)).toEqual(walletClass);
+      expect(shortLived.tokensIssued()).toBe(2);
+      expect(shortLived.requests.filter((request) => request.path.startsWith('/walletobjects/')).map((request) => request.method)).toEqual(['POST', 'GET', 'GET']);
+    } finally {
+      await shortLived.close();
+    }
   });
 
   test('concurrent calls share one token request', async () => {

@@ -180,6 +180,9 @@ describe('toGoogleWallet: ids, localization, state', () => {
     expect(() => toGoogleWallet({ ...base, generic: {} }, { issuerId: 'abc' })).toThrow(GoogleWalletError);
     expect(() => toGoogleWallet({ ...base, generic: {} }, { issuerId, classSuffix: 'a b' })).toThrow(/class suffix/);
     expect(() => toGoogleWallet({ ...base } as Pass, { issuerId })).toThrow(expect.objectContaining({ code: 'invalid-pass' }));
+    const hostile = { ...base, generic: { primaryFields: [null, { key: 'k', value: {} }] } } as unknown as Pass;
+    expect(() => toGoogleWallet(hostile, { issuerId })).toThrow(expect.objectContaining({ code: 'invalid-pass', message: expect.stringContaining('/generic/primaryFields/0') }));
+    expect(toGoogleWallet({ ...base, barcodes: [null], generic: {} } as unknown as Pass, { issuerId }).object['barcode']).toBeUndefined();
   });
 
   test('pass.strings become translated values', () => {
