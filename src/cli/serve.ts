@@ -209,16 +209,17 @@ async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
   if (server.firstApiKey !== undefined) {
     io.stdout(`API key (shown once; only its hash is stored): ${server.firstApiKey}\n`);
   }
-  io.stdout(
-    signer === undefined
-      ? 'Passes are not signed: start with --cert, --key and --wwdr to serve .pkpass downloads.\n'
-      : `Signing as ${signer.passTypeIdentifier} (team ${signer.teamIdentifier})${apnsEnvironment === undefined ? '' : `; pushing updates through APNs (${apnsEnvironment})`}.\n`,
-  );
+  // Before the signing line, which tells a supervisor (and the tests) that start-up is done.
   if (google !== undefined) {
     io.stdout(
       `Google Wallet: issuer ${google.issuerId} (${google.credentials.clientEmail})${publicUrl === undefined ? '; give --public-url (https) so Google can fetch images and send save/delete callbacks' : ''}.\n`,
     );
   }
+  io.stdout(
+    signer === undefined
+      ? 'Passes are not signed: start with --cert, --key and --wwdr to serve .pkpass downloads.\n'
+      : `Signing as ${signer.passTypeIdentifier} (team ${signer.teamIdentifier})${apnsEnvironment === undefined ? '' : `; pushing updates through APNs (${apnsEnvironment})`}.\n`,
+  );
 
   await stopRequested;
   io.stdout('passmint serve: stopping\n');
