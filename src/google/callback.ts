@@ -8,6 +8,7 @@ const SENDER = 'GooglePayPasses';
 const encoder = new TextEncoder();
 const EC = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const VERIFY = { name: 'ECDSA', hash: 'SHA-256' } as const;
+const MAX_KEYS = 8;
 
 /** Fetched root keys, kept an hour, for calls that give none. */
 let fetched: { keys: readonly GoogleRootKey[]; until: number } | undefined;
@@ -62,7 +63,8 @@ async function verify(body: string | object, options: VerifyGoogleCallbackOption
       return refuse('root-keys-unavailable');
     }
   }
-  const usable = rootKeys.filter((key) => key.protocolVersion === PROTOCOL && key.keyExpiration !== undefined && Number(key.keyExpiration) > now);
+  // Bounded work whatever the body holds: Google sends one or two signatures and publishes a few keys.
+  const usable = rootKeys.filter((key) => key.protocolVersion === PROTOCOL && key.keyExpiration !== undefined && Number(key.keyExpiration) > now).slice(0, MAX_KEYS);
   if (usable.length === 0) return refuse('no-root-key');
 
   const keySigned = signedBytes(SENDER, PROTOCOL, signedKey);
@@ -70,7 +72,7 @@ async function verify(body: string | object, options: VerifyGoogleCallbackOption
   for (const root of usable) {
     const publicKey = await importKey(root.keyValue);
     if (publicKey === undefined) continue;
-    for (const candidate of signatures) {
+    for (const candidate of signatures.slice(0, MAX_KEYS)) {
       if (typeof candidate === 'string' && (await checks(publicKey, candidate, keySigned))) keyVerified = true;
     }
     if (keyVerified) break;
