@@ -42,7 +42,9 @@ describe('toGoogleWallet (property)', () => {
   test('every field of a rendered pass appears in the Google object or is named in losses', () => {
     fc.assert(
       fc.property(pass, (input) => {
+        const before = structuredClone(input);
         const result = toGoogleWallet(input, { issuerId: '3388000000012345678' });
+        expect(input).toEqual(before);
         const style = STYLES.find((name) => input[name] !== undefined)!;
         const modules = new Map(((result.object['textModulesData'] ?? []) as { id: string; body: string; header?: string }[]).map((module) => [module.id, module]));
         const lost = new Set(result.losses.map((loss) => loss.path));
