@@ -12,7 +12,7 @@ export const INSTANCE_PREFIX = 'passmint:';
  * claim's id) and `claimed_by` (the claiming process's `instanceId`). A new
  * kind of queued job adds its table here.
  */
-export const QUEUE_TABLES: readonly string[] = ['passmint_deliveries', 'passmint_pushes'];
+export const QUEUE_TABLES: readonly string[] = ['passmint_deliveries', 'passmint_pushes', 'passmint_google_jobs'];
 
 /**
  * Frees the claims of processes that are gone, so their work is taken again

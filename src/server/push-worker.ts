@@ -82,6 +82,7 @@ export function createPushWorker(
             serialNumber: registration.serial_number,
             passTypeIdentifier: registration.pass_type_identifier,
             deviceLibraryIdentifier: registration.device_library_identifier,
+            wallet: 'apple',
           } as { serialNumber: string; passTypeIdentifier: string }),
         ),
       );
