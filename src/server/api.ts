@@ -3,6 +3,7 @@ import { createWalletHandler } from '../wallet/handler.js';
 import type { ServiceContext } from './context.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './database-errors.js';
 import { createKit } from './kit.js';
+import { personalizePass } from './personalize.js';
 import { requestIdOf, routeTemplate, type LogSink } from './log.js';
 import { ServiceProblem, problemResponse } from './problem.js';
 import { createRouter, type RouteSeen } from './router.js';
@@ -37,6 +38,8 @@ export function createServiceHandler(context: ServiceContext, log?: LogSink): (r
     },
     // A database outage behind a Wallet request is answered 503 below, and not logged each time.
     onError: (error, request) => (isDatabaseUnavailable(error) ? walletOutage.add(request) : context.onError(error)),
+    // Rewards enrollment: a signup becomes a new version of the pass (src/server/personalize.ts).
+    ...(context.signer === undefined ? {} : { onPersonalize: personalizePass(kit), signer: context.signer }),
   });
   const walletOutage = new WeakSet<Request>();
 

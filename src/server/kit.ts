@@ -9,6 +9,7 @@ import { verifyEndpoint } from '../webhooks/handshake.js';
 import { isObject, nestedDeeperThan } from './body.js';
 import { baseUrl, type ServiceContext } from './context.js';
 import { createPassBuilder, type PassBuilder } from './pass-builder.js';
+import { filesFor } from './personalize.js';
 import { ServiceProblem } from './problem.js';
 import { isUuid, templateIdOf } from './query.js';
 import type { SqlDatabase, SqlQueryable } from './sql.js';
@@ -81,7 +82,7 @@ export function createKit(context: ServiceContext): Kit {
     const template = await store.findTemplate(db, record.templateId);
     if (template === undefined) throw new ServiceProblem(404, 'template-not-found', 'The pass\'s template is gone.');
     try {
-      return await packPass(record.pass, await builder.files(template), signer, { allowHttp: record.pass.webServiceURL?.startsWith('http:') === true });
+      return await packPass(record.pass, filesFor(record.values, await builder.files(template)), signer, { allowHttp: record.pass.webServiceURL?.startsWith('http:') === true });
     } catch (error) {
       if (error instanceof PackError) throw new ServiceProblem(422, 'cannot-pack', error.message, { issues: error.issues });
       throw error;

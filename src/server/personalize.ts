@@ -1,0 +1,63 @@
+// Rewards enrollment in the service: a signup Wallet posts to the personalize
+// endpoint becomes part of the pass's values, the pass is rendered again as a
+// new version, and Wallet's next fetch gets it — without the signup files.
+
+import { PreparedFiles } from '../pkpass/prepare.js';
+import type { JsonObject } from '../types.js';
+import type { WalletPersonalization } from '../wallet/personalization.js';
+import { createEvent } from '../webhooks/event.js';
+import type { Kit } from './kit.js';
+import { addEvents } from './outbox.js';
+import * as store from './store.js';
+import { markPassUpdated } from './wallet-store.js';
+
+/** The values member that holds a pass's signup; its presence marks the pass personalized. */
+export const PERSONALIZATION_VALUE = 'personalization';
+
+/** Whether a pass's values record a signup. */
+export function isPersonalized(values: JsonObject): boolean {
+  const recorded = Object.hasOwn(values, PERSONALIZATION_VALUE) ? values[PERSONALIZATION_VALUE] : undefined;
+  return typeof recorded === 'object' && recorded !== null && !Array.isArray(recorded);
+}
+
+/**
+ * The files of a personalized pass: the template's without `personalization.json`
+ * and `personalizationLogo*.png` (a pass that still had them would ask the user
+ * to sign up again).
+ */
+export function filesFor(values: JsonObject, files: PreparedFiles): PreparedFiles {
+  if (!isPersonalized(values)) return files;
+  const kept = files.files.filter((file) => file.personalization !== true && file.image?.name !== 'personalizationLogo');
+  return kept.length === files.files.length ? files : new PreparedFiles(kept, files.issues);
+}
+
+/**
+ * The wallet handler's `onPersonalize` for the service: in one transaction,
+ * the signup's fields join the pass's values (each at the top level under
+ * Apple's name — `fullName`, `emailAddress` … — for templates that use them as
+ * placeholders, and all of them under `personalization`), the pass is
+ * rendered again from its template (serial number and token kept), its
+ * version and update tag move forward, pushes are queued, and
+ * `pass.personalized` (with the fields) and `pass.updated` join the outbox.
+ */
+export function personalizePass(kit: Kit): (signup: WalletPersonalization, request: Request) => Promise<void> {
+  const { context, builder, commitEvents } = kit;
+  return async (signup, request) => {
+    const { passTypeIdentifier, serialNumber, requiredPersonalizationInfo: info } = signup;
+    await commitEvents(async (tx) => {
+      const current = await store.findPass(tx, passTypeIdentifier, serialNumber, true);
+      if (current === undefined) throw new Error(`the pass ${passTypeIdentifier}/${serialNumber} is gone`);
+      const template = await store.findTemplate(tx, current.templateId);
+      if (template === undefined) throw new Error(`the template of ${passTypeIdentifier}/${serialNumber} is gone`);
+      const values: JsonObject = { ...current.values, ...info, [PERSONALIZATION_VALUE]: { ...info } };
+      const pass = builder.build(request, template, values, { serialNumber, authenticationToken: current.pass.authenticationToken });
+      await store.updatePass(tx, values, pass);
+      await markPassUpdated(tx, passTypeIdentifier, serialNumber);
+      if (context.pushes) await store.queuePushes(tx, passTypeIdentifier, serialNumber);
+      await addEvents(tx, [
+        createEvent('pass.personalized', { serialNumber, passTypeIdentifier, personalization: info }),
+        createEvent('pass.updated', { serialNumber, passTypeIdentifier }),
+      ]);
+    });
+  };
+}
