@@ -25,7 +25,7 @@ const pass: fc.Arbitrary<Pass> = fc
   .record({
     style: fc.constantFrom(...STYLES),
     transitType: fc.constantFrom('PKTransitTypeAir', 'PKTransitTypeTrain', 'PKTransitTypeBus'),
-    keys: fc.uniqueArray(hostileKey, { maxLength: 16 }),
+    keys: fc.uniqueArray(hostileKey, { maxLength: 16, size: 'max' }),
     fields: fc.array(fc.tuple(fc.constantFrom(...AREAS), field), { minLength: 16, maxLength: 16 }),
     serialNumber: pathSegmentText,
   })
