@@ -10,8 +10,9 @@ const EC = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const VERIFY = { name: 'ECDSA', hash: 'SHA-256' } as const;
 const MAX_KEYS = 8;
 
-/** Fetched root keys, kept an hour, for calls that give none. */
-let fetched: { keys: readonly GoogleRootKey[]; until: number } | undefined;
+/** Fetched root keys, kept an hour, for calls that give none (per fetch function). */
+const fetched = new WeakMap<object, { keys: readonly GoogleRootKey[]; until: number }>();
+const GLOBAL_FETCH = {};
 
 /**
  * Verifies one of Google's save / delete callbacks (protocol
@@ -156,8 +157,10 @@ function readMessage(text: string): GoogleCallbackMessage | undefined {
 }
 
 async function cachedRootKeys(fetchFunction: typeof fetch | undefined, now: number): Promise<readonly GoogleRootKey[]> {
-  if (fetched !== undefined && now < fetched.until) return fetched.keys;
+  const slot = fetchFunction ?? GLOBAL_FETCH;
+  const cached = fetched.get(slot);
+  if (cached !== undefined && now < cached.until) return cached.keys;
   const keys = await fetchGoogleRootKeys(fetchFunction === undefined ? {} : { fetch: fetchFunction });
-  fetched = { keys, until: now + 3600_000 };
+  fetched.set(slot, { keys, until: now + 3600_000 });
   return keys;
 }

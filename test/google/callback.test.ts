@@ -1,5 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
-import { verifyGoogleCallback } from '../../src/google/index.js';
+import { fetchGoogleRootKeys, parseRootKeys, verifyGoogleCallback } from '../../src/google/index.js';
 import { createCallbackSigner, ecKey } from './stand-in.js';
 
 const issuerId = '3388000000012345678';
@@ -83,5 +85,32 @@ describe('verifyGoogleCallback', () => {
   test('without root keys they are fetched; an unreachable key server is root-keys-unavailable', async () => {
     const failing = (async () => new Response('nope', { status: 503 })) as typeof fetch;
     expect(await verifyGoogleCallback(valid(), { issuerId, now, fetch: failing })).toEqual({ ok: false, reason: 'root-keys-unavailable' });
+  });
+});
+
+describe('Google root keys', () => {
+  test('fetchGoogleRootKeys reads the keys document over HTTP; parseRootKeys keeps well-formed entries', async () => {
+    const document = { keys: [...rootKeys, { protocolVersion: 'ECv2SigningOnly' }, { keyValue: 'x', protocolVersion: 'ECv1' }] };
+    const server = createServer((_request, response) => response.end(JSON.stringify(document)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/gp/m/issuer/keys`;
+      expect(await fetchGoogleRootKeys({ url })).toEqual([...rootKeys, { keyValue: 'x', protocolVersion: 'ECv1' }]);
+    } finally {
+      server.close();
+    }
+    expect(() => parseRootKeys('nope')).toThrow(expect.objectContaining({ code: 'bad-response' }));
+  });
+
+  test('without rootKeys the keys are fetched once and kept, not refetched per callback', async () => {
+    let fetches = 0;
+    const keyServer = (async () => {
+      fetches++;
+      return new Response(JSON.stringify({ keys: rootKeys }));
+    }) as typeof fetch;
+    expect((await verifyGoogleCallback(valid(), { issuerId, now, fetch: keyServer })).ok).toBe(true);
+    expect(await verifyGoogleCallback(valid({ root: ecKey() }), { issuerId, now, fetch: keyServer })).toEqual({ ok: false, reason: 'intermediate-signature-invalid' });
+    expect((await verifyGoogleCallback(valid(), { issuerId, now: now + 1000, fetch: keyServer })).ok).toBe(true);
+    expect(fetches).toBe(1);
   });
 });
