@@ -3059,6 +3059,107 @@ export const validateEventSchema = /* @__PURE__ */ (() => {
     return errors === 0;
   }
   validate23.evaluated = {"props":{"serialNumber":true,"passTypeIdentifier":true},"dynamicProps":false,"dynamicItems":false};
+  function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+    let vErrors = null;
+    let errors = 0;
+    const evaluated0 = validate25.evaluated;
+    if(evaluated0.dynamicProps){
+      evaluated0.props = undefined;
+    }
+    if(evaluated0.dynamicItems){
+      evaluated0.items = undefined;
+    }
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if(data.wallet !== undefined && func0.call(data, "wallet")){
+        let data0 = data.wallet;
+        if(typeof data0 === "string"){
+          if(data0.length < 1){
+            const err0 = {instancePath:instancePath+"/wallet",schemaPath:"#/$defs/nonEmptyString/minLength",keyword:"minLength",params:{limit: 1}};
+            if(vErrors === null){
+              vErrors = [err0];
+            }
+            else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+        }
+        else {
+          const err1 = {instancePath:instancePath+"/wallet",schemaPath:"#/$defs/nonEmptyString/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err1];
+          }
+          else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+      if(data.deviceLibraryIdentifier !== undefined && func0.call(data, "deviceLibraryIdentifier")){
+        let data1 = data.deviceLibraryIdentifier;
+        if(typeof data1 === "string"){
+          if(data1.length < 1){
+            const err2 = {instancePath:instancePath+"/deviceLibraryIdentifier",schemaPath:"#/$defs/nonEmptyString/minLength",keyword:"minLength",params:{limit: 1}};
+            if(vErrors === null){
+              vErrors = [err2];
+            }
+            else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        else {
+          const err3 = {instancePath:instancePath+"/deviceLibraryIdentifier",schemaPath:"#/$defs/nonEmptyString/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err3];
+          }
+          else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      }
+      if(data.objectId !== undefined && func0.call(data, "objectId")){
+        let data2 = data.objectId;
+        if(typeof data2 === "string"){
+          if(data2.length < 1){
+            const err4 = {instancePath:instancePath+"/objectId",schemaPath:"#/$defs/nonEmptyString/minLength",keyword:"minLength",params:{limit: 1}};
+            if(vErrors === null){
+              vErrors = [err4];
+            }
+            else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+        else {
+          const err5 = {instancePath:instancePath+"/objectId",schemaPath:"#/$defs/nonEmptyString/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err5];
+          }
+          else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      }
+    }
+    else {
+      const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+      if(vErrors === null){
+        vErrors = [err6];
+      }
+      else {
+        vErrors.push(err6);
+      }
+      errors++;
+    }
+    validate25.errors = vErrors;
+    return errors === 0;
+  }
+  validate25.evaluated = {"props":{"wallet":true,"deviceLibraryIdentifier":true,"objectId":true},"dynamicProps":false,"dynamicItems":false};
   const pattern4 = new RegExp("^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$", "u");
   const pattern5 = new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$", "u");
   function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -3217,9 +3318,13 @@ export const validateEventSchema = /* @__PURE__ */ (() => {
         Object.assign(props0, props1);
       }
     }
+    const _errs14 = errors;
+    let valid7 = true;
+    const _errs15 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)){
-      if((data.id === undefined) || (!(func0.call(data, "id")))){
-        const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"}};
+      let missing2;
+      if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
+        const err6 = {};
         if(vErrors === null){
           vErrors = [err6];
         }
@@ -3228,33 +3333,107 @@ export const validateEventSchema = /* @__PURE__ */ (() => {
         }
         errors++;
       }
-      if((data.type === undefined) || (!(func0.call(data, "type")))){
-        const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"}};
-        if(vErrors === null){
-          vErrors = [err7];
+      else {
+        if(data.type !== undefined && func0.call(data, "type")){
+          let data4 = data.type;
+          if(!((data4 === "registration.created") || (data4 === "registration.deleted"))){
+            const err7 = {};
+            if(vErrors === null){
+              vErrors = [err7];
+            }
+            else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
         }
-        else {
-          vErrors.push(err7);
-        }
-        errors++;
       }
-      if((data.created === undefined) || (!(func0.call(data, "created")))){
-        const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created"}};
-        if(vErrors === null){
-          vErrors = [err8];
-        }
-        else {
-          vErrors.push(err8);
-        }
-        errors++;
+    }
+    var _valid2 = _errs15 === errors;
+    errors = _errs14;
+    if(vErrors !== null){
+      if(_errs14){
+        vErrors.length = _errs14;
       }
-      if((data.data === undefined) || (!(func0.call(data, "data")))){
-        const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"}};
+      else {
+        vErrors = null;
+      }
+    }
+    if(_valid2){
+      const _errs17 = errors;
+      if(data && typeof data == "object" && !Array.isArray(data)){
+        if(data.data !== undefined && func0.call(data, "data")){
+          if(!(validate25(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+            vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+            errors = vErrors.length;
+          }
+        }
+      }
+      var _valid2 = _errs17 === errors;
+      valid7 = _valid2;
+      if(valid7){
+        var props2 = {};
+        props2.data = true;
+        props2.type = true;
+      }
+    }
+    if(!valid7){
+      const err8 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"}};
+      if(vErrors === null){
+        vErrors = [err8];
+      }
+      else {
+        vErrors.push(err8);
+      }
+      errors++;
+    }
+    if(props0 !== true && props2 !== undefined){
+      if(props2 === true){
+        props0 = true;
+      }
+      else {
+        props0 = props0 || {};
+        Object.assign(props0, props2);
+      }
+    }
+    if(data && typeof data == "object" && !Array.isArray(data)){
+      if((data.id === undefined) || (!(func0.call(data, "id")))){
+        const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"}};
         if(vErrors === null){
           vErrors = [err9];
         }
         else {
           vErrors.push(err9);
+        }
+        errors++;
+      }
+      if((data.type === undefined) || (!(func0.call(data, "type")))){
+        const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"}};
+        if(vErrors === null){
+          vErrors = [err10];
+        }
+        else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+      if((data.created === undefined) || (!(func0.call(data, "created")))){
+        const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created"}};
+        if(vErrors === null){
+          vErrors = [err11];
+        }
+        else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+      if((data.data === undefined) || (!(func0.call(data, "data")))){
+        const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"}};
+        if(vErrors === null){
+          vErrors = [err12];
+        }
+        else {
+          vErrors.push(err12);
         }
         errors++;
       }
@@ -3266,84 +3445,46 @@ export const validateEventSchema = /* @__PURE__ */ (() => {
         props0.data = true;
       }
       if(data.id !== undefined && func0.call(data, "id")){
-        let data4 = data.id;
-        if(typeof data4 === "string"){
-          if(!pattern4.test(data4)){
-            const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"}};
+        let data6 = data.id;
+        if(typeof data6 === "string"){
+          if(!pattern4.test(data6)){
+            const err13 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"}};
             if(vErrors === null){
-              vErrors = [err10];
+              vErrors = [err13];
             }
             else {
-              vErrors.push(err10);
+              vErrors.push(err13);
             }
             errors++;
           }
         }
         else {
-          const err11 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"}};
+          const err14 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
-            vErrors = [err11];
+            vErrors = [err14];
           }
           else {
-            vErrors.push(err11);
+            vErrors.push(err14);
           }
           errors++;
         }
       }
       if(data.type !== undefined && func0.call(data, "type")){
-        let data5 = data.type;
-        if(typeof data5 === "string"){
-          if(data5.length < 1){
-            const err12 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/minLength",keyword:"minLength",params:{limit: 1}};
+        let data7 = data.type;
+        if(typeof data7 === "string"){
+          if(data7.length < 1){
+            const err15 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/minLength",keyword:"minLength",params:{limit: 1}};
             if(vErrors === null){
-              vErrors = [err12];
+              vErrors = [err15];
             }
             else {
-              vErrors.push(err12);
+              vErrors.push(err15);
             }
             errors++;
           }
         }
         else {
-          const err13 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}};
-          if(vErrors === null){
-            vErrors = [err13];
-          }
-          else {
-            vErrors.push(err13);
-          }
-          errors++;
-        }
-      }
-      if(data.created !== undefined && func0.call(data, "created")){
-        let data6 = data.created;
-        if(typeof data6 === "string"){
-          if(!pattern5.test(data6)){
-            const err14 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$"}};
-            if(vErrors === null){
-              vErrors = [err14];
-            }
-            else {
-              vErrors.push(err14);
-            }
-            errors++;
-          }
-        }
-        else {
-          const err15 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/type",keyword:"type",params:{type: "string"}};
-          if(vErrors === null){
-            vErrors = [err15];
-          }
-          else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-      }
-      if(data.data !== undefined && func0.call(data, "data")){
-        let data7 = data.data;
-        if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-          const err16 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"}};
+          const err16 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}};
           if(vErrors === null){
             vErrors = [err16];
           }
@@ -3353,14 +3494,52 @@ export const validateEventSchema = /* @__PURE__ */ (() => {
           errors++;
         }
       }
+      if(data.created !== undefined && func0.call(data, "created")){
+        let data8 = data.created;
+        if(typeof data8 === "string"){
+          if(!pattern5.test(data8)){
+            const err17 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$"}};
+            if(vErrors === null){
+              vErrors = [err17];
+            }
+            else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+        }
+        else {
+          const err18 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/type",keyword:"type",params:{type: "string"}};
+          if(vErrors === null){
+            vErrors = [err18];
+          }
+          else {
+            vErrors.push(err18);
+          }
+          errors++;
+        }
+      }
+      if(data.data !== undefined && func0.call(data, "data")){
+        let data9 = data.data;
+        if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
+          const err19 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"}};
+          if(vErrors === null){
+            vErrors = [err19];
+          }
+          else {
+            vErrors.push(err19);
+          }
+          errors++;
+        }
+      }
     }
     else {
-      const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+      const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
       if(vErrors === null){
-        vErrors = [err17];
+        vErrors = [err20];
       }
       else {
-        vErrors.push(err17);
+        vErrors.push(err20);
       }
       errors++;
     }

@@ -83,7 +83,7 @@ export function createPushWorker(
             passTypeIdentifier: registration.pass_type_identifier,
             deviceLibraryIdentifier: registration.device_library_identifier,
             wallet: 'apple',
-          } as { serialNumber: string; passTypeIdentifier: string }),
+          }),
         ),
       );
     });

@@ -98,7 +98,7 @@ export function googleRoutes(kit: Kit, google: GoogleService | undefined): Route
             if (rows[0] === undefined) return;
             const type = message.eventType === 'save' ? 'registration.created' : 'registration.deleted';
             const data = { serialNumber: rows[0].serial_number, passTypeIdentifier: rows[0].pass_type_identifier, wallet: 'google', objectId: message.objectId };
-            await addEvents(tx, [createEvent(type, data as { serialNumber: string; passTypeIdentifier: string })]);
+            await addEvents(tx, [createEvent(type, data)]);
             added = true;
           });
           if (added) context.notify();

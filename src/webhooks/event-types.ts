@@ -23,6 +23,24 @@ export interface PersonalizedEventData extends PassEventData {
   };
 }
 
+/**
+ * Data of `registration.created` and `registration.deleted`: the pass, and
+ * which wallet it was added to or removed from.
+ *
+ * @example
+ * ```ts
+ * const data: RegistrationEventData = { serialNumber: 'M-1', passTypeIdentifier: 'pass.com.example.member', wallet: 'google', objectId: '3388000000012345678.pass_2ecom_2eexample_2emember.M-1' };
+ * ```
+ */
+export interface RegistrationEventData extends PassEventData {
+  /** `"apple"` (a device registered through Apple's web service) or `"google"` (Google Wallet's save/delete callback); newer services may add others. */
+  readonly wallet?: string;
+  /** Apple: the device that registered or unregistered. */
+  readonly deviceLibraryIdentifier?: string;
+  /** Google: the Google Wallet object saved or deleted. */
+  readonly objectId?: string;
+}
+
 /** Data of `webhook.verify`: the token the receiver answers with. */
 export interface VerifyEventData {
   readonly token: string;
@@ -41,8 +59,8 @@ export interface WebhookEventDataMap {
   readonly 'pass.created': PassEventData;
   readonly 'pass.updated': PassEventData;
   readonly 'pass.downloaded': PassEventData;
-  readonly 'registration.created': PassEventData;
-  readonly 'registration.deleted': PassEventData;
+  readonly 'registration.created': RegistrationEventData;
+  readonly 'registration.deleted': RegistrationEventData;
   readonly 'pass.personalized': PersonalizedEventData;
 }
 

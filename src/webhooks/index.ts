@@ -6,6 +6,7 @@ export type {
   KnownWebhookEvent,
   PassEventData,
   PersonalizedEventData,
+  RegistrationEventData,
   UnknownWebhookEvent,
   VerifyEventData,
   WebhookEvent,

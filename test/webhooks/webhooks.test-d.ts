@@ -12,6 +12,7 @@ import {
   type VerificationFailure,
   type WebhookErrorCode,
   type PassEventData,
+  type RegistrationEventData,
   type UnknownWebhookEvent,
   type VerifyEventData,
   type WebhookEvent,
@@ -30,7 +31,8 @@ describe('webhook types', () => {
   test('isEventType narrows a received event', async () => {
     const event = await receiveWebhook(new Request('http://x', { method: 'POST', body: '{}' }), 'secret');
     expectTypeOf(event).toEqualTypeOf<WebhookEvent>();
-    if (isEventType(event, 'registration.created')) expectTypeOf(event.data).toEqualTypeOf<PassEventData>();
+    if (isEventType(event, 'registration.created')) expectTypeOf(event.data).toEqualTypeOf<RegistrationEventData>();
+    if (isEventType(event, 'pass.updated')) expectTypeOf(event.data).toEqualTypeOf<PassEventData>();
     // @ts-expect-error not a known type
     isEventType(event, 'pass.archived');
   });
