@@ -13,9 +13,9 @@ export function eventRoutes(kit: Kit): Route[] {
       pattern: '/v1/events',
       methods: {
         GET: async ({ url }) => {
-          const { limit, cursor } = readPage(url, 'before');
-          const items = await store.listEvents(db, cursor ?? Number.MAX_SAFE_INTEGER, limit);
-          return json(page(items, limit, (item) => item.seq, (item) => JSON.parse(item.body) as unknown));
+          const query = readPage(url, 'before');
+          const items = await store.listEvents(db, query);
+          return json(page(items, query, (item) => item.seq, (item) => JSON.parse(item.body) as unknown));
         },
       },
     },
@@ -24,10 +24,10 @@ export function eventRoutes(kit: Kit): Route[] {
       methods: {
         // One event fans out to every registration: its deliveries come a page at a time, like every list.
         GET: async ({ url, params }) => {
-          const { limit, cursor } = readPage(url, 'after');
+          const query = readPage(url, 'after');
           const event = await eventOf(params[0]!);
-          const deliveries = await store.listDeliveries(db, { eventSeq: event.seq, after: cursor ?? 0, limit });
-          const { items, next } = page(deliveries, limit, (delivery) => delivery.id, deliveryResource) as { items: unknown[]; next: string | null };
+          const deliveries = await store.listDeliveries(db, { eventSeq: event.seq }, query);
+          const { items, next } = page(deliveries, query, (delivery) => delivery.id, deliveryResource);
           return json({ event: JSON.parse(event.body) as unknown, deliveries: items, next });
         },
       },

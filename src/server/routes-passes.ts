@@ -13,18 +13,18 @@ import { markPassUpdated } from './wallet-store.js';
 
 /** Passes: list, read, change values, the seed's passjson, the signed download, delete. */
 export function passRoutes(kit: Kit): Route[] {
-  const { context, db, builder, seed, commitEvents, pack, passOf, valuesOf, passSummary, passResource } = kit;
+  const { context, db, builder, guard, seed, commitEvents, pack, passOf, valuesOf, passSummary, passResource } = kit;
   return [
     {
       pattern: '/v1/passes',
       methods: {
         GET: async ({ request, url }) => {
-          const { limit, cursor } = readPage(url, 'after');
+          const query = readPage(url, 'after');
           const templateText = url.searchParams.get('templateId');
           const templateId = templateText === null ? undefined : templateIdOf(templateText);
           if (templateText !== null && templateId === undefined) throw new ServiceProblem(400, 'invalid-query', '`templateId` must be a template id.');
-          const items = await store.listPasses(db, cursor ?? 0, limit, templateId);
-          return json(page(items, limit, (item) => item.seq, (item) => passSummary(request, item)));
+          const items = await store.listPasses(db, query, templateId);
+          return json(page(items, query, (item) => item.seq, (item) => passSummary(request, item)));
         },
       },
     },
@@ -83,6 +83,8 @@ export function passRoutes(kit: Kit): Route[] {
       methods: {
         GET: async ({ request, params, url }) => {
           const token = url.searchParams.get('token');
+          // A link opened by anyone: rates per address and per token, before any work (an API key's call is not limited).
+          if (token !== null) guard.admit(request, token);
           const record = await store.findPass(db, params[0]!, params[1]!);
           // The pass's own token opens its download link (what a phone has); otherwise the API key.
           const byToken = token !== null && record?.pass.authenticationToken !== undefined && sameText(token, record.pass.authenticationToken);
@@ -93,9 +95,13 @@ export function passRoutes(kit: Kit): Route[] {
           }
           if (record === undefined) await passOf(params[0]!, params[1]!);
           const bytes = await pack(record!);
-          // One event is one statement, atomic without a transaction around it.
-          await addEvents(db, [createEvent('pass.downloaded', { serialNumber: record!.serialNumber, passTypeIdentifier: record!.passTypeIdentifier })]);
-          context.notify();
+          // The same version fetched again by the same client (address and token, or API key) within the window adds no event.
+          const client = `${guard.addressOf(request) ?? ''}\u0000${byToken ? token : 'api-key'}`;
+          if (!guard.repeats.repeated(`${record!.passTypeIdentifier}\u0000${record!.serialNumber}\u0000${record!.version}\u0000${client}`)) {
+            // One event is one statement, atomic without a transaction around it.
+            await addEvents(db, [createEvent('pass.downloaded', { serialNumber: record!.serialNumber, passTypeIdentifier: record!.passTypeIdentifier })]);
+            context.notify();
+          }
           return new Response(bytes as Uint8Array<ArrayBuffer>, { status: 200, headers: { ...pkpassHeaders(`${safeName(record!.serialNumber)}.pkpass`), 'last-modified': record!.updated.toUTCString() } });
         },
       },

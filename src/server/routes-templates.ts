@@ -1,11 +1,10 @@
-import { PackError } from '../pkpass/pack-error.js';
-import { prepareFiles } from '../pkpass/prepare.js';
 import { createEvent } from '../webhooks/event.js';
 import { isObject, readBody, readJson } from './body.js';
 import { baseUrl } from './context.js';
 import { type Kit, json, noContent } from './kit.js';
 import { oweClassToGoogle, owePassToGoogle } from './google-queue.js';
 import { addEvents } from './outbox.js';
+import { fileIssues } from './prepare-queue.js';
 import { ServiceProblem } from './problem.js';
 import { page, readPage } from './query.js';
 import type { Route } from './router.js';
@@ -22,9 +21,9 @@ export function templateRoutes(kit: Kit): Route[] {
       pattern: '/v1/templates',
       methods: {
         GET: async ({ url }) => {
-          const { limit, cursor } = readPage(url, 'after');
-          const items = await store.listTemplates(db, cursor ?? 0, limit);
-          return json(page(items, limit, (item) => item.template.id, (item) => item.template));
+          const query = readPage(url, 'after');
+          const items = await store.listTemplates(db, query);
+          return json(page(items, query, (item) => item.template.id, (item) => item.template));
         },
         POST: async ({ request }) => {
           const body = await readJson(request, context.maxBodyBytes);
@@ -77,18 +76,18 @@ export function templateRoutes(kit: Kit): Route[] {
           const record = await templateOf(params[0]!);
           const path = params.slice(1).join('/');
           const bytes = await readBody(request, context.maxFileBytes);
-          try {
-            await prepareFiles({ [path]: bytes });
-          } catch (error) {
-            if (error instanceof PackError) throw new ServiceProblem(422, 'invalid-file', error.message, { issues: error.issues });
-            throw error;
-          }
-          let stored = false;
+          // Checked (path, PNG, strings), not compressed: that is done once per template version, off the hot path.
+          const issues = await fileIssues(path, bytes);
+          if (issues.some((issue) => issue.severity === 'error')) throw new ServiceProblem(422, 'invalid-file', 'The file cannot be packed.', { issues });
+          const { maxTemplateFiles: maxFiles, maxTemplateBytes: maxBytes } = context.limits;
+          let outcome: Awaited<ReturnType<typeof store.putTemplateFile>> = 'template-missing';
           await commitEvents(async (tx) => {
-            stored = await store.putTemplateFile(tx, record.template.id, path, bytes);
-            if (stored) await oweClassToGoogle(context, tx, record.template.id);
+            outcome = await store.putTemplateFile(tx, record.template.id, path, bytes, { maxFiles, maxBytes });
+            if (outcome === 'stored') await oweClassToGoogle(context, tx, record.template.id);
+            // Refused: nothing of this transaction stays (the version bump goes too).
+            else if (outcome !== 'template-missing') throw bundleLimitProblem(outcome, maxFiles, maxBytes);
           });
-          if (!stored) throw new ServiceProblem(404, 'template-not-found', 'The template was deleted meanwhile.');
+          if (outcome === 'template-missing') throw new ServiceProblem(404, 'template-not-found', 'The template was deleted meanwhile.');
           return json({ path, size: bytes.byteLength }, 201);
         },
         DELETE: async ({ params }) => {
@@ -115,6 +114,11 @@ export function templateRoutes(kit: Kit): Route[] {
           if (serialNumber !== undefined && (typeof serialNumber !== 'string' || serialNumber.length === 0 || serialNumber.length > MAX_SERIAL || /[\u0000-\u001f\u007f]/.test(serialNumber))) {
             throw new ServiceProblem(422, 'invalid-body', `"serialNumber" is a string of 1 to ${MAX_SERIAL} characters without control characters.`);
           }
+          // A lone surrogate has no UTF-8: stored, it became U+FFFD, and the serial changed at the first update.
+          if (typeof serialNumber === 'string' && /\p{Cs}/u.test(serialNumber)) {
+            const message = '"serialNumber" has a lone surrogate (half of a UTF-16 pair), which no URL or database can keep';
+            throw new ServiceProblem(422, 'invalid-body', `${message}.`, { issues: [{ severity: 'error', code: 'unsafe-serial-number', message, path: '/serialNumber' }] });
+          }
           const values = valuesOf(body['values'] ?? {});
           const pass = builder.build(request, template, values, { serialNumber });
           let record: store.PassRecord | undefined;
@@ -135,4 +139,11 @@ export function templateRoutes(kit: Kit): Route[] {
       },
     },
   ];
+}
+
+/** The problem for an upload past a template's file count (422) or total size (413), naming the limit. */
+function bundleLimitProblem(outcome: 'too-many-files' | 'bundle-too-large', maxFiles: number, maxBytes: number): ServiceProblem {
+  return outcome === 'too-many-files'
+    ? new ServiceProblem(422, 'too-many-files', `A template has at most ${maxFiles} files (limit maxTemplateFiles); delete one before adding another.`)
+    : new ServiceProblem(413, 'bundle-too-large', `A template's files are at most ${maxBytes} bytes together (limit maxTemplateBytes); this file would pass that.`);
 }

@@ -1,7 +1,7 @@
 import { checkWebhookUrl } from '../webhooks/check-webhook-url.js';
 import { generateWebhookSecret } from '../webhooks/secret.js';
 import { WebhookError } from '../webhooks/webhook-error.js';
-import { isObject, readJson } from './body.js';
+import { isObject, readJson, readOptionalJson } from './body.js';
 import { baseUrl } from './context.js';
 import { type Kit, json } from './kit.js';
 import { ServiceProblem } from './problem.js';
@@ -17,9 +17,9 @@ export function webhookRoutes(kit: Kit): Route[] {
       pattern: '/v1/webhooks',
       methods: {
         GET: async ({ url }) => {
-          const { limit, cursor } = readPage(url, 'after');
-          const items = await store.listWebhooks(db, cursor ?? 0, limit);
-          return json(page(items, limit, (item) => item.seq, webhookResource));
+          const query = readPage(url, 'after');
+          const items = await store.listWebhooks(db, query);
+          return json(page(items, query, (item) => item.seq, webhookResource));
         },
         POST: async ({ request }) => {
           const body = await readJson(request, context.maxBodyBytes);
@@ -34,7 +34,8 @@ export function webhookRoutes(kit: Kit): Route[] {
             throw error;
           }
           const record = await store.insertWebhook(db, url, chosenSecret(body['secret']) ?? generateWebhookSecret());
-          return json(await verify(record), 201, { location: `${baseUrl(context, request)}/v1/webhooks/${record.id}` });
+          // The secret is shown here and at rotation only, never in a read or a list.
+          return json({ ...(await verify(record)), secret: record.secret }, 201, { location: `${baseUrl(context, request)}/v1/webhooks/${record.id}` });
         },
       },
     },
@@ -59,10 +60,16 @@ export function webhookRoutes(kit: Kit): Route[] {
     {
       pattern: '/v1/webhooks/:id/secret',
       methods: {
-        POST: async ({ params }) => {
+        // Rotation: the new secret (given as { "secret": … }, or made) signs every delivery from now on, the old one none;
+        // it is in this answer only. Give it to the receiver first (receiveWebhook accepts a list) to lose no delivery.
+        POST: async ({ request, params }) => {
           const record = await webhookOf(params[0]!);
-          const updated = await store.setWebhookSecret(db, record.id, generateWebhookSecret());
-          return json(webhookResource(updated ?? record));
+          const body = await readOptionalJson(request, context.maxBodyBytes);
+          if (body !== undefined && !isObject(body)) throw new ServiceProblem(422, 'invalid-body', 'Send nothing, or { "secret": "…" } to choose the new secret.');
+          const secret = chosenSecret(body?.['secret']) ?? generateWebhookSecret();
+          const updated = await store.setWebhookSecret(db, record.id, secret);
+          if (updated === undefined) throw new ServiceProblem(404, 'webhook-not-found', `No webhook registration ${JSON.stringify(params[0]!)} exists.`);
+          return json({ ...webhookResource(updated), secret });
         },
       },
     },
@@ -71,9 +78,9 @@ export function webhookRoutes(kit: Kit): Route[] {
       methods: {
         GET: async ({ params, url }) => {
           const record = await webhookOf(params[0]!);
-          const { limit, cursor } = readPage(url, 'before');
-          const items = await store.listDeliveries(db, { webhookId: record.id, before: cursor ?? Number.MAX_SAFE_INTEGER, limit });
-          return json(page(items, limit, (item) => item.id, deliveryResource));
+          const query = readPage(url, 'before');
+          const items = await store.listDeliveries(db, { webhookId: record.id }, query);
+          return json(page(items, query, (item) => item.id, deliveryResource));
         },
       },
     },
@@ -100,3 +107,4 @@ function serviceMessage(error: WebhookError): string {
     ? error.message.replace('(allowPrivateNetworks lets it)', '(start passmint serve with --allow-private-webhooks, or give createServer delivery.allowPrivateNetworks, to allow them)')
     : error.message;
 }
+

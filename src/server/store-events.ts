@@ -1,4 +1,5 @@
 // Events, their deliveries and attempts, as the API shows them; replays.
+import { keysetPage, type PageQuery } from './query.js';
 import type { SqlQueryable } from './sql.js';
 
 /** One delivery of one event to one registration, with its attempts. */
@@ -39,27 +40,23 @@ interface DeliveryRow {
 }
 
 /**
- * Deliveries with their attempts, a page at a time: of one event (`eventSeq`,
- * oldest first, ids above `after`) or of one registration (`webhookId`,
- * newest first, ids below `before`).
+ * Deliveries with their attempts, a page at a time by id (see
+ * {@link keysetPage}): of one event (`eventSeq`) or of one registration
+ * (`webhookId`).
  */
 export async function listDeliveries(
   sql: SqlQueryable,
-  filter:
-    | { readonly eventSeq: number; readonly after: number; readonly limit: number }
-    | { readonly webhookId: string; readonly before: number; readonly limit: number },
+  filter: { readonly eventSeq: number } | { readonly webhookId: string },
+  query: PageQuery,
 ): Promise<DeliveryRecord[]> {
   const select = `select d.id, e.id as event_id, e.type as event_type, d.webhook_id, d.status, d.attempts, d.next_attempt_at,
                          d.last_status, d.last_error, d.delivered_at
                     from passmint_deliveries d join passmint_events e on e.seq = d.event_seq`;
+  const page = keysetPage('d.id', query, 2);
   const rows =
     'eventSeq' in filter
-      ? await sql.query<DeliveryRow>(`${select} where d.event_seq = $1 and d.id > $2 order by d.id limit $3`, [filter.eventSeq, filter.after, filter.limit])
-      : await sql.query<DeliveryRow>(`${select} where d.webhook_id = $1 and d.id < $2 order by d.id desc limit $3`, [
-          filter.webhookId,
-          filter.before,
-          filter.limit,
-        ]);
+      ? await sql.query<DeliveryRow>(`${select} where d.event_seq = $1 and ${page.sql}`, [filter.eventSeq, ...page.params])
+      : await sql.query<DeliveryRow>(`${select} where d.webhook_id = $1::uuid and ${page.sql}`, [filter.webhookId, ...page.params]);
   if (rows.length === 0) return [];
   const attempts = await sql.query<{
     delivery_id: number;
@@ -107,8 +104,10 @@ export async function findEvent(sql: SqlQueryable, id: string): Promise<EventRec
   return rows[0];
 }
 
-export async function listEvents(sql: SqlQueryable, before: number, limit: number): Promise<EventRecord[]> {
-  return sql.query<EventRecord>('select seq, id, type, body from passmint_events where seq < $1 order by seq desc limit $2', [before, limit]);
+/** A page of events by number (see {@link keysetPage}). */
+export async function listEvents(sql: SqlQueryable, query: PageQuery): Promise<EventRecord[]> {
+  const page = keysetPage('seq', query, 1);
+  return sql.query<EventRecord>(`select seq, id, type, body from passmint_events where ${page.sql}`, page.params);
 }
 
 /**

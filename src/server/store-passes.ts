@@ -1,5 +1,6 @@
 // Passes as rows, and the pushes a change queues.
 import type { JsonObject, Pass } from '../types.js';
+import { keysetPage, type PageQuery } from './query.js';
 import type { SqlQueryable } from './sql.js';
 
 /** A pass as stored. */
@@ -66,11 +67,13 @@ export async function findPass(
   return rows[0] === undefined ? undefined : toPass(rows[0]);
 }
 
-export async function listPasses(sql: SqlQueryable, after: number, limit: number, templateId?: number): Promise<PassRecord[]> {
-  const rows = await sql.query<PassRow>(
-    `select ${passColumns} from passmint_passes where seq > $1 and ($3::int is null or template_id = $3) order by seq limit $2`,
-    [after, limit, templateId ?? null],
-  );
+/** A page of passes in creation order (see {@link keysetPage}), of one template or all. */
+export async function listPasses(sql: SqlQueryable, query: PageQuery, templateId?: number): Promise<PassRecord[]> {
+  const page = keysetPage('seq', query, 2);
+  const rows = await sql.query<PassRow>(`select ${passColumns} from passmint_passes where ($1::int is null or template_id = $1) and ${page.sql}`, [
+    templateId ?? null,
+    ...page.params,
+  ]);
   return rows.map(toPass);
 }
 

@@ -1,5 +1,6 @@
 // Templates and their files (images, xx.lproj/), as rows.
 import type { PassTemplate } from '../types.js';
+import { keysetPage, type PageQuery } from './query.js';
 import type { SqlQueryable } from './sql.js';
 
 /** A template as stored: the PassTemplate (its `id` is the row's) and its version. */
@@ -48,11 +49,10 @@ export async function findTemplate(sql: SqlQueryable, id: number): Promise<Templ
   return rows[0] === undefined ? undefined : toTemplate(rows[0]);
 }
 
-export async function listTemplates(sql: SqlQueryable, after: number, limit: number): Promise<TemplateRecord[]> {
-  const rows = await sql.query<TemplateRow>(
-    'select id, template, version, created_at, updated_at from passmint_templates where id > $1 order by id limit $2',
-    [after, limit],
-  );
+/** A page of templates by id (see {@link keysetPage}). */
+export async function listTemplates(sql: SqlQueryable, query: PageQuery): Promise<TemplateRecord[]> {
+  const page = keysetPage('id', query, 1);
+  const rows = await sql.query<TemplateRow>(`select id, template, version, created_at, updated_at from passmint_templates where ${page.sql}`, page.params);
   return rows.map(toTemplate);
 }
 
@@ -85,14 +85,41 @@ async function touchTemplate(sql: SqlQueryable, id: number): Promise<boolean> {
   return rows.length > 0;
 }
 
-export async function putTemplateFile(sql: SqlQueryable, id: number, path: string, bytes: Uint8Array): Promise<boolean> {
-  if (!(await touchTemplate(sql, id))) return false;
+/** How many files, and how many bytes in all, one template may have. */
+export interface BundleLimits {
+  readonly maxFiles: number;
+  readonly maxBytes: number;
+}
+
+/**
+ * Adds or replaces a file, unless the template would then have more than
+ * `limits.maxFiles` files or `limits.maxBytes` bytes. Counted after the
+ * template's row is locked (by the version bump), so two uploads to one
+ * template cannot both take the last place.
+ */
+export async function putTemplateFile(
+  sql: SqlQueryable,
+  id: number,
+  path: string,
+  bytes: Uint8Array,
+  limits?: BundleLimits,
+): Promise<'stored' | 'template-missing' | 'too-many-files' | 'bundle-too-large'> {
+  if (!(await touchTemplate(sql, id))) return 'template-missing';
+  if (limits !== undefined) {
+    const [others] = await sql.query<{ files: number; bytes: number }>(
+      `select count(*)::int as files, coalesce(sum(octet_length(bytes)), 0)::float8 as bytes
+         from passmint_template_files where template_id = $1 and path <> $2`,
+      [id, path],
+    );
+    if (others!.files + 1 > limits.maxFiles) return 'too-many-files';
+    if (others!.bytes + bytes.byteLength > limits.maxBytes) return 'bundle-too-large';
+  }
   await sql.query(
     `insert into passmint_template_files (template_id, path, bytes) values ($1, $2, $3)
      on conflict (template_id, path) do update set bytes = excluded.bytes`,
     [id, path, bytes],
   );
-  return true;
+  return 'stored';
 }
 
 export async function deleteTemplateFile(sql: SqlQueryable, id: number, path: string): Promise<boolean> {

@@ -1,4 +1,5 @@
 // Webhook registrations as rows.
+import { keysetPage, type PageQuery } from './query.js';
 import type { SqlQueryable } from './sql.js';
 
 /** A webhook registration as stored. */
@@ -50,11 +51,10 @@ export async function findWebhook(sql: SqlQueryable, id: string): Promise<Webhoo
   return rows[0] === undefined ? undefined : toWebhook(rows[0]);
 }
 
-export async function listWebhooks(sql: SqlQueryable, after: number, limit: number): Promise<WebhookRecord[]> {
-  const rows = await sql.query<WebhookRow>(`select ${webhookColumns} from passmint_webhooks where seq > $1 order by seq limit $2`, [
-    after,
-    limit,
-  ]);
+/** A page of registrations in creation order (see {@link keysetPage}). */
+export async function listWebhooks(sql: SqlQueryable, query: PageQuery): Promise<WebhookRecord[]> {
+  const page = keysetPage('seq', query, 1);
+  const rows = await sql.query<WebhookRow>(`select ${webhookColumns} from passmint_webhooks where ${page.sql}`, page.params);
   return rows.map(toWebhook);
 }
 

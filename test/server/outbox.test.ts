@@ -84,7 +84,7 @@ for (const engine of ENGINES) {
       const worker = createDeliveryWorker(database.db, { allowPrivateNetworks: true });
       while ((await worker.runOnce()) > 0);
       expect(receiver.received.filter((entry) => entry.path === '/up').map((entry) => entry.event.data['serialNumber'])).toEqual(['B-0', 'B-1', 'B-2', 'B-3', 'B-4']);
-      const held = await listDeliveries(database.db, { webhookId: down.id, before: Number.MAX_SAFE_INTEGER, limit: 10 });
+      const held = await listDeliveries(database.db, { webhookId: down.id }, { direction: 'before', cursor: undefined, limit: 10 });
       // Newest first: four untouched behind the head, which failed once and waits its retry.
       expect(held.map((delivery) => [delivery.status, delivery.attempts])).toEqual([['pending', 0], ['pending', 0], ['pending', 0], ['pending', 0], ['pending', 1]]);
       receiver.statusFor.delete('/down');
@@ -100,7 +100,7 @@ for (const engine of ENGINES) {
       await new Promise((resolve) => setTimeout(resolve, 400));
       expect(await worker.runOnce()).toBe(1);
       expect(receiver.received.map((entry) => entry.event.data['serialNumber'])).toEqual(['L-1']);
-      const [delivery] = await listDeliveries(database.db, { webhookId: (await database.db.query<{ id: string }>('select id from passmint_webhooks'))[0]!.id, before: Number.MAX_SAFE_INTEGER, limit: 10 });
+      const [delivery] = await listDeliveries(database.db, { webhookId: (await database.db.query<{ id: string }>('select id from passmint_webhooks'))[0]!.id }, { direction: 'before', cursor: undefined, limit: 10 });
       expect(delivery).toMatchObject({ status: 'delivered', attempts: 1 });
     });
 
@@ -128,14 +128,14 @@ for (const engine of ENGINES) {
       await database.db.transaction((tx) => addEvents(tx, [passEvent('N-1')]));
       const worker = createDeliveryWorker(database.db, { allowPrivateNetworks: true, maxAttempts: 2 });
       expect(await worker.runOnce()).toBe(1);
-      let [delivery] = await listDeliveries(database.db, { webhookId: hook.id, before: Number.MAX_SAFE_INTEGER, limit: 1 });
+      let [delivery] = await listDeliveries(database.db, { webhookId: hook.id }, { direction: 'before', cursor: undefined, limit: 1 });
       expect(delivery).toMatchObject({ status: 'pending', attempts: 1, lastStatus: null, lastError: 'No HTTP response: the connection failed' });
       const wait = delivery!.nextAttemptAt!.getTime() - Date.now();
       expect(wait).toBeGreaterThan(3000);
       expect(wait).toBeLessThan(6000);
       await database.db.query('update passmint_deliveries set next_attempt_at = now()');
       expect(await worker.runOnce()).toBe(1);
-      [delivery] = await listDeliveries(database.db, { webhookId: hook.id, before: Number.MAX_SAFE_INTEGER, limit: 1 });
+      [delivery] = await listDeliveries(database.db, { webhookId: hook.id }, { direction: 'before', cursor: undefined, limit: 1 });
       expect(delivery).toMatchObject({ status: 'failed', attempts: 2 });
       expect(delivery!.history.map((attempt) => attempt.outcome)).toEqual(['retry', 'retry']);
     });
