@@ -1,5 +1,7 @@
 import { pathOf } from '../http/route.js';
+import { readApplePassToken } from '../wallet/apple-pass-auth.js';
 import { createWalletHandler } from '../wallet/handler.js';
+import { ClientClosedError } from './client-closed.js';
 import type { ServiceContext } from './context.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './database-errors.js';
 import { createKit } from './kit.js';
@@ -24,12 +26,17 @@ import { createSqlWalletStore } from './wallet-store.js';
  * 500 shows nothing of the error. Each answer carries `X-Request-Id`, is
  * counted in the metrics and, with `log`, logged as one entry.
  */
-export function createServiceHandler(context: ServiceContext, log?: LogSink): (request: Request) => Promise<Response> {
+export function createServiceHandler(context: ServiceContext, log?: LogSink): ServiceHandler {
   const kit = createKit(context);
   const { db, pack } = kit;
   const wallet = createWalletHandler({
     // The store adds registration.created/deleted in the registration's own transaction (no onEvent).
-    store: createSqlWalletStore(db, { events: true, onEvents: context.notify }),
+    store: createSqlWalletStore(db, {
+      events: true,
+      onEvents: context.notify,
+      maxRegistrationsPerPass: context.limits.maxRegistrationsPerPass,
+      maxRegistrationsPerDevice: context.limits.maxRegistrationsPerDevice,
+    }),
     basePath: '/wallet',
     findPass: async (passTypeIdentifier, serialNumber) => {
       const record = await store.findPass(db, passTypeIdentifier, serialNumber);
@@ -37,22 +44,26 @@ export function createServiceHandler(context: ServiceContext, log?: LogSink): (r
       return { authenticationToken: record.pass.authenticationToken, lastModified: record.updated, pkpass: () => pack(record) };
     },
     // A database outage behind a Wallet request is answered 503 below, and not logged each time.
-    onError: (error, request) => (isDatabaseUnavailable(error) ? walletOutage.add(request) : context.onError(error)),
+    // A client that went away mid-body is nobody's error: not logged.
+    onError: (error, request) => {
+      if (isDatabaseUnavailable(error)) walletOutage.add(request);
+      else if (!request.signal.aborted && !(error instanceof ClientClosedError)) context.onError(error);
+    },
     // Rewards enrollment: a signup becomes a new version of the pass (src/server/personalize.ts).
     ...(context.signer === undefined ? {} : { onPersonalize: personalizePass(kit), signer: context.signer }),
   });
   const walletOutage = new WeakSet<Request>();
 
-  const api = createRouter(
-    [...templateRoutes(kit), ...passRoutes(kit), ...webhookRoutes(kit), ...eventRoutes(kit), ...keyRoutes(kit), ...opsRoutes(kit), ...googleRoutes(kit, context.google)],
-    context.keys.check,
-  );
+  const routes = [...templateRoutes(kit), ...passRoutes(kit), ...webhookRoutes(kit), ...eventRoutes(kit), ...keyRoutes(kit), ...opsRoutes(kit), ...googleRoutes(kit, context.google)];
+  const api = createRouter(routes, context.keys.check);
 
   const answer = async (request: Request, seen: RouteSeen): Promise<Response> => {
     const head = request.method === 'HEAD';
     try {
       const path = new URL(request.url).pathname;
       if (path === '/wallet' || path.startsWith('/wallet/')) {
+        // Anyone may call Apple's web service: rates per address and per pass token before any work.
+        kit.guard.admit(request, readApplePassToken(request.headers.get('authorization')));
         const response = await wallet(request);
         return response.status === 500 && walletOutage.has(request) ? problemResponse(databaseUnavailable(), head) : response;
       }
@@ -67,7 +78,7 @@ export function createServiceHandler(context: ServiceContext, log?: LogSink): (r
     }
   };
 
-  return async (request) => {
+  const handler = async (request: Request): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(request);
     const seen: RouteSeen = {};
@@ -85,6 +96,17 @@ export function createServiceHandler(context: ServiceContext, log?: LogSink): (r
     }
     return response;
   };
+  return Object.assign(handler, { routes: routes.map((route) => ({ pattern: route.pattern, methods: Object.keys(route.methods) })) });
+}
+
+/**
+ * The service's Fetch handler, and the API routes its router serves (the
+ * OpenAPI check compares them with the document; Apple's web service under
+ * `/wallet/` is not among them).
+ */
+export interface ServiceHandler {
+  (request: Request): Promise<Response>;
+  readonly routes: readonly { readonly pattern: string; readonly methods: readonly string[] }[];
 }
 
 /** The answer while the database cannot be reached: 503, try again in a few seconds. */

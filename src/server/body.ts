@@ -16,7 +16,21 @@ export async function readJson(request: Request, maxBytes: number): Promise<unkn
   if (type !== null && !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
     throw new ServiceProblem(415, 'unsupported-media-type', 'Send JSON with "Content-Type: application/json".');
   }
+  return parseJson(await readBody(request, maxBytes));
+}
+
+/** Like {@link readJson}, but an empty body is `undefined` (an action whose body is optional). */
+export async function readOptionalJson(request: Request, maxBytes: number): Promise<unknown> {
+  const type = request.headers.get('content-type');
   const bytes = await readBody(request, maxBytes);
+  if (bytes.byteLength === 0) return undefined;
+  if (type !== null && !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
+    throw new ServiceProblem(415, 'unsupported-media-type', 'Send JSON with "Content-Type: application/json".');
+  }
+  return parseJson(bytes);
+}
+
+function parseJson(bytes: Uint8Array): unknown {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

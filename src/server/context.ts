@@ -2,6 +2,7 @@ import type { PassSigner } from '../pkpass/signer.js';
 import type { FetchLike } from '../webhooks/post.js';
 import type { ApiKeyChecker } from './api-keys.js';
 import type { GoogleService } from './google-service.js';
+import type { Limits } from './limits.js';
 import type { Metrics } from './metrics.js';
 import type { SqlDatabase } from './sql.js';
 
@@ -31,6 +32,8 @@ export interface ServiceContext {
   };
   readonly maxBodyBytes: number;
   readonly maxFileBytes: number;
+  /** What a pass holder or a client can make the service do (see docs/limits.md). */
+  readonly limits: Limits;
   /** Called after a commit that queued events or pushes: wakes this process's workers. */
   readonly notify: () => void;
   readonly onError: (error: unknown) => void;

@@ -10,6 +10,8 @@ import { isObject, nestedDeeperThan } from './body.js';
 import { baseUrl, type ServiceContext } from './context.js';
 import { createPassBuilder, type PassBuilder } from './pass-builder.js';
 import { filesFor } from './personalize.js';
+import { createPkpassCache, signerId } from './pkpass-cache.js';
+import { createPublicGuard, type PublicGuard } from './public-guard.js';
 import { ServiceProblem } from './problem.js';
 import { isUuid, templateIdOf } from './query.js';
 import type { SqlDatabase, SqlQueryable } from './sql.js';
@@ -29,6 +31,8 @@ export interface Kit {
   readonly context: ServiceContext;
   readonly db: SqlDatabase;
   readonly builder: PassBuilder;
+  /** Rates and the repeat window of the routes anyone may call. */
+  readonly guard: PublicGuard;
   /** The seed's two GETs (`createPassHandler` on the SQL store). */
   readonly seed: PassHandler;
   /** Runs a transaction that queues events or pushes, then wakes this process's workers. */
@@ -45,10 +49,10 @@ export interface Kit {
   passLinks(request: Request, record: store.PassRecord): Record<string, string>;
   passSummary(request: Request, record: store.PassRecord): unknown;
   passResource(request: Request, record: store.PassRecord): unknown;
-  webhookResource(record: store.WebhookRecord): unknown;
+  webhookResource(record: store.WebhookRecord): Record<string, unknown>;
   deliveryResource(delivery: store.DeliveryRecord): unknown;
   /** Sends the `webhook.verify` handshake; a verified registration becomes enabled. */
-  verify(record: store.WebhookRecord): Promise<unknown>;
+  verify(record: store.WebhookRecord): Promise<Record<string, unknown>>;
 }
 
 /** A body nested deeper than anything it may hold: a 422 before it is checked, stored or serialized. */
@@ -61,6 +65,8 @@ function tooDeep(code: 'invalid-template' | 'invalid-values'): ServiceProblem {
 export function createKit(context: ServiceContext): Kit {
   const { db } = context;
   const builder = createPassBuilder(context);
+  const pkpasses = createPkpassCache(context.limits.pkpassCacheBytes);
+  const guard = createPublicGuard(context.limits);
 
   const commitEvents = async (work: (tx: SqlQueryable) => Promise<void>): Promise<void> => {
     await db.transaction(work);
@@ -81,12 +87,17 @@ export function createKit(context: ServiceContext): Kit {
     }
     const template = await store.findTemplate(db, record.templateId);
     if (template === undefined) throw new ServiceProblem(404, 'template-not-found', 'The pass\'s template is gone.');
-    try {
-      return await packPass(record.pass, filesFor(record.values, await builder.files(template)), signer, { allowHttp: record.pass.webServiceURL?.startsWith('http:') === true });
-    } catch (error) {
-      if (error instanceof PackError) throw new ServiceProblem(422, 'cannot-pack', error.message, { issues: error.issues });
-      throw error;
-    }
+    // Signed once per pass version, template version (its files) and signer; a pass deleted and made
+    // again under its serial starts at version 1 again, so its creation time is part of the version.
+    const version = `${record.created.getTime()}.${record.version}:${template.version}:${signerId(signer)}`;
+    return pkpasses.get(`${record.passTypeIdentifier}\u0000${record.serialNumber}`, version, async () => {
+      try {
+        return await packPass(record.pass, filesFor(record.values, await builder.files(template)), signer, { allowHttp: record.pass.webServiceURL?.startsWith('http:') === true });
+      } catch (error) {
+        if (error instanceof PackError) throw new ServiceProblem(422, 'cannot-pack', error.message, { issues: error.issues });
+        throw error;
+      }
+    });
   };
 
   const templateOf = async (text: string): Promise<store.TemplateRecord> => {
@@ -121,9 +132,10 @@ export function createKit(context: ServiceContext): Kit {
     const report = validateTemplate(template);
     if (!report.ok) throw new ServiceProblem(422, 'invalid-template', 'The template has errors.', { issues: report.issues });
     // The pass type becomes a key column: PostgreSQL text holds no NUL, and no identifier needs a control character.
-    if (/[\u0000-\u001f\u007f]/.test(String(body['passType']))) {
+    // Nor a lone surrogate, which has no UTF-8: stored, it would become U+FFFD.
+    if (/[\u0000-\u001f\u007f]|\p{Cs}/u.test(String(body['passType']))) {
       throw new ServiceProblem(422, 'invalid-template', 'The template has errors.', {
-        issues: [{ severity: 'error', code: 'invalid-template', message: '`passType` must not contain control characters', path: '/passType' }],
+        issues: [{ severity: 'error', code: 'invalid-template', message: '`passType` must not contain control characters or lone surrogates', path: '/passType' }],
       });
     }
     // A longer one would not fit a btree key beside its serial (every pass made from it a 500), nor Wallet's path limit.
@@ -170,7 +182,6 @@ export function createKit(context: ServiceContext): Kit {
     url: record.url,
     state: record.state,
     stateReason: record.stateReason,
-    secret: record.secret,
     created: iso(record.created),
     updated: iso(record.updated),
   });
@@ -208,6 +219,7 @@ export function createKit(context: ServiceContext): Kit {
     context,
     db,
     builder,
+    guard,
     seed,
     commitEvents,
     pack,

@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { rememberClientAddress } from './client-address.js';
+import { ClientClosedError } from './client-closed.js';
 
 /**
  * Serves a Fetch handler on `node:http`: builds a `Request` from the
@@ -10,8 +12,10 @@ export function nodeListener(
   onError: (error: unknown) => void,
 ): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
   return (incoming, outgoing) => {
-    void serve(handler, incoming, outgoing).catch((error: unknown) => {
-      onError(error);
+    const controller = new AbortController();
+    void serve(handler, incoming, outgoing, controller).catch((error: unknown) => {
+      // Writing to a client that went away fails too: nobody to answer, nothing to log.
+      if (!controller.signal.aborted && !(error instanceof ClientClosedError)) onError(error);
       if (!outgoing.headersSent) {
         outgoing.writeHead(500, { 'content-type': 'application/problem+json' });
         outgoing.end(JSON.stringify({ type: 'https://passmint.dev/problems/internal-error', title: 'Internal error', status: 500, code: 'internal-error' }));
@@ -22,7 +26,12 @@ export function nodeListener(
   };
 }
 
-async function serve(handler: (request: Request) => Promise<Response>, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+async function serve(
+  handler: (request: Request) => Promise<Response>,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  controller: AbortController,
+): Promise<void> {
   const host = incoming.headers.host ?? 'localhost';
   // A request target that is not a path (`*`, an absolute URL) is answered like any unknown path.
   const target = incoming.url?.startsWith('/') === true ? incoming.url : '/';
@@ -43,14 +52,14 @@ async function serve(handler: (request: Request) => Promise<Response>, incoming:
   }
   const method = incoming.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  const controller = new AbortController();
   outgoing.on('close', () => controller.abort());
   const request = new Request(url, {
     method,
     headers,
     signal: controller.signal,
-    ...(hasBody ? { body: bodyStream(incoming), duplex: 'half' } : {}),
+    ...(hasBody ? { body: bodyStream(incoming, controller), duplex: 'half' } : {}),
   } as RequestInit);
+  rememberClientAddress(request, incoming.socket.remoteAddress);
   const response = await handler(request);
   const outHeaders: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
@@ -79,15 +88,24 @@ const MAX_DRAIN_BYTES = 16 * 1024 * 1024;
  * The request body as a web stream that reads only when asked. Cancelling it
  * (the handler stops at its size limit) drains the rest instead of resetting
  * the connection, so the client gets to read the 413 — up to a limit, after
- * which the connection is cut.
+ * which the connection is cut. A client that goes away mid-body aborts the
+ * request's signal first, then fails the stream with a {@link ClientClosedError}
+ * (not the socket's ECONNRESET, which reads like a lost database connection).
  */
-function bodyStream(incoming: IncomingMessage): ReadableStream<Uint8Array> {
+function bodyStream(incoming: IncomingMessage, request: AbortController): ReadableStream<Uint8Array> {
   const iterator = incoming[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const { done, value } = await iterator.next();
-      if (done === true) controller.close();
-      else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+      let next: IteratorResult<Buffer>;
+      try {
+        next = await iterator.next();
+      } catch {
+        request.abort();
+        controller.error(new ClientClosedError());
+        return;
+      }
+      if (next.done === true) controller.close();
+      else controller.enqueue(new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.byteLength));
     },
     cancel() {
       drain(incoming);

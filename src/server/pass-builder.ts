@@ -1,9 +1,11 @@
 import { PassValidationError, RenderError, TemplateError } from '../errors.js';
 import { buildPass } from '../pass/build.js';
-import { PreparedFiles, prepareFiles } from '../pkpass/prepare.js';
+import type { PreparedFiles } from '../pkpass/prepare.js';
 import { compileTemplate, type CompiledTemplate } from '../template/compile.js';
 import type { JsonObject, Pass, PassTemplate, TemplateValues } from '../types.js';
 import { baseUrl, type ServiceContext } from './context.js';
+import { createByteCache } from './byte-cache.js';
+import { createPrepareQueue } from './prepare-queue.js';
 import { ServiceProblem } from './problem.js';
 import { templateFiles, type TemplateRecord } from './store.js';
 
@@ -60,10 +62,19 @@ function remember<TValue>(cache: Map<string, TValue>, key: string, make: () => T
   return value;
 }
 
+/** The bytes a prepared bundle holds in memory (its stored and, where different, compressed entries). */
+function preparedBytes(prepared: PreparedFiles): number {
+  let bytes = 0;
+  for (const file of prepared.files) bytes += file.stored.data.byteLength + (file.compressed === file.stored ? 0 : file.compressed.data.byteLength);
+  return bytes;
+}
+
 /**
  * Renders passes from stored templates and prepares their files once per
  * template version (both cached, keyed by id and version, so a change to a
- * template or its files is picked up at once).
+ * template or its files is picked up at once). Files are prepared one bundle
+ * and one file at a time with the event loop free in between, and kept in a
+ * cache bounded by `limits.preparedFilesCacheBytes`.
  */
 export interface PassBuilder {
   /** Renders a pass; 422 problems for bad values or a pass Wallet would refuse. */
@@ -80,7 +91,9 @@ export interface PassBuilder {
 export function createPassBuilder(context: ServiceContext): PassBuilder {
   const compiled = new Map<string, CompiledTemplate>();
   const uses = new Map<string, PlaceholderUses>();
-  const prepared = new Map<string, Promise<PreparedFiles>>();
+  const prepared = createByteCache<PreparedFiles>({ maxBytes: context.limits.preparedFilesCacheBytes });
+  const preparing = new Map<string, Promise<PreparedFiles>>();
+  const queue = createPrepareQueue();
   return {
     build(request, record, values, ids) {
       const key = `${record.template.id}:${record.version}`;
@@ -111,12 +124,27 @@ export function createPassBuilder(context: ServiceContext): PassBuilder {
         throw error;
       }
     },
-    files(record) {
-      const key = `${record.template.id}:${record.version}`;
-      const promise = remember(prepared, key, async () => prepareFiles(await templateFiles(context.db, record.template.id)));
-      // A failed preparation is not kept: the next request tries again.
-      promise.catch(() => prepared.delete(key));
-      return promise;
+    async files(record) {
+      const id = String(record.template.id);
+      const version = String(record.version);
+      const found = prepared.get(id, version);
+      if (found !== undefined) return found;
+      const key = `${id}:${version}`;
+      let running = preparing.get(key);
+      if (running === undefined) {
+        running = (async () => {
+          try {
+            const files = await queue.prepare(await templateFiles(context.db, record.template.id));
+            prepared.set(id, version, files, preparedBytes(files));
+            return files;
+          } finally {
+            // A failed preparation is not kept: the next request tries again.
+            preparing.delete(key);
+          }
+        })();
+        preparing.set(key, running);
+      }
+      return running;
     },
   };
 }

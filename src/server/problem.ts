@@ -44,6 +44,9 @@ export type ServiceProblemCode =
   | 'google-not-ready'
   | 'google-keys-unavailable'
   | 'invalid-callback'
+  | 'rate-limited'
+  | 'too-many-files'
+  | 'bundle-too-large'
   | 'internal-error';
 
 const titles: { readonly [K in ServiceProblemCode]: string } = {
@@ -81,6 +84,9 @@ const titles: { readonly [K in ServiceProblemCode]: string } = {
   'google-not-ready': 'Google Wallet object not ready',
   'google-keys-unavailable': 'Google keys unavailable',
   'invalid-callback': 'Invalid callback',
+  'rate-limited': 'Too many requests',
+  'too-many-files': 'Too many files',
+  'bundle-too-large': 'Bundle too large',
   'internal-error': 'Internal error',
 };
 

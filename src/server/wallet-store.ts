@@ -3,6 +3,10 @@ import { createEvent } from '../webhooks/event.js';
 import { addEvents } from './outbox.js';
 import type { SqlDatabase, SqlQueryable } from './sql.js';
 
+// The classes of the registration caps' advisory locks (any constants of their own).
+const DEVICE_LOCK_CLASS = 0x706d7201;
+const PASS_LOCK_CLASS = 0x706d7202;
+
 // Tags are decimal integers below 2^53 (kept exact in a double); anything else was not made here.
 const tagPattern = /^(?:0|[1-9]\d{0,15})$/;
 
@@ -61,6 +65,15 @@ export interface SqlWalletStoreOptions {
   readonly events?: boolean | undefined;
   /** Called after a commit that added events (to wake a delivery worker). */
   readonly onEvents?: (() => void) | undefined;
+  /**
+   * Devices one pass may be registered on (0 or absent: no cap). A device
+   * past the cap is answered as already registered (`'existing'`: Apple's
+   * protocol has no other refusal than 401, which says the token is wrong);
+   * nothing is stored, no event, and it gets no pushes.
+   */
+  readonly maxRegistrationsPerPass?: number | undefined;
+  /** Passes one device may register (0 or absent: no cap); past it, as above. */
+  readonly maxRegistrationsPerDevice?: number | undefined;
 }
 
 /**
@@ -80,15 +93,43 @@ export function createSqlWalletStore(db: SqlDatabase, options: SqlWalletStoreOpt
   const eventOf = (type: 'registration.created' | 'registration.deleted', device: string, passTypeIdentifier: string, serialNumber: string) =>
     // deviceLibraryIdentifier rides along, as the wallet handler's own events carry it; `wallet` tells Apple's from Google's.
     createEvent(type, { serialNumber, passTypeIdentifier, deviceLibraryIdentifier: device, wallet: 'apple' } as { serialNumber: string; passTypeIdentifier: string });
+  const perPass = options.maxRegistrationsPerPass ?? 0;
+  const perDevice = options.maxRegistrationsPerDevice ?? 0;
+  const capped = perPass > 0 || perDevice > 0;
+  // Counted after taking two advisory locks (the device's, then the pass's; two-number keys of their own
+  // classes, apart from every one-number lock), in a statement before the count, whose snapshot then sees
+  // what the previous holder committed: concurrent registrations cannot both take the last place.
+  const overCap = async (tx: SqlQueryable, device: string, passTypeIdentifier: string, serialNumber: string): Promise<boolean> => {
+    await tx.query(`select pg_advisory_xact_lock(${DEVICE_LOCK_CLASS}, hashtext($1))`, [device]);
+    await tx.query(`select pg_advisory_xact_lock(${PASS_LOCK_CLASS}, hashtext($1 || '/' || $2))`, [passTypeIdentifier, serialNumber]);
+    // Each count reads at most cap rows.
+    const rows = await tx.query<{ device: number; pass: number }>(
+      `select (select count(*)::int from (select 1 from passmint_wallet_registrations where device_library_identifier = $1 limit $4) d) as device,
+              (select count(*)::int from (select 1 from passmint_wallet_registrations
+                 where pass_type_identifier = $2 and serial_number = $3 limit $5) p) as pass`,
+      [device, passTypeIdentifier, serialNumber, perDevice, perPass],
+    );
+    const counts = rows[0]!;
+    return (perDevice > 0 && counts.device >= perDevice) || (perPass > 0 && counts.pass >= perPass);
+  };
   return {
     register: (registration) =>
       db.transaction(async (tx) => {
+        const { deviceLibraryIdentifier: device, passTypeIdentifier, serialNumber, pushToken } = registration;
+        // A repeat only changes the push token: no event, no cap to check.
+        const repeated = await tx.query(
+          `update passmint_wallet_registrations set push_token = $4
+            where device_library_identifier = $1 and pass_type_identifier = $2 and serial_number = $3 returning 1`,
+          [device, passTypeIdentifier, serialNumber, pushToken],
+        );
+        if (repeated.length > 0) return false;
+        if (capped && (await overCap(tx, device, passTypeIdentifier, serialNumber))) return false;
         const rows = await tx.query<{ created: boolean }>(
           `insert into passmint_wallet_registrations (device_library_identifier, pass_type_identifier, serial_number, push_token)
            values ($1, $2, $3, $4)
            on conflict (device_library_identifier, pass_type_identifier, serial_number) do update set push_token = excluded.push_token
            returning (xmax = 0) as created`,
-          [registration.deviceLibraryIdentifier, registration.passTypeIdentifier, registration.serialNumber, registration.pushToken],
+          [device, passTypeIdentifier, serialNumber, pushToken],
         );
         const created = rows[0]?.created === true;
         if (created && events) {
