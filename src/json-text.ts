@@ -72,7 +72,8 @@ export interface JsonText {
   /**
    * `invalid-json` (error, path `''`, `offset` into the text), `duplicate-key`
    * (path of the repeated member) or `trailing-comma` (warning, path of the
-   * member the comma follows) issues, in text order.
+   * member the comma follows, `offset` of the comma in the text) issues, in
+   * text order.
    */
   readonly issues: readonly Issue[];
   /**
@@ -315,6 +316,7 @@ class Parser {
       code: 'trailing-comma',
       message: `A comma after the last ${Array.isArray(container) ? 'element' : 'member'} (${describePosition(this.position(offset))}): not JSON, but Apple's reader accepts it; other readers may not`,
       path: `${this.pointerOf(frame)}/${last}`,
+      offset,
     });
   }
 

@@ -33,8 +33,8 @@ export function readJsonSource(io: CliIo, file: string, what: string): JsonSourc
 /**
  * Where `issue` is in `source`: `pointer` (by default the issue's own path)
  * leads to a member, and `offset` (by default a text issue's own, when the
- * pointer is its path) to the character inside its string. A syntax error's
- * `offset` is already an index into the text.
+ * pointer is its path) to the character inside its string. A syntax issue's
+ * (`invalid-json`, `trailing-comma`) `offset` is already an index into the text.
  */
 export function locateIssue(
   source: JsonSource,
@@ -42,8 +42,9 @@ export function locateIssue(
   pointer: string = issue.path,
   offset: number | undefined = pointer === issue.path ? issue.offset : undefined,
 ): LocatedIssue {
+  // A syntax issue's offset is an index into the text.
   const place =
-    issue.code === 'invalid-json' && issue.offset !== undefined
+    (issue.code === 'invalid-json' || issue.code === 'trailing-comma') && issue.offset !== undefined
       ? source.json.position(issue.offset)
       : (source.json.locate(pointer, offset) ?? { line: 1, column: 1 });
   return { ...issue, file: source.file, line: place.line, column: place.column };
