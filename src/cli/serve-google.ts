@@ -3,6 +3,7 @@
 // local stand-in instead of Google).
 import { GoogleWalletError } from '../google/error.js';
 import { readGoogleCredentials } from '../google/credentials.js';
+import { parseRootKeys } from '../google/root-keys.js';
 import type { GoogleRootKey } from '../google/types.js';
 import type { GoogleServiceOptions } from '../server/google-service.js';
 import { stringOption, type OptionTable, type ParsedCommandLine } from './args.js';
@@ -24,7 +25,7 @@ export const GOOGLE_SERVE_HELP = `  --google-credentials FILE  Google Wallet: th
   --google-issuer-id ID   the issuer id from the Google Pay & Wallet Console
   --google-api-url URL    the Wallet REST API (default Google's; a local stand-in for tests)
   --google-token-url URL  the OAuth token endpoint (default Google's)
-  --google-callback-keys FILE  root keys that sign save/delete callbacks (JSON as Google serves them);
+  --google-callback-keys FILE  root keys that sign save/delete callbacks (a saved copy of Google's keys document);
                           default Google's, fetched and cached`;
 
 const isUrl = (text: string): boolean => /^https?:\/\/[^/?#\s]+(?:\/\S*)?$/.test(text);
@@ -67,26 +68,15 @@ export function readGoogleServeOptions(parsed: ParsedCommandLine, io: CliIo): Go
   };
 }
 
-/** `{ "keys": [{ keyValue, protocolVersion, keyExpiration? }] }` (Google's form) or the array alone. */
+/** A saved copy of Google's root keys document, `{ "keys": [{ keyValue, protocolVersion, keyExpiration }] }`. */
 function readRootKeys(text: string, file: string): GoogleRootKey[] {
-  let parsed: unknown;
+  let keys: GoogleRootKey[];
   try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new UsageError(`--google-callback-keys ${file}: not JSON`);
+    keys = parseRootKeys(text);
+  } catch (error) {
+    if (error instanceof GoogleWalletError) throw new UsageError(`--google-callback-keys ${file}: ${error.message}`);
+    throw error;
   }
-  const list = Array.isArray(parsed) ? parsed : (parsed as { keys?: unknown } | null)?.keys;
-  const valid =
-    Array.isArray(list) &&
-    list.length > 0 &&
-    list.every(
-      (key: unknown) =>
-        typeof key === 'object' &&
-        key !== null &&
-        typeof (key as GoogleRootKey).keyValue === 'string' &&
-        typeof (key as GoogleRootKey).protocolVersion === 'string' &&
-        ['string', 'undefined'].includes(typeof (key as GoogleRootKey).keyExpiration),
-    );
-  if (!valid) throw new UsageError(`--google-callback-keys ${file}: expected {"keys": [{"keyValue", "protocolVersion", "keyExpiration"}]} as Google serves them`);
-  return list as GoogleRootKey[];
+  if (keys.length === 0) throw new UsageError(`--google-callback-keys ${file}: no key with a "keyValue" and a "protocolVersion"`);
+  return keys;
 }
