@@ -71,3 +71,31 @@ test('the README pkpass example signs a pass that openssl and verifyPass accept'
     done();
   }
 });
+
+// "The same pass, for Google Wallet": the README's lines, with a throwaway service account.
+test('the README Google example maps the pass and signs an Add to Google Wallet link', async () => {
+  const { createSaveUrl, readGoogleCredentials, toGoogleWallet } = await import('../src/google/index.js');
+  const { testServiceAccount } = await import('./google/keys.js');
+  const template = definePassTemplate({
+    id: 42, name: 'Event ticket', formatVersion: 1, passType: 'pass.com.example.event',
+    description: {
+      barcode: { message: '${barcode}', format: 'PKBarcodeFormatPDF417', messageEncoding: 'iso-8859-1' },
+      logoText: '${eventName}', foregroundColor: '#ffffff', backgroundColor: 'rgb(60, 65, 76)',
+      generic: { primaryFields: [{ key: 'event', value: '${eventName}' }], secondaryFields: [{ key: 'seat', label: 'Seat', value: 'Row ${seat}', textAlignment: 'PKTextAlignmentRight' }] },
+    },
+    placeholder: ['eventName', 'seat', 'barcode'],
+  });
+  const pass = buildPass(template, { eventName: 'Concert', seat: '12B', barcode: 'ABC123456' },
+    { teamIdentifier: 'A93A5CM278', organizationName: 'Example Events', serialNumber: 'ticket-1' });
+
+  const credentials = readGoogleCredentials(testServiceAccount().json);
+  const google = toGoogleWallet(pass, { issuerId: '3388000000012345678' });
+  const link = await createSaveUrl(credentials, {
+    classes: [{ type: google.type, class: google.class }], objects: [{ type: google.type, object: google.object }] });
+
+  expect(google.type).toBe('generic');
+  expect(google.losses.map((loss) => loss.path)).toContain('/foregroundColor');
+  expect(link).toMatch(/^https:\/\/pay\.google\.com\/gp\/v\/save\/[\w-]+\.[\w-]+\.[\w-]+$/);
+  const claims = JSON.parse(Buffer.from(link.split('/').pop()!.split('.')[1]!, 'base64url').toString('utf8'));
+  expect(claims.payload.genericObjects[0].id).toBe(google.object['id']);
+});
