@@ -11,7 +11,7 @@ import { bundleCore, importSize, librarySizes } from './lib/bundle.js';
 import { measure, median, pairedRatio, timeSlow } from './lib/measure.js';
 
 const started = performance.now();
-// `node bench/run.js scan sizes` runs only those sections (render, scaling, scan, hostile, webhooks, wallet, pkpass, server, sizes).
+// `node bench/run.js scan sizes` runs only those sections (render, scaling, scan, hostile, webhooks, wallet, pkpass, server, service, sizes).
 const only = process.argv.slice(2);
 const want = (section) => only.length === 0 || only.includes(section);
 // The reference workload of the project's shared bench notes, copied here so a clone has it.
@@ -309,6 +309,18 @@ if (want('server')) try {
   rows.push({ name: `server: not measured (${error.message})`, ours: '—', baseline: '—', ratio: NaN, ratioText: '—', target: '≥ 1.5× faster', pass: false, oursValue: NaN, baselineValue: NaN });
 }
 
+// --- The service under load (issue 20): `npm run load`'s rows, PostgreSQL needed --------
+let loadFigures;
+if (want('service')) try {
+  const load = await import('./load.js');
+  const loadStarted = performance.now();
+  const measured = await load.benchService({ seconds: 2, rounds: 3 });
+  rows.push(...load.serviceRows(measured));
+  loadFigures = load.loadFigures(measured, (performance.now() - loadStarted) / 1000);
+} catch (error) {
+  rows.push({ name: `service: not measured (${error.message})`, ours: '—', baseline: '—', ratio: NaN, ratioText: '—', target: '≥ 0.7×', pass: false, oursValue: NaN, baselineValue: NaN });
+}
+
 // --- Sizes ---------------------------------------------------------------------
 // What a bundler ships for what a user imports: each import bundled alone
 // (tree-shaken, minified, gzipped). Budgets are the figures of the day they
@@ -375,6 +387,7 @@ if (only.length === 0) writeFileSync(
         target,
         result: pass === null ? 'info' : pass ? 'PASS' : 'FAIL',
       })),
+      ...(loadFigures === undefined ? {} : { load: loadFigures }),
     },
     null,
     2,

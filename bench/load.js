@@ -1,0 +1,528 @@
+// `npm run load`: `passmint serve` under N concurrent clients, against bare
+// baselines measured in the same run (bench/baselines/bare-service.js:
+// node:http + pg + node:crypto, no passmint), on the same database.
+//
+//   node bench/load.js [--clients 16] [--seconds 3] [--rounds 3] [--pglite] [--no-write]
+//
+// PostgreSQL: DATABASE_URL or PASSMINT_BENCH_POSTGRES (default
+// postgres://postgres@127.0.0.1:5432); a throwaway database is made for the
+// run and dropped after it. `--pglite` runs the service on a PGlite folder
+// instead (no bare baselines then: they need a PostgreSQL server).
+//
+// Per route: requests per second and p50/p99 latency of both sides; each
+// round runs the service and the baseline for `--seconds` each (order
+// alternating), after a one-second warm-up of each; a ratio is the median of
+// the rounds' ratios. Deliveries: the service's worker and the bare loop each
+// deliver the same registrations × events to a receiver in this process that
+// answers at once, timed from when the deliveries are made due until none is
+// pending. The rows go into bench/results.json (replacing earlier `service:`
+// rows), with the per-route figures under `load`.
+
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, createServer, request as httpRequest } from 'node:http';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { rolldown } from 'rolldown';
+import { median } from './lib/measure.js';
+import { makePki, workload } from './pkpass.js';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const PASS_TYPE = 'pass.com.example.bench';
+const PUBLIC_URL = 'https://passes.example.com';
+
+const template = {
+  name: 'Bench card',
+  formatVersion: 1,
+  passType: PASS_TYPE,
+  description: {
+    logoText: '${club}',
+    backgroundColor: 'rgb(20, 40, 60)',
+    generic: { primaryFields: [{ key: 'name', label: 'Member', value: '${name}' }], secondaryFields: [{ key: 'level', label: 'Level', value: '${level}' }] },
+  },
+  placeholder: ['club', 'name', 'level'],
+};
+// Passes made before the timed routes: updated and downloaded in turn, and the
+// fetch storm's. The service allows 60 fetches a minute per pass token: 256
+// passes keep a run of a few minutes under that.
+const PASSES = 256;
+const valuesOf = (index) => ({ club: 'Chess', name: `Member ${index}`, level: index % 2 === 0 ? 'gold' : 'silver' });
+
+// --- Processes ---------------------------------------------------------------------
+
+/** The CLI bundled from src/ (node condition), under node_modules/.cache so pg and PGlite resolve. */
+async function bundleCli() {
+  const dir = `${root}node_modules/.cache/passmint-load-${process.pid}`;
+  mkdirSync(dir, { recursive: true });
+  const bundle = await rolldown({
+    input: { cli: `${root}src/cli/main.ts` },
+    resolve: { extensionAlias: { '.js': ['.ts', '.js'] }, conditionNames: ['node', 'import', 'default'] },
+    platform: 'node',
+    external: [/^pg(\/|$)/, /^@electric-sql\//],
+    logLevel: 'silent',
+  });
+  await bundle.write({ dir, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' });
+  await bundle.close();
+  return { cli: join(dir, 'cli.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Spawns a node process and resolves once a stdout line matches `ready`; its output is drained after that. */
+function start(args, ready, env = {}) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk) => {
+      if (output.length < 100_000) output += chunk;
+      const match = ready.exec(output);
+      if (match !== null) {
+        resolve({ match, output, stop: () => (child.kill('SIGTERM'), exited) });
+        output = '';
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    void exited.then((code) => reject(new Error(`${args[0]} ended (${code}) before it was ready: ${output.slice(-2000)}`)));
+  });
+}
+
+async function withDatabase(adminUrl, run) {
+  const { default: pg } = await import('pg');
+  const name = `passmint_load_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  try {
+    return await run(url.href, pg);
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+// --- The clients -------------------------------------------------------------------
+
+/** One HTTP request on a keep-alive agent: status and body bytes. */
+function call(agent, base, { method = 'GET', path, headers = {}, body }, localAddress = undefined) {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : typeof body === 'string' ? Buffer.from(body) : Buffer.from(body);
+    const sent = httpRequest(`${base}${path}`, { method, agent, localAddress, headers: { ...headers, ...(payload === undefined ? {} : { 'content-length': payload.length }) } }, (answer) => {
+      const chunks = [];
+      answer.on('data', (chunk) => chunks.push(chunk));
+      answer.on('end', () => resolve({ status: answer.statusCode, body: Buffer.concat(chunks) }));
+      answer.on('error', reject);
+    });
+    sent.on('error', reject);
+    sent.end(payload);
+  });
+}
+
+const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
+
+/**
+ * `clients` loops, each sending `next(client, count)` and waiting for the whole
+ * answer before the next, for `seconds`. Each client connects from its own
+ * loopback address (127.0.1.<client>), as devices do from theirs, so the
+ * service's per-address rate limit applies per client. Requests per second
+ * count 2xx answers; any other status is counted as an error.
+ */
+async function drive(base, clients, seconds, next) {
+  const agent = new Agent({ keepAlive: true, maxSockets: clients });
+  const latencies = [];
+  const statuses = {};
+  let errors = 0;
+  let count = 0;
+  let succeeded = 0;
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async (_, client) => {
+      while (performance.now() < until) {
+        const at = performance.now();
+        try {
+          const { status } = await call(agent, base, next(client, count++), `127.0.1.${client + 1}`);
+          latencies.push(performance.now() - at);
+          if (status >= 200 && status <= 299) succeeded++;
+          else {
+            errors++;
+            statuses[status] = (statuses[status] ?? 0) + 1;
+          }
+        } catch (error) {
+          errors++;
+          statuses[error.code ?? 'error'] = (statuses[error.code ?? 'error'] ?? 0) + 1;
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return { requests: latencies.length, rps: succeeded / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, statuses, latencies };
+}
+
+// --- The receiver of webhook deliveries ------------------------------------------------
+
+async function startReceiver() {
+  let received = 0;
+  const server = createServer((incoming, outgoing) => {
+    const chunks = [];
+    incoming.on('data', (chunk) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      if (event.type === 'webhook.verify') {
+        outgoing.writeHead(200, { 'content-type': 'text/plain' });
+        outgoing.end(event.data.token);
+        return;
+      }
+      received++;
+      outgoing.writeHead(200, { 'content-length': 0 });
+      outgoing.end();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, count: () => received, close: () => new Promise((resolve) => { server.close(resolve); server.closeAllConnections(); }) };
+}
+
+/** Waits until `pending()` is 0; ms taken. */
+async function drain(pending, limitMs = 120_000) {
+  const started = performance.now();
+  for (;;) {
+    if ((await pending()) === 0) return performance.now() - started;
+    if (performance.now() - started > limitMs) throw new Error(`deliveries still pending after ${limitMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+// --- The run ---------------------------------------------------------------------------
+
+const ROUTES = [
+  {
+    key: 'create',
+    name: 'create a pass (POST /v1/templates/{id}/passes: render, check, commit with pass.created)',
+    baseline: 'one transaction, two INSERTs',
+    min: 0.7,
+  },
+  { key: 'update', name: 'update a pass (PUT /v1/passes/{type}/{serial}/values, pass.updated)', baseline: 'one transaction, UPDATE + INSERT' },
+  {
+    key: 'download',
+    name: 'download the signed .pkpass (GET /v1/passes/{type}/{serial}/pkpass, pass.downloaded)',
+    baseline: 'SELECT, hand-written sign-and-zip (node:crypto), INSERT',
+    min: 0.6,
+  },
+  {
+    key: 'storm',
+    name: 'Wallet fetch storm (GET /wallet/v1/passes/{type}/{serial}: each pass version fetched by 16 devices in turn)',
+    baseline: 'SELECT + the signed bytes of each version kept in memory',
+  },
+  { key: 'template', name: 'template get (GET /v1/templates/{id})', baseline: 'SELECT, the stored JSON' },
+];
+
+/**
+ * Runs the load test; resolves with the bench rows and the per-route figures.
+ *
+ * @param {{ clients?: number, seconds?: number, rounds?: number, pglite?: boolean, registrations?: number, events?: number, log?: (line: string) => void }} [options]
+ */
+export async function benchService(options = {}) {
+  const { clients = 16, seconds = 3, rounds = 3, pglite = false, registrations = 16, events = 50, log = () => undefined } = options;
+  const dir = mkdtempSync(join(tmpdir(), 'passmint-load-'));
+  const { cli, remove } = await bundleCli();
+  const receiver = await startReceiver();
+  try {
+    const pki = makePki(dir);
+    writeFileSync(join(dir, 'pass.pem'), pki.certPem);
+    writeFileSync(join(dir, 'pass.key'), pki.keyPem);
+    writeFileSync(join(dir, 'wwdr.pem'), pki.wwdrPem);
+    const { files } = workload();
+    for (const [path, bytes] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, 'files', path)), { recursive: true });
+      writeFileSync(join(dir, 'files', path), bytes);
+    }
+    const serveArgs = (database) => [cli, 'serve', '--port', '0', ...database, '--public-url', PUBLIC_URL, '--cert', join(dir, 'pass.pem'), '--key', join(dir, 'pass.key'), '--wwdr', join(dir, 'wwdr.pem'), '--allow-private-webhooks', '--poll-ms', '5'];
+    const run = async (databaseUrl, pg) => {
+      const serve = await start(serveArgs(databaseUrl === undefined ? ['--data', join(dir, 'pglite')] : ['--database-url', databaseUrl]), /listening on (http:\/\/\S+)[\s\S]*API key[^:]*: (\S+)\n/);
+      const bare = databaseUrl === undefined ? undefined : await start([join(root, 'bench/baselines/bare-service.js'), databaseUrl, dir], /listening on (http:\/\/\S+)/);
+      try {
+        return await measureAll({ serve: { base: serve.match[1], key: serve.match[2] }, bare: bare && { base: bare.match[1] }, databaseUrl, pg, clients, seconds, rounds, registrations, events, receiver, files, log });
+      } finally {
+        await Promise.all([serve.stop(), bare?.stop()]);
+      }
+    };
+    const adminUrl = process.env.DATABASE_URL ?? `${process.env.PASSMINT_BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432'}/postgres`;
+    const measured = pglite ? await run(undefined, undefined) : await withDatabase(adminUrl, run);
+    return { ...measured, settings: { clients, seconds, rounds, database: pglite ? 'PGlite folder' : 'PostgreSQL', registrations, events } };
+  } finally {
+    await receiver.close();
+    remove();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function measureAll({ serve, bare, databaseUrl, pg, clients, seconds, rounds, registrations, events, receiver, files, log }) {
+  const auth = { authorization: `Bearer ${serve.key}`, 'content-type': 'application/json' };
+  const setupAgent = new Agent({ keepAlive: true });
+  const ours = async (method, path, body, headers = auth) => {
+    const answer = await call(setupAgent, serve.base, { method, path, headers, body });
+    if (answer.status >= 300) throw new Error(`${method} ${path} answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 500)}`);
+    return answer.body.length > 0 && answer.body[0] === 0x7b ? JSON.parse(answer.body.toString('utf8')) : answer.body;
+  };
+  const { id } = await ours('POST', '/v1/templates', JSON.stringify(template));
+  for (const [path, bytes] of Object.entries(files)) await ours('PUT', `/v1/templates/${id}/files/${path}`, bytes, { authorization: auth.authorization });
+  // Passes to update and download (round robin), and one for the fetch storm.
+  const made = [];
+  for (let index = 0; index < PASSES; index++) {
+    const pass = await ours('POST', `/v1/templates/${id}/passes`, JSON.stringify({ values: valuesOf(index) }));
+    made.push({ serial: pass.serialNumber, token: new URL(pass.links.pkpass).searchParams.get('token') });
+  }
+  const bareSide = bare && (await bareSetup(bare.base, setupAgent));
+  const passPath = (serial) => `/v1/passes/${PASS_TYPE}/${encodeURIComponent(serial)}`;
+  const requests = {
+    create: {
+      ours: (client, count) => ({ method: 'POST', path: `/v1/templates/${id}/passes`, headers: auth, body: JSON.stringify({ values: valuesOf(count) }) }),
+      bare: (client, count) => ({ method: 'POST', path: '/passes', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ values: valuesOf(count), templateId: 1 }) }),
+    },
+    update: {
+      ours: (client, count) => ({ method: 'PUT', path: `${passPath(made[count % made.length].serial)}/values`, headers: auth, body: JSON.stringify(valuesOf(count)) }),
+      bare: (client, count) => ({ method: 'PUT', path: `/passes/${bareSide.made[count % bareSide.made.length].serial}/values`, headers: { 'content-type': 'application/json' }, body: JSON.stringify(valuesOf(count)) }),
+    },
+    download: {
+      ours: (client, count) => ({ path: `${passPath(made[count % made.length].serial)}/pkpass`, headers: { authorization: auth.authorization } }),
+      bare: (client, count) => ({ path: `/passes/${bareSide.made[count % bareSide.made.length].serial}/pkpass` }),
+    },
+    // A pass is on at most 20 devices (maxRegistrationsPerPass): 16 clients fetch one pass version each in turn.
+    storm: {
+      ours: (client, count) => {
+        const pass = made[Math.floor(count / clients) % made.length];
+        return { path: `/wallet/v1/passes/${PASS_TYPE}/${encodeURIComponent(pass.serial)}`, headers: { authorization: `ApplePass ${pass.token}` } };
+      },
+      bare: (client, count) => {
+        const pass = bareSide.made[Math.floor(count / clients) % bareSide.made.length];
+        return { path: `/wallet/passes/${pass.serial}`, headers: { authorization: `ApplePass ${pass.token}` } };
+      },
+    },
+    template: {
+      ours: () => ({ path: `/v1/templates/${id}`, headers: { authorization: auth.authorization } }),
+      bare: () => ({ path: '/templates/1' }),
+    },
+  };
+
+  const routes = [];
+  for (const route of ROUTES) {
+    const sides = { ours: [], bare: [] };
+    const names = bare === undefined ? ['ours'] : ['ours', 'bare'];
+    for (const side of names) await drive(side === 'ours' ? serve.base : bare.base, clients, 1, requests[route.key][side]); // warm-up
+    for (let round = 0; round < rounds; round++) {
+      for (const side of round % 2 === 0 ? names : [...names].reverse()) {
+        sides[side].push(await drive(side === 'ours' ? serve.base : bare.base, clients, seconds, requests[route.key][side]));
+      }
+    }
+    const summary = (list) => {
+      if (list.length === 0) return undefined;
+      const latencies = list.flatMap((entry) => entry.latencies).sort((a, b) => a - b);
+      const statuses = {};
+      for (const entry of list) for (const [status, n] of Object.entries(entry.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+      return { rps: median(list.map((entry) => entry.rps)), p50: percentile(latencies, 50), p99: percentile(latencies, 99), requests: latencies.length, errors: list.reduce((sum, entry) => sum + entry.errors, 0), statuses };
+    };
+    const result = { ...route, ours: summary(sides.ours), bare: summary(sides.bare) };
+    if (bare !== undefined) result.ratio = median(sides.ours.map((entry, index) => entry.rps / sides.bare[index].rps));
+    routes.push(result);
+    log(describe(result));
+  }
+
+  // --- Deliveries ----------------------------------------------------------------------------
+  let deliveries;
+  if (pg !== undefined) {
+    const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+    try {
+      deliveries = await measureDeliveries({ db, ours, id, receiver, registrations, events, rounds, bare: bareSide !== undefined });
+      log(describe(deliveries));
+    } catch (error) {
+      deliveries = { key: 'deliveries', name: 'webhook deliveries', failed: error.message };
+      log(`deliveries: not measured (${error.message})`);
+    } finally {
+      await db.end();
+    }
+  }
+  setupAgent.destroy();
+  return { routes, deliveries };
+}
+
+async function bareSetup(base, agent) {
+  const post = async (path, body) => JSON.parse((await call(agent, base, { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).body.toString('utf8'));
+  await post('/templates', template);
+  const made = [];
+  for (let index = 0; index < PASSES; index++) {
+    const pass = await post('/passes', { values: valuesOf(index), templateId: 1 });
+    made.push({ serial: pass.serialNumber, token: pass.authenticationToken });
+  }
+  return { made };
+}
+
+/**
+ * Deliveries per second: `registrations` × `events` deliveries made due at
+ * once, timed until none is pending — the service's worker on its own tables,
+ * the bare loop on `bare_*`. The service's outbox is filled through its API
+ * (webhooks registered and verified, passes created) and, for each round,
+ * made due again by resetting its rows: the bench's one reach into the
+ * service's schema.
+ */
+async function measureDeliveries({ db, ours, id, receiver, registrations, events, rounds, bare }) {
+  const before = await db.query(`select count(*)::int as n from passmint_deliveries`);
+  for (let index = 0; index < registrations; index++) {
+    const registration = await ours('POST', '/v1/webhooks', JSON.stringify({ url: `${receiver.url}/r${index}` }));
+    if (registration.state !== 'enabled') throw new Error('a bench webhook registration was not verified');
+  }
+  for (let index = 0; index < events; index++) await ours('POST', `/v1/templates/${id}/passes`, JSON.stringify({ values: valuesOf(index) }));
+  const total = registrations * events;
+  const [{ n }] = (await db.query(`select count(*)::int as n from passmint_deliveries`)).rows;
+  if (n - before.rows[0].n !== total) throw new Error(`expected ${total} new deliveries, found ${n - before.rows[0].n}`);
+  // The columns a claim sets, whichever the schema has: all cleared when the rows are made due again.
+  const { rows: columns } = await db.query(`select column_name from information_schema.columns where table_name = 'passmint_deliveries'`);
+  const clear = ['locked_until', 'lease', 'claimed_by', 'first_attempt_at', 'delivered_at', 'last_status', 'last_error'].filter((column) => columns.some((row) => row.column_name === column));
+  const pendingOurs = async () => (await db.query(`select count(*)::int as n from passmint_deliveries where status = 'pending'`)).rows[0].n;
+  await drain(pendingOurs);
+  if (bare) {
+    await db.query(`insert into bare_registrations (url, secret) select $1 || '/b' || g, 'whsec_bench_' || g from generate_series(1, $2) g`, [receiver.url, registrations]);
+    await db.query(`insert into bare_events (type, data) select 'pass.created', jsonb_build_object('serialNumber', 'S' || g, 'passTypeIdentifier', $1::text) from generate_series(1, $2) g`, [PASS_TYPE, events]);
+    await db.query(
+      `insert into bare_deliveries (registration_id, event_id, status) select r.id, e.id, 'delivered' from (select id from bare_registrations order by id desc limit $1) r, (select id from bare_events order by id desc limit $2) e order by e.id, r.id`,
+      [registrations, events],
+    );
+  }
+  const sides = { ours: [], bare: [] };
+  const rate = (ms) => total / (ms / 1000);
+  for (let round = 0; round < rounds; round++) {
+    for (const side of bare ? (round % 2 === 0 ? ['ours', 'bare'] : ['bare', 'ours']) : ['ours']) {
+      const received = receiver.count();
+      if (side === 'ours') {
+        await db.query(`update passmint_deliveries set status = 'pending', attempts = 0, next_attempt_at = now()${clear.map((column) => `, ${column} = null`).join('')} where status = 'delivered'`);
+        sides.ours.push(rate(await drain(pendingOurs)));
+      } else {
+        await db.query(`update bare_deliveries set status = 'pending', attempts = 0, locked_until = null, delivered_at = null`);
+        sides.bare.push(rate(await drain(async () => (await db.query(`select count(*)::int as n from bare_deliveries where status = 'pending'`)).rows[0].n)));
+      }
+      if (receiver.count() - received < total) throw new Error(`${side}: ${total - (receiver.count() - received)} deliveries did not reach the receiver`);
+    }
+  }
+  const summary = (list) => (list.length === 0 ? undefined : { rps: median(list), requests: total * list.length, errors: 0, statuses: {} });
+  return {
+    key: 'deliveries',
+    name: `webhook deliveries (${registrations} registrations × ${events} events, receiver answering at once)`,
+    baseline: 'claim (FOR UPDATE SKIP LOCKED, 16 in flight), POST, record',
+    min: 0.8,
+    ours: summary(sides.ours),
+    bare: summary(sides.bare),
+    ...(bare ? { ratio: median(sides.ours.map((value, index) => value / sides.bare[index])) } : {}),
+  };
+}
+
+// --- Output ------------------------------------------------------------------------------
+
+const perSecond = (value) => `${Math.round(value).toLocaleString('en')}/s`;
+const ms = (value) => (Number.isFinite(value) ? `${value.toFixed(value < 10 ? 1 : 0)} ms` : '—');
+const sideText = (side) => (side === undefined ? '—' : `${perSecond(side.rps)}${side.p50 === undefined ? '' : ` · p50 ${ms(side.p50)} · p99 ${ms(side.p99)}`}${side.errors > 0 ? ` · ${side.errors} errors ${JSON.stringify(side.statuses)}` : ''}`);
+
+function describe(result) {
+  if (result.failed !== undefined) return `${result.name}: not measured (${result.failed})`;
+  return `${result.name}: ${sideText(result.ours)} vs bare ${sideText(result.bare)}${result.ratio === undefined ? '' : ` → ${result.ratio.toFixed(2)}×`}`;
+}
+
+/**
+ * The bench rows (the shape of bench/run.js's, results.json's) of a load run.
+ *
+ * @param {{ routes: object[], deliveries?: object }} measured
+ */
+export function serviceRows({ routes, deliveries }) {
+  const rows = [];
+  for (const result of [...routes, ...(deliveries === undefined ? [] : [deliveries])]) {
+    const name = `service: ${result.name} vs bare: ${result.baseline}${result.min === undefined ? ' (info)' : ''}`;
+    if (result.failed !== undefined || result.ours === undefined) {
+      rows.push({ name, ours: '—', baseline: '—', oursValue: NaN, baselineValue: NaN, ratio: NaN, ratioText: '—', target: result.min === undefined ? '—' : `≥ ${result.min}×`, pass: result.min === undefined ? null : false });
+      continue;
+    }
+    const hasBaseline = result.bare !== undefined && result.ratio !== undefined;
+    const failedRequests = result.ours.errors > 0 || (result.bare?.errors ?? 0) > 0;
+    rows.push({
+      name,
+      ours: sideText(result.ours),
+      baseline: hasBaseline ? sideText(result.bare) : '—',
+      oursValue: 1e9 / result.ours.rps,
+      baselineValue: hasBaseline ? 1e9 / result.bare.rps : NaN,
+      ratio: hasBaseline ? result.ratio : NaN,
+      ratioText: hasBaseline ? `${result.ratio.toFixed(2)}×` : '—',
+      target: result.min === undefined ? '—' : `≥ ${result.min}×`,
+      pass: result.min === undefined ? null : hasBaseline && !failedRequests && result.ratio >= result.min,
+    });
+  }
+  return rows;
+}
+
+/** The per-route figures as stored under `load` in results.json. */
+export function loadFigures({ routes, deliveries, settings }, seconds) {
+  const side = (value) => (value === undefined ? null : { rps: Math.round(value.rps), p50Ms: value.p50 === undefined ? null : Number(value.p50.toFixed(2)), p99Ms: value.p99 === undefined ? null : Number(value.p99.toFixed(2)), requests: value.requests, errors: value.errors });
+  return {
+    command: 'npm run load',
+    date: new Date().toISOString(),
+    environment: environment(),
+    seconds: Number(seconds.toFixed(1)),
+    settings,
+    routes: [...routes, ...(deliveries === undefined ? [] : [deliveries])].map((result) => ({
+      route: result.key,
+      name: result.name,
+      baseline: result.baseline,
+      ours: side(result.ours),
+      bare: side(result.bare),
+      ratio: result.ratio === undefined ? null : Number(result.ratio.toFixed(3)),
+      target: result.min === undefined ? null : `≥ ${result.min}×`,
+      ...(result.failed === undefined ? {} : { failed: result.failed }),
+    })),
+  };
+}
+
+export function environment() {
+  return `Node ${process.version}, V8 ${process.versions.v8}, ${process.platform}/${process.arch}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}`;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const args = process.argv.slice(2);
+  const option = (name, fallback) => {
+    const at = args.indexOf(`--${name}`);
+    return at === -1 ? fallback : Number(args[at + 1]);
+  };
+  const started = performance.now();
+  const measured = await benchService({
+    clients: option('clients', 16),
+    seconds: option('seconds', 3),
+    rounds: option('rounds', 3),
+    pglite: args.includes('--pglite'),
+    log: (line) => console.log(line),
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const rows = serviceRows(measured);
+  console.log(`\npassmint load — ${environment()}, ${measured.settings.clients} clients, ${measured.settings.database}, ${seconds.toFixed(0)} s`);
+  console.log('| route | passmint serve | bare baseline | ratio | target | result |');
+  console.log('|---|---|---|---|---|---|');
+  for (const row of rows) console.log(`| ${row.name} | ${row.ours} | ${row.baseline} | ${row.ratioText} | ${row.target} | ${row.pass === null ? 'info' : row.pass ? 'PASS' : 'FAIL'} |`);
+  if (!args.includes('--no-write')) {
+    const path = fileURLToPath(new URL('./results.json', import.meta.url));
+    const results = JSON.parse(readFileSync(path, 'utf8'));
+    const fresh = rows.map(({ name, ours, baseline, oursValue, baselineValue, ratio, target, pass }) => ({
+      name,
+      ours,
+      baseline,
+      oursValue,
+      baselineValue,
+      ratio: Number(ratio.toFixed(3)),
+      target,
+      result: pass === null ? 'info' : pass ? 'PASS' : 'FAIL',
+    }));
+    results.rows = [...results.rows.filter((row) => !row.name.startsWith('service: ')), ...fresh];
+    results.load = loadFigures(measured, seconds);
+    writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
+    console.log('\nWritten to bench/results.json (service rows and `load`).');
+  }
+}
