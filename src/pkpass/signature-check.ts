@@ -9,6 +9,7 @@ import type { Certificate } from './x509/certificate.js';
 import { readCertificateInput } from './x509/certificate-input.js';
 import { formatDate, issuerProblem, validityProblem } from './x509/chain.js';
 import { equalBytes, type Name, nameValue, sameName } from './x509/name.js';
+import { wwdrGeneration } from './x509/wwdr-generation.js';
 
 /**
  * What `checkSignature` found: the issues (every path `/signature`; none
@@ -256,14 +257,6 @@ function checkValidity(certificate: Certificate, what: string, at: Date, signing
     const when = then === 'certificate-not-yet-valid' ? `when signed (${formatDate(signingTime as Date)})` : `at ${formatDate(at)}`;
     issues.push(issue('certificate-not-yet-valid', `${name} is valid only from ${formatDate(certificate.notBefore)}: it was not valid ${when}.`));
   }
-}
-
-/** Apple's WWDR generation a name is: `G3`, `G4` … from its OU, `G1` for the first one (no generation in its name). */
-function wwdrGeneration(name: Name): string | undefined {
-  const unit = nameValue(name, OID.organizationalUnit);
-  if (unit !== undefined && /^G\d+$/.test(unit)) return unit;
-  const common = nameValue(name, OID.commonName) ?? '';
-  return common.includes('Worldwide Developer Relations') ? 'G1' : undefined;
 }
 
 function describeGeneration(name: Name): string {

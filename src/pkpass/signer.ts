@@ -9,6 +9,7 @@ import type { Certificate } from './x509/certificate.js';
 import { readCertificateInput } from './x509/certificate-input.js';
 import { formatDate, issuerProblem, validityProblem } from './x509/chain.js';
 import { equalBytes, nameValue } from './x509/name.js';
+import { wwdrGeneration } from './x509/wwdr-generation.js';
 
 /**
  * What `createPassSigner` needs: the Pass Type ID certificate, its private key
@@ -158,13 +159,15 @@ export async function createPassSigner(options: PassSignerOptions): Promise<Pass
     if (typeof certificate !== 'string') {
       const problem = await issuerProblem(certificate, wwdr);
       const givenWwdr = `The WWDR certificate given ("${wwdr.subject.text}", valid until ${formatDate(wwdr.notAfter)})`;
+      // The G4 download link helps only a certificate that chains to G4.
+      const hint = wwdrGeneration(certificate.issuer) === 'G4' ? ` ${G4_HINT}` : '';
       if (problem === 'name') {
-        fail('wrong-wwdr', '/wwdr', `${givenWwdr} did not issue the certificate, whose issuer is "${certificate.issuer.text}"; give that one. ${G4_HINT}`);
+        fail('wrong-wwdr', '/wwdr', `${givenWwdr} did not issue the certificate, whose issuer is "${certificate.issuer.text}"; give that one.${hint}`);
       } else if (problem === 'signature') {
         fail(
           'wrong-wwdr',
           '/wwdr',
-          `${givenWwdr} has the name of the certificate's issuer but not its key: the certificate's signature does not verify under it. Download "${certificate.issuer.text}" again from Apple. ${G4_HINT}`,
+          `${givenWwdr} has the name of the certificate's issuer but not its key: the certificate's signature does not verify under it. Download "${certificate.issuer.text}" again from Apple.${hint}`,
         );
       }
     }

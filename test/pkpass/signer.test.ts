@@ -196,6 +196,15 @@ describe('createPassSigner refuses, saying what to do', () => {
     expect(messages[0]).toContain('AppleWWDRCAG4.cer');
   });
 
+  test('the G4 hint only where the certificate needs G4: a G3-issued certificate given another WWDR', async () => {
+    const g3 = await makePki({ wwdrSubject: '/C=US/O=Example Test CA/OU=G3/CN=Test Worldwide Developer Relations Certification Authority' });
+    const unrelated = await otherWwdr();
+    const { pairs, messages } = await failure({ ...(await base(g3)), wwdr: unrelated.pem });
+    expect(pairs).toEqual([['wrong-wwdr', '/wwdr']]);
+    expect(messages[0]).toContain('whose issuer is "C=US, O=Example Test CA, OU=G3, CN=Test Worldwide Developer Relations Certification Authority"');
+    expect(messages[0]).not.toContain('AppleWWDRCAG4.cer');
+  });
+
   test('a WWDR with the right name but another key: wrong-wwdr (the signature does not verify)', async () => {
     const impostor = await otherWwdr({ sameName: true });
     const { pairs, messages } = await failure({ ...(await base()), wwdr: impostor.der });
