@@ -65,15 +65,17 @@ export function createServiceHandler(context: ServiceContext, log?: LogSink): Se
         // Anyone may call Apple's web service: rates per address and per pass token before any work.
         kit.guard.admit(request, readApplePassToken(request.headers.get('authorization')));
         const response = await wallet(request);
+        if (response.status === 500 && request.signal.aborted) return problemResponse(clientClosed(), head);
         return response.status === 500 && walletOutage.has(request) ? problemResponse(databaseUnavailable(), head) : response;
       }
       const response = await api(request, seen);
       return head && response.body !== null ? new Response(null, { status: response.status, headers: response.headers }) : response;
     } catch (error) {
       if (error instanceof ServiceProblem) return problemResponse(error, head);
-      if (isDatabaseUnavailable(error)) return problemResponse(databaseUnavailable(), head);
       // The client went away mid-request (its body stream failed): nobody to answer, nothing to log.
-      if (!request.signal.aborted) context.onError(error);
+      if (request.signal.aborted || error instanceof ClientClosedError) return problemResponse(clientClosed(), head);
+      if (isDatabaseUnavailable(error)) return problemResponse(databaseUnavailable(), head);
+      context.onError(error);
       return problemResponse(new ServiceProblem(500, 'internal-error', 'The service failed to answer; the error is in its log.'), head);
     }
   };
@@ -114,4 +116,9 @@ function databaseUnavailable(): ServiceProblem {
   return new ServiceProblem(503, 'database-unavailable', 'The database cannot be reached right now; try again shortly.', {
     headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
   });
+}
+
+/** What is recorded (metrics, the request log) for a client that left before its answer: nginx's 499, not a 5xx. */
+function clientClosed(): ServiceProblem {
+  return new ServiceProblem(499, 'client-closed', 'The client closed the connection before the answer.');
 }

@@ -1,4 +1,4 @@
-import { matchWalletRoute } from '../wallet/route.js';
+import { matchWalletRoute, type WalletRoute } from '../wallet/route.js';
 
 /**
  * One structured log line: `passmint serve` writes each as one JSON line on
@@ -26,13 +26,14 @@ export function requestIdOf(request: Request): string {
   return given !== null && REQUEST_ID.test(given) ? given : crypto.randomUUID();
 }
 
-const WALLET_ROUTES = {
+/** The route template of each of Apple's calls (and Wallet's log), by kind. */
+export const WALLET_ROUTES: { readonly [K in WalletRoute['kind']]: string } = {
   registration: '/wallet/v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}/{serialNumber}',
   serials: '/wallet/v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}',
   pass: '/wallet/v1/passes/{passTypeIdentifier}/{serialNumber}',
   personalize: '/wallet/v1/passes/{passTypeIdentifier}/{serialNumber}/personalize',
   log: '/wallet/v1/log',
-} as const;
+};
 
 /**
  * The route template a path is logged and counted under: a `/wallet/…` call

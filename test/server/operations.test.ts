@@ -95,7 +95,7 @@ describe.each(ENGINES)('health, readiness, metrics, logs ($name)', (engine) => {
     ]);
     for (const entry of requests) {
       expect(Object.keys(entry).sort()).toEqual(['method', 'ms', 'requestId', 'route', 'status', 'time', 'type']);
-      expect(typeof entry.ms).toBe('number');
+      expect(typeof entry['ms']).toBe('number');
     }
     const text = JSON.stringify(log);
     for (const secret of ['SERIAL-SECRET', 'tok-secret-value', 'DEVICE-1', service.key]) expect(text).not.toContain(secret);
