@@ -45,6 +45,7 @@ export type ServiceProblemCode =
   | 'google-keys-unavailable'
   | 'invalid-callback'
   | 'rate-limited'
+  | 'client-closed'
   | 'too-many-files'
   | 'bundle-too-large'
   | 'internal-error';
@@ -85,6 +86,7 @@ const titles: { readonly [K in ServiceProblemCode]: string } = {
   'google-keys-unavailable': 'Google keys unavailable',
   'invalid-callback': 'Invalid callback',
   'rate-limited': 'Too many requests',
+  'client-closed': 'Client closed request',
   'too-many-files': 'Too many files',
   'bundle-too-large': 'Bundle too large',
   'internal-error': 'Internal error',
