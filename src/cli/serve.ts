@@ -150,6 +150,8 @@ async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
     });
   }
 
+  // The data folder, its files and anything else this process writes are its user's alone (0700 / 0600).
+  setPrivateUmask();
   let server: PassmintServer;
   try {
     server = await createServer({
@@ -277,4 +279,13 @@ function readSigningFiles(
 function keyMaterial(bytes: Uint8Array): string | Uint8Array {
   const text = new TextDecoder('latin1').decode(bytes.subarray(0, 4096));
   return text.includes('-----BEGIN') ? new TextDecoder().decode(bytes) : bytes;
+}
+
+/** Clears the group and others bits of the umask (in a worker thread, where it cannot be set, nothing). */
+function setPrivateUmask(): void {
+  try {
+    process.umask(process.umask(0o077) | 0o077);
+  } catch {
+    // Worker threads share the process's umask and cannot change it.
+  }
 }

@@ -1,5 +1,6 @@
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from './private-files.js';
 
 const LOCK_FILE = 'passmint.pid';
 
@@ -12,14 +13,17 @@ const held = new Set<string>();
  * is a file holding the owner's pid, created exclusively; one left by a
  * process that no longer runs (killed with SIGKILL) is taken over. Throws
  * when a running process holds the folder. Returns the release function.
+ * The folder is made (or made again) the owner's alone (0700), and the lock
+ * file too (0600), whatever the umask.
  */
 export function lockDataDir(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+  chmodSync(dataDir, PRIVATE_FOLDER_MODE);
   const path = join(resolve(dataDir), LOCK_FILE);
   if (held.has(path)) throw new Error(`The data folder ${dataDir} is in use by process ${process.pid} (this one).`);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(path, 'wx');
+      const fd = openSync(path, 'wx', PRIVATE_FILE_MODE);
       writeSync(fd, String(process.pid));
       closeSync(fd);
       held.add(path);

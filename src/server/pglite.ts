@@ -1,4 +1,5 @@
 import { lockDataDir } from './data-lock.js';
+import { restrictFolder, withPrivateUmask } from './private-files.js';
 import type { SqlDatabase, SqlQueryable } from './sql.js';
 
 /**
@@ -22,7 +23,9 @@ const INT8 = 20;
  * WebAssembly, in this process) — `@electric-sql/pglite` must be installed
  * (an optional peer dependency). One process owns a data folder at a time:
  * another that tries while it runs gets an error (a folder left by a killed
- * process is taken over).
+ * process is taken over). The folder and its files are the owner's alone
+ * (0700 / 0600) whatever the umask: made so when created, and put right at
+ * each open and close.
  *
  * @example
  * ```ts
@@ -35,7 +38,12 @@ export async function openPglite(options: PgliteOptions = {}): Promise<SqlDataba
   const release = options.dataDir === undefined ? () => undefined : lockDataDir(options.dataDir);
   let db: InstanceType<typeof PGlite>;
   try {
-    db = options.dataDir === undefined ? await PGlite.create({ parsers }) : await PGlite.create({ dataDir: options.dataDir, parsers });
+    const dataDir = options.dataDir;
+    if (dataDir === undefined) db = await PGlite.create({ parsers });
+    else {
+      db = await withPrivateUmask(() => PGlite.create({ dataDir, parsers }));
+      restrictFolder(dataDir);
+    }
   } catch (error) {
     release();
     throw error;
@@ -56,6 +64,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<SqlDataba
     async close() {
       try {
         await db.close();
+        if (options.dataDir !== undefined) restrictFolder(options.dataDir);
       } finally {
         release();
       }
