@@ -35,6 +35,21 @@ transitProvider transitStatus transitStatusReason vehicleName vehicleNumber vehi
 venueEntrance venueEntranceDoor venueEntranceGate venueEntrancePortal venueFanZoneOpenDate venueGatesOpenDate venueLocation venueName
 venueOpenDate venueParkingLotsOpenDate venuePhoneNumber venueRegionName venueRoom wifiAccess`.split(/\s+/);
 
+// Apple's Pass (top-level keys, the iOS 26 page) and the iOS 27 additions (posterGeneric, featuredActions).
+const APPLE_PASS_KEYS = `accessibilityURL addOnURL appLaunchURL associatedStoreIdentifiers auxiliaryStoreIdentifiers authenticationToken backgroundColor
+bagPolicyURL barcode barcodes beacons boardingPass contactVenueEmail contactVenuePhoneNumber contactVenueWebsite coupon description
+directionsInformationURL eventLogoText eventTicket expirationDate footerBackgroundColor foregroundColor formatVersion generic groupingIdentifier
+labelColor locations logoText maxDistance merchandiseURL nfc orderFoodURL organizationName parkingInformationURL passTypeIdentifier
+preferredStyleSchemes purchaseParkingURL relevantDate relevantDates sellURL semantics serialNumber sharingProhibited storeCard suppressStripShine
+suppressHeaderDarkening teamIdentifier transferURL transitInformationURL useAutomaticColors userInfo voided webServiceURL changeSeatURL
+entertainmentURL purchaseAdditionalBaggageURL purchaseLoungeAccessURL purchaseWifiURL upgradeURL upcomingPassInformation managementURL
+registerServiceAnimalURL reportLostBagURL requestWheelchairURL trackBagsURL transitProviderEmail transitProviderPhoneNumber
+transitProviderWebsiteURL posterGeneric featuredActions`.split(/\s+/);
+
+// Apple's PassFieldContent members, and the fields of each style body (PassFields, iOS 27 footerFields).
+const APPLE_FIELD_KEYS = ['attributedValue', 'changeMessage', 'currencyCode', 'dataDetectorTypes', 'dateStyle', 'ignoresTimeZone', 'isRelative', 'key', 'label', 'numberStyle', 'row', 'semantics', 'textAlignment', 'timeStyle', 'value'];
+const APPLE_BODY_KEYS = ['headerFields', 'primaryFields', 'secondaryFields', 'auxiliaryFields', 'backFields', 'additionalInfoFields', 'footerFields', 'transitType'];
+
 // Apple's UpcomingPassInformationEntry members (iOS 26).
 const APPLE_UPCOMING_MEMBERS = ['identifier', 'name', 'type', 'isActive', 'dateInformation', 'URLs', 'images', 'semantics', 'additionalInfoFields', 'backFields', 'auxiliaryStoreIdentifiers'];
 
@@ -96,6 +111,15 @@ describe("Apple's own keys are never unknown-key", () => {
     const entry = Object.fromEntries(APPLE_UPCOMING_MEMBERS.map((member) => [member, member === 'isActive' ? true : ['additionalInfoFields', 'backFields', 'auxiliaryStoreIdentifiers'].includes(member) ? [] : ['dateInformation', 'URLs', 'images', 'semantics'].includes(member) ? {} : 'x']));
     entry['semantics'] = { venuePlaceID: 'I63802A9B3F1C2D7E', ...Object.fromEntries(APPLE_SEMANTIC_TAGS.map((tag) => [tag, 'x'])) };
     expect(found(edit(eventTicketPass, (pass) => (pass.upcomingPassInformation = [entry])))).toEqual([]);
+  });
+
+  test('every top-level key of a pass, every member of a field and of a style body', () => {
+    const unknown = (pass: unknown): string[] => validatePass(pass).issues.filter((issue) => issue.code === 'unknown-key').map((issue) => issue.path);
+    const pass = Object.fromEntries(APPLE_PASS_KEYS.map((key) => [key, 'x']));
+    expect(unknown(pass)).toEqual([]);
+    const field = Object.fromEntries(APPLE_FIELD_KEYS.map((key) => [key, 'x']));
+    const body = Object.fromEntries(APPLE_BODY_KEYS.map((key) => [key, key === 'transitType' ? 'PKTransitTypeAir' : [field]]));
+    expect(unknown(edit(eventTicketPass, (each) => (each.boardingPass = body, delete each.eventTicket)))).toEqual([]);
   });
 
   test('a typo is still caught, with a suggestion', () => {
