@@ -28,3 +28,24 @@ test('a Pass with iOS 18 and 26 keys type-checks and validates without unknown k
   expect(report.issues.filter((issue) => issue.code === 'unknown-key')).toEqual([]);
   expect(report.ok).toBe(true);
 });
+
+// iOS 27: posterGeneric beside a style, footerFields, featuredActions, the linear barcode formats.
+test('a Pass with iOS 27 keys type-checks and validates without any issue', () => {
+  const member = { key: 'member', label: 'Member', value: 'Noa Lindqvist' };
+  const pass: Pass = {
+    formatVersion: 1,
+    passTypeIdentifier: 'pass.org.example.membership',
+    serialNumber: 'M-1',
+    teamIdentifier: 'A93A5CM278',
+    organizationName: 'Example Museum',
+    description: 'Museum membership',
+    posterGeneric: { headerFields: [{ key: 'number', label: 'No.', value: '000482' }], primaryFields: [member], footerFields: [{ key: 'renews', value: 'Renews in March' }] },
+    generic: { primaryFields: [member], additionalInfoFields: [{ key: 'renews', label: 'Renews', value: 'March' }] },
+    featuredActions: [{ identifier: 'benefits', type: 'membershipBenefits', url: 'https://example.org/benefits' }],
+    barcodes: [
+      { format: 'PKBarcodeFormatCodabar', message: 'A000482B', messageEncoding: 'iso-8859-1' },
+      { format: 'PKBarcodeFormatQR', message: 'M-1', messageEncoding: 'iso-8859-1' },
+    ],
+  };
+  expect(validatePass(pass).issues).toEqual([]);
+});
