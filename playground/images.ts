@@ -30,6 +30,15 @@ export type ImageIssue = { readonly severity: 'error' | 'warning'; readonly mess
 export const imagePath = (name: ImageName, scale: 1 | 2 | 3): string => `${name}${scale === 1 ? '' : `@${scale}x`}.png`;
 
 export const images = signal<ReadonlyMap<string, PassImage>>(new Map());
+/** Files given for a slot that could not be read as an image: path → why (listed with the issues until replaced or the slot is emptied). */
+export const imageErrors = signal<Readonly<Record<string, string>>>({});
+
+function setImageError(path: string, message: string | undefined): void {
+  const next = Object.fromEntries(Object.entries(imageErrors.value).filter(([name]) => name !== path));
+  if (message !== undefined) next[path] = message;
+  imageErrors.value = next;
+}
+
 /** Images a share link named that this browser does not have: path → hash, kept in the link until replaced or dropped. */
 export const missingImages = signal<Readonly<Record<string, string>>>({});
 
@@ -106,7 +115,7 @@ async function asPng(bytes: Uint8Array): Promise<Uint8Array> {
 async function makeImage(path: string, given: Uint8Array): Promise<PassImage> {
   const bytes = await asPng(given);
   const size = pngSize(bytes);
-  if (size === undefined) throw new Error(`${path} is not an image the browser can read`);
+  if (size === undefined) throw new Error('no PNG size could be read');
   const hash = await shortHash(bytes);
   return { path, bytes, ...size, hash, url: URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'image/png' })) };
 }
@@ -130,7 +139,16 @@ function put(image: PassImage | undefined, path: string): void {
  * ```
  */
 export async function setImage(path: string, bytes: Uint8Array): Promise<void> {
-  const image = await makeImage(path, bytes);
+  let image: PassImage;
+  try {
+    image = await makeImage(path, bytes);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    const message = `not an image this browser can read (${detail})`;
+    setImageError(path, message);
+    throw new Error(`${path} is ${message}`);
+  }
+  setImageError(path, undefined);
   put(image, path);
   missingImages.value = Object.fromEntries(Object.entries(missingImages.value).filter(([name]) => name !== path));
   await saveImage({ hash: image.hash, bytes: image.bytes }).catch(() => undefined);
@@ -138,6 +156,7 @@ export async function setImage(path: string, bytes: Uint8Array): Promise<void> {
 
 /** Empties a slot. */
 export function removeImage(path: string): void {
+  setImageError(path, undefined);
   put(undefined, path);
 }
 

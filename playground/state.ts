@@ -5,8 +5,8 @@ import type { CompiledTemplate, Issue, Pass, PassIssuer, PassTemplate, Report } 
 import { type Example, examples, type FormValue } from './examples/index.js';
 import { type JsonSyntaxError, parseJson } from './lib/json-locate.js';
 import type { SharedState } from './lib/share.js';
-import { checkImage, IMAGE_NAMES, imagePath, imageRefs, images, SCALES, slotUse } from './images.js';
-import { passStyle } from './lib/pass-style.js';
+import { imageErrors, imageRefs, images } from './images.js';
+import { fileIssues } from './lib/file-issues.js';
 
 // The playground's whole state: signals hold what a person typed, computeds derive
 // everything else, components only read, and the actions below are the only writers.
@@ -212,26 +212,19 @@ const fromIssue = (source: IssueSource, issue: Issue, index: number): IssueEntry
   source,
 });
 
-/** Apple's size guidance and the style's slots, for the images given (none given: nothing to say). */
+/**
+ * The files' issues as packPass reports them (`missing-icon` from the first screen,
+ * `unused-image`, `image-size`), and the files the page could not read as images.
+ */
 const imageIssues: ReadonlySignal<readonly IssueEntry[]> = computed(() => {
-  const map = images.value;
-  if (map.size === 0) return [];
-  const style = passStyle(shownPass.value.pass);
-  const hasStrip = map.has('strip.png') || map.has('strip@2x.png') || map.has('strip@3x.png');
-  const found: IssueEntry[] = [];
-  for (const name of IMAGE_NAMES) {
-    for (const scale of SCALES) {
-      const path = imagePath(name, scale);
-      const image = map.get(path);
-      if (image === undefined) continue;
-      const unused = slotUse(name, style, hasStrip);
-      if (unused !== undefined) found.push({ id: `image:${path}:unused`, source: 'image', severity: 'warning', code: 'unused-image', message: `${path} is not shown: ${unused}`, path: `/${path}` });
-      for (const issue of checkImage(name, style, scale, image)) {
-        found.push({ id: `image:${path}:${issue.message}`, source: 'image', severity: issue.severity, code: 'image-size', message: `${path}: ${issue.message}`, path: `/${path}` });
-      }
-    }
+  const found: IssueEntry[] = fileIssues(shownPass.value.pass ?? {}, images.value.values()).map((issue) => ({
+    ...issue,
+    id: `image:${issue.code}:${issue.path}`,
+    source: 'image' as const,
+  }));
+  for (const [path, message] of Object.entries(imageErrors.value)) {
+    found.push({ id: `image:unreadable:${path}`, source: 'image', severity: 'error', code: 'invalid-image', message: `${path}: ${message}`, path: `/${path}` });
   }
-  if (!map.has('icon.png')) found.push({ id: 'image:icon', source: 'image', severity: 'warning', code: 'missing-icon', message: 'No icon.png: Wallet refuses a pass without an icon, and signing stops here', path: '/icon.png' });
   return found;
 });
 

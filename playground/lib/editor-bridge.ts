@@ -31,15 +31,23 @@ export function setEditorHandle(handle: EditorHandle | undefined): void {
 export function revealIssue(entry: IssueEntry): boolean {
   const source = text.peek();
   const target = issueTarget(entry, source, current?.tree() ?? parseJsonTree(source));
-  if (target === undefined) return false;
-  if (target.kind === 'input') {
+  if (target?.kind === 'input') {
     const input = document.getElementById(target.id);
-    if (input === null) return false;
-    input.scrollIntoView({ block: 'center' });
-    input.focus();
+    if (input !== null) {
+      input.scrollIntoView({ block: 'center' });
+      input.focus();
+      return true;
+    }
+  }
+  // Every issue has a place: one with none of its own (a file for a slot this style hides,
+  // a check of the whole pass) goes to the template's first line.
+  const [anchor, head] = target?.kind === 'editor' ? [target.anchor, target.head] : [0, 0];
+  if (current !== undefined) {
+    current.select(anchor, head);
     return true;
   }
-  if (current === undefined) return false;
-  current.select(target.anchor, target.head);
-  return true;
+  const editor = document.getElementById('editor-heading');
+  editor?.scrollIntoView({ block: 'start' });
+  editor?.focus();
+  return editor !== null;
 }
