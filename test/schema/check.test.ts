@@ -193,3 +193,28 @@ describe('checkEventShape (event.schema.json)', () => {
     expect(checkEventShape({ ...event, type: 'pass.voided', data: {} })).toEqual([]);
   });
 });
+
+describe('checkPassShape: iOS 27', () => {
+  const poster = { ...draft(genericPass), posterGeneric: { primaryFields: [{ key: 'member', value: 'Noa' }], footerFields: [{ key: 'renews', value: 'March' }] } };
+
+  test('posterGeneric beside a style or alone, featuredActions and the linear formats are in the schema', () => {
+    expect(found(checkPassShape(poster))).toEqual([]);
+    const alone = draft(poster);
+    delete alone.generic;
+    expect(found(checkPassShape(alone))).toEqual([]);
+    const actions = { ...draft(poster), featuredActions: [{ identifier: 'a', type: 'shop', url: 'https://example.com' }], barcodes: [{ format: 'PKBarcodeFormatI2of5', message: '1234', messageEncoding: 'iso-8859-1' }] };
+    expect(found(checkPassShape(actions))).toEqual([]);
+  });
+
+  test('two of the five styles are still multiple-styles with posterGeneric; none at all is missing-style', () => {
+    expect(found(checkPassShape({ ...draft(poster), coupon: {} }))).toEqual(['multiple-styles /coupon']);
+    const none = draft(poster);
+    delete none.generic;
+    delete none.posterGeneric;
+    expect(found(checkPassShape(none))).toEqual(['missing-style ']);
+  });
+
+  test('a featured action member of the wrong type is invalid-type', () => {
+    expect(found(checkPassShape({ ...draft(poster), featuredActions: [{ identifier: 1 }] }))).toEqual(['invalid-type /featuredActions/0/identifier']);
+  });
+});
