@@ -23,7 +23,10 @@ export interface ValidatePassOptions {
  * Checks a pass.json against Apple's rules: the shape
  * `passmint/schemas/pass.json` describes, and every rule Wallet applies that a schema
  * cannot express — unique field keys across the style body, W3C dates,
- * colors, barcode formats and capacities, https web service, identifiers …
+ * colors, barcode formats and capacities (the character sets of iOS 27's
+ * linear formats too), https web service, identifiers, iOS 27's
+ * `posterGeneric` and `featuredActions`, the semantic tags a poster event
+ * ticket needs …
  * Each issue has a stable `code`, a message and a JSON Pointer `path`. An
  * error means Wallet refuses the pass; what Wallet accepts but ignores or
  * hides (`hex-color`, `unknown-key`, `too-many-fields` …) is a warning, which
