@@ -4,9 +4,8 @@
 import { escapeIdPart } from '../google/ids.js';
 import { toGoogleWallet } from '../google/map.js';
 import type { GoogleWalletPass, GoogleWalletResource, GoogleWalletResourceBody, GoogleWalletType } from '../google/types.js';
-import { parsePassStrings } from '../pkpass/strings.js';
 import type { Pass } from '../types.js';
-import type { SqlQueryable } from './sql.js';
+import type { TemplateAssets } from './google-assets.js';
 
 /** What the service's Google parts share. */
 export interface GoogleMappingOptions {
@@ -39,16 +38,11 @@ export function templateClassSuffix(passTypeIdentifier: string, templateId: numb
 const VARIANTS = ['@3x', '@2x', ''];
 
 /**
- * Maps a stored pass: the template's files are read for their hashes (the
- * database computes them; image bytes stay there) and its `pass.strings`.
+ * Maps a stored pass with its template's assets: images at their
+ * content-named public URLs (the sharpest variant of each), the template's
+ * class id, its localized strings, and the callback URL on the class.
  */
-export async function mapStoredPass(sql: SqlQueryable, options: GoogleMappingOptions, templateId: number, pass: Pass): Promise<ServiceGoogleMapping> {
-  const files = await sql.query<{ path: string; hash: string; bytes: Uint8Array | null }>(
-    `select path, encode(sha256(bytes), 'hex') as hash, case when path like '%.lproj/pass.strings' then bytes end as bytes
-       from passmint_template_files where template_id = $1`,
-    [templateId],
-  );
-  const hashes = new Map(files.map((file) => [file.path, file.hash]));
+export function mapStoredPass(options: GoogleMappingOptions, templateId: number, pass: Pass, assets: TemplateAssets): ServiceGoogleMapping {
   const origin = options.publicUrl?.replace(/\/+$/, '');
   const imageUrl = (path: string): string | undefined => {
     if (origin === undefined) return undefined;
@@ -56,18 +50,12 @@ export async function mapStoredPass(sql: SqlQueryable, options: GoogleMappingOpt
     const [stem, extension] = dot <= 0 ? [path, ''] : [path.slice(0, dot).replace(/@[23]x$/, ''), path.slice(dot)];
     for (const variant of VARIANTS) {
       const candidate = `${stem}${variant}${extension}`;
-      const hash = hashes.get(candidate);
+      const hash = assets.hashes.get(candidate);
       if (hash !== undefined) return `${origin}${googleImagePath(templateId, hash, candidate)}`;
     }
     return undefined;
   };
-  const strings: Record<string, Record<string, string>> = {};
-  for (const file of files) {
-    if (file.bytes === null) continue;
-    const parsed = parsePassStrings(file.bytes);
-    // Unreadable strings were refused on upload; one that is anyway is left out, not fatal.
-    if (parsed instanceof Map) strings[file.path.slice(0, -'.lproj/pass.strings'.length)] = Object.fromEntries(parsed);
-  }
+  const { strings } = assets;
   const mapped = toGoogleWallet(pass, {
     issuerId: options.issuerId,
     imageUrl,

@@ -40,3 +40,19 @@ export async function owePassToGoogle(context: { readonly google?: unknown }, tx
 export async function oweClassToGoogle(context: { readonly google?: unknown }, tx: SqlQueryable, templateId: number): Promise<void> {
   if (context.google !== undefined) await queueGoogleClass(tx, templateId);
 }
+
+/**
+ * A template file changed: its class and every object made from it are owed
+ * (objects carry images too — the hero image, a generic pass's logo — whose
+ * addresses name their content, so every one of them changes).
+ */
+export async function oweTemplateFilesToGoogle(context: { readonly google?: unknown }, tx: SqlQueryable, templateId: number): Promise<void> {
+  if (context.google === undefined) return;
+  await queueGoogleClass(tx, templateId);
+  await tx.query(
+    `insert into passmint_google_jobs (kind, pass_type_identifier, serial_number)
+     select 'object', pass_type_identifier, serial_number from passmint_passes where template_id = $1
+     on conflict (pass_type_identifier, serial_number) where kind = 'object' do update set ${bump}`,
+    [templateId],
+  );
+}

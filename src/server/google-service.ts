@@ -2,7 +2,9 @@
 // routes and the worker share.
 import { createGoogleWalletClient } from '../google/client.js';
 import type { GoogleCredentials, GoogleRootKey, GoogleWalletClient } from '../google/types.js';
+import { createTemplateAssets, type TemplateAssets } from './google-assets.js';
 import { rootKeySource } from './google-root-keys.js';
+import type { SqlQueryable } from './sql.js';
 
 /**
  * Google Wallet in the service (`createServer({ google })`): a class per
@@ -41,6 +43,8 @@ export interface GoogleService {
   readonly credentials: GoogleCredentials;
   readonly client: GoogleWalletClient;
   readonly rootKeys: () => Promise<readonly GoogleRootKey[] | undefined>;
+  /** The template's file hashes and strings, cached per template version. */
+  readonly assets: (sql: SqlQueryable, templateId: number) => Promise<TemplateAssets | undefined>;
 }
 
 /** Sets up the client and the root-key cache from the options. */
@@ -59,5 +63,6 @@ export function createGoogleService(options: GoogleServiceOptions): GoogleServic
     credentials: options.credentials,
     client,
     rootKeys: rootKeySource(options.callbackKeys, { fetch: options.fetch }),
+    assets: createTemplateAssets(),
   };
 }

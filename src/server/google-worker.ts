@@ -82,6 +82,12 @@ export function createGoogleWorker(
     );
   };
 
+  /** The pass mapped with its template's current assets; `undefined` when the template is gone. */
+  const mapPass = async (templateId: number, pass: Pass): Promise<ServiceGoogleMapping | undefined> => {
+    const assets = await google.assets(db, templateId);
+    return assets === undefined ? undefined : mapStoredPass(mapping, templateId, pass, assets);
+  };
+
   const syncClass = async (templateId: number): Promise<void> => {
     const template = await store.findTemplate(db, templateId);
     if (template === undefined) return;
@@ -90,8 +96,8 @@ export function createGoogleWorker(
       [templateId],
     );
     // No pass yet: the first pass's object job sends the class.
-    if (latest[0] === undefined) return;
-    await sendClass(templateId, template.version, await mapStoredPass(db, mapping, templateId, latest[0].pass), true);
+    const mapped = latest[0] === undefined ? undefined : await mapPass(templateId, latest[0].pass);
+    if (mapped !== undefined) await sendClass(templateId, template.version, mapped, true);
   };
 
   const syncObject = async (passTypeIdentifier: string, serialNumber: string): Promise<void> => {
@@ -109,7 +115,8 @@ export function createGoogleWorker(
     }
     const template = await store.findTemplate(db, record.templateId);
     if (template === undefined) return;
-    const mapped = await mapStoredPass(db, mapping, record.templateId, record.pass);
+    const mapped = await mapPass(record.templateId, record.pass);
+    if (mapped === undefined) return;
     await sendClass(record.templateId, template.version, mapped, false);
     await client.upsert(mapped.objectResource, mapped.object as GoogleWalletResourceBody & { id: string });
     if (synced?.pass != null && synced.synced_at !== null) await sendMessages(mapped, synced.pass, record.pass, synced.synced_at);

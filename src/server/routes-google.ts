@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { verifyGoogleCallback } from '../google/callback.js';
 import { GoogleWalletError } from '../google/error.js';
 import { createSaveUrl } from '../google/save-url.js';
@@ -56,7 +57,9 @@ export function googleRoutes(kit: Kit, google: GoogleService | undefined): Route
           }
           const service = configured();
           const pass = record ?? (await passOf(params[0]!, params[1]!));
-          const mapped = await mapStoredPass(db, { issuerId: service.issuerId, publicUrl: context.publicUrl }, pass.templateId, pass.pass);
+          const assets = await service.assets(db, pass.templateId);
+          if (assets === undefined) throw new ServiceProblem(404, 'template-not-found', 'The pass\'s template is gone.');
+          const mapped = mapStoredPass({ issuerId: service.issuerId, publicUrl: context.publicUrl }, pass.templateId, pass.pass, assets);
           // The object id is known from now on: a save callback about it names this pass.
           await db.query(
             `insert into passmint_google_objects (pass_type_identifier, serial_number, object_id, class_id, resource)
@@ -114,14 +117,16 @@ export function googleRoutes(kit: Kit, google: GoogleService | undefined): Route
           const templateId = /^[1-9]\d{0,9}$/.test(params[0]!) ? Number(params[0]) : undefined;
           const hash = params[1]!;
           const path = params.slice(2).join('/');
+          // Known hashes first (cached per template version): a wrong address costs no file read.
+          const assets = google === undefined || templateId === undefined || templateId > 2_147_483_647 ? undefined : await google.assets(db, templateId);
           const rows =
-            templateId === undefined || templateId > 2_147_483_647 || !/^[0-9a-f]{64}$/.test(hash)
+            assets?.hashes.get(path) !== hash
               ? []
-              : await db.query<{ bytes: Uint8Array }>(
-                  `select bytes from passmint_template_files where template_id = $1 and path = $2 and encode(sha256(bytes), 'hex') = $3`,
-                  [templateId, path, hash],
-                );
-          if (rows[0] === undefined) throw new ServiceProblem(404, 'file-not-found', 'No such image (a changed image has a new address).');
+              : await db.query<{ bytes: Uint8Array }>('select bytes from passmint_template_files where template_id = $1 and path = $2', [templateId, path]);
+          // The file may have changed since its hash was read: serve only what the address names.
+          if (rows[0] === undefined || createHash('sha256').update(rows[0].bytes).digest('hex') !== hash) {
+            throw new ServiceProblem(404, 'file-not-found', 'No such image (a changed image has a new address).');
+          }
           // The address names the content: it never changes meaning, so it may be cached for good.
           return new Response(rows[0].bytes as Uint8Array<ArrayBuffer>, {
             status: 200,

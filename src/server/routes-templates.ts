@@ -2,7 +2,7 @@ import { createEvent } from '../webhooks/event.js';
 import { isObject, readBody, readJson } from './body.js';
 import { baseUrl } from './context.js';
 import { type Kit, json, noContent } from './kit.js';
-import { oweClassToGoogle, owePassToGoogle } from './google-queue.js';
+import { oweClassToGoogle, owePassToGoogle, oweTemplateFilesToGoogle } from './google-queue.js';
 import { addEvents } from './outbox.js';
 import { fileIssues } from './prepare-queue.js';
 import { ServiceProblem } from './problem.js';
@@ -83,7 +83,7 @@ export function templateRoutes(kit: Kit): Route[] {
           let outcome: Awaited<ReturnType<typeof store.putTemplateFile>> = 'template-missing';
           await commitEvents(async (tx) => {
             outcome = await store.putTemplateFile(tx, record.template.id, path, bytes, { maxFiles, maxBytes });
-            if (outcome === 'stored') await oweClassToGoogle(context, tx, record.template.id);
+            if (outcome === 'stored') await oweTemplateFilesToGoogle(context, tx, record.template.id);
             // Refused: nothing of this transaction stays (the version bump goes too).
             else if (outcome !== 'template-missing') throw bundleLimitProblem(outcome, maxFiles, maxBytes);
           });
@@ -96,7 +96,7 @@ export function templateRoutes(kit: Kit): Route[] {
           let deleted = false;
           await commitEvents(async (tx) => {
             deleted = await store.deleteTemplateFile(tx, record.template.id, path);
-            if (deleted) await oweClassToGoogle(context, tx, record.template.id);
+            if (deleted) await oweTemplateFilesToGoogle(context, tx, record.template.id);
           });
           if (!deleted) throw new ServiceProblem(404, 'file-not-found', `The template has no file ${JSON.stringify(path)}.`);
           return noContent();

@@ -140,11 +140,37 @@ for (const engine of ENGINES) {
       ]);
     });
 
-    test('a template change sends the class again', async () => {
-      const before = standIn.requests.filter((request) => request.path.includes('/genericClass')).length;
+    test('a template change sends the class again; a new logo gets a new address and the old one is gone', async () => {
+      const classRequests = (): number => standIn.requests.filter((request) => request.path.includes('/genericClass')).length;
+      const before = classRequests();
       const { body: template } = await service.call('GET', `/v1/templates/${templateId}`);
       expect((await service.call('PUT', `/v1/templates/${templateId}`, { ...template, name: 'Member card' })).status).toBe(200);
-      await eventually(() => standIn.requests.filter((request) => request.path.includes('/genericClass')).length > before, 10_000, 'the class sent again');
+      await eventually(() => classRequests() > before, 10_000, 'the class sent again');
+
+      const oldHash = createHash('sha256').update(logo).digest('hex');
+      const newLogo = png(160, 50, 0x20);
+      const newHash = createHash('sha256').update(newLogo).digest('hex');
+      expect((await service.call('PUT', `/v1/templates/${templateId}/files/logo.png`, newLogo)).status).toBe(201);
+      const classId = `${ISSUER}.pass_2ecom_2eexample_2emember.template-${templateId}`;
+      // A generic pass's logo is on its object: every object of the template gets the new address.
+      await eventually(
+        () => ['G-1', 'G-2'].every((serial) => JSON.stringify(objectOf(serial)).includes(newHash)) && !JSON.stringify(objectOf('G-1')).includes(oldHash),
+        10_000,
+        'the objects with the new logo',
+      );
+      expect(standIn.store.get('genericClass')?.get(classId)).toBeDefined();
+      expect((await fetch(`${service.url}/google/images/${templateId}/${oldHash}/logo.png`)).status).toBe(404);
+      const image = await fetch(`${service.url}/google/images/${templateId}/${newHash}/logo.png`);
+      expect(image.status).toBe(200);
+      expect(new Uint8Array(await image.arrayBuffer())).toEqual(newLogo);
+    });
+
+    test('a deleted pass\'s object becomes INACTIVE', async () => {
+      await service.call('POST', `/v1/templates/${templateId}/passes`, { values: { level: 'Gold', name: 'Ed' }, serialNumber: 'G-5' });
+      await eventually(() => objectOf('G-5') !== undefined, 10_000, 'the object at the stand-in');
+      expect(objectOf('G-5')!['state']).not.toBe('INACTIVE');
+      expect((await service.call('DELETE', `/v1/passes/${PASS_TYPE}/G-5`)).status).toBe(204);
+      await eventually(() => objectOf('G-5')!['state'] === 'INACTIVE', 10_000, 'the object INACTIVE');
     });
 
     test('the save link: JSON with the API key, a redirect with the pass\'s own token, 401 without either', async () => {
