@@ -24,6 +24,22 @@ export const POSTER_EVENT_TAGS: { readonly all: readonly string[]; readonly [eve
   PKEventTypeLivePerformance: ['performerNames'],
 };
 
+/** The semantic tags a semantic boarding pass needs (Apple, "Creating an airline boarding pass using semantic tags", iOS 26). */
+export const SEMANTIC_BOARDING_TAGS: readonly string[] = [
+  'airlineCode',
+  'flightNumber',
+  'departureAirportCode',
+  'departureCityName',
+  'departureLocationTimeZone',
+  'destinationAirportCode',
+  'destinationCityName',
+  'destinationLocationTimeZone',
+  'originalArrivalDate',
+  'originalBoardingDate',
+  'originalDepartureDate',
+  'passengerName',
+];
+
 /** `preferredStyleSchemes`: strings, each a scheme Apple documents (an unknown one is a warning). */
 export const checkStyleSchemes: Check = (context, value, key) => {
   if (!expectKind(context, value, 'array', key)) return;
@@ -41,9 +57,9 @@ export const checkStyleSchemes: Check = (context, value, key) => {
 
 /**
  * After the walk of a body: each scheme asked for in `preferredStyleSchemes`
- * applies to a style the pass has, and a poster event ticket has the
- * semantic tags Wallet needs to draw it (`style-scheme-fallback` warnings
- * otherwise: Wallet draws the ordinary layout).
+ * applies to a style the pass has, and a poster event ticket or a semantic
+ * boarding pass has what Wallet needs to draw it (`style-scheme-fallback`
+ * warnings otherwise: Wallet draws the ordinary layout).
  */
 export function checkSchemeRequirements(context: Context, body: Dict, styles: ReadonlySet<string>): void {
   const schemes = Object.hasOwn(body, 'preferredStyleSchemes') ? body['preferredStyleSchemes'] : undefined;
@@ -57,20 +73,39 @@ export function checkSchemeRequirements(context: Context, body: Dict, styles: Re
   });
   context.stack.pop();
   if (styles.has('eventTicket') && (schemes as readonly unknown[]).includes('posterEventTicket')) checkPosterSemantics(context, body);
+  if (styles.has('boardingPass') && (schemes as readonly unknown[]).includes('semanticBoardingPass')) checkSemanticBoarding(context, body);
+}
+
+function checkSemanticBoarding(context: Context, body: Dict): void {
+  const structure = body['boardingPass'];
+  const transitType = isDict(structure) ? structure['transitType'] : undefined;
+  if (typeof transitType === 'string' && !isDynamic(context, transitType) && transitType !== 'PKTransitTypeAir') {
+    context.stack.push('boardingPass');
+    report(context, 'warning', 'style-scheme-fallback', 'transitType', `A semantic boarding pass is an airline boarding pass (\`transitType\` PKTransitTypeAir), not ${describe(transitType)}; Wallet draws the ordinary boarding pass`);
+    context.stack.pop();
+  }
+  reportMissingTags(context, body, SEMANTIC_BOARDING_TAGS, 'A semantic boarding pass', 'the ordinary boarding pass');
+}
+
+/** A `style-scheme-fallback` warning for each of `tags` missing from `semantics` (none when it holds placeholders). */
+function reportMissingTags(context: Context, body: Dict, tags: readonly string[], what: string, fallback: string): void {
+  const semantics = Object.hasOwn(body, 'semantics') ? body['semantics'] : undefined;
+  if (isDynamic(context, semantics) || (semantics !== undefined && !isDict(semantics))) return;
+  const present: Dict = semantics ?? {};
+  context.stack.push('semantics');
+  for (const tag of tags) {
+    if (Object.hasOwn(present, tag) && present[tag] !== undefined) continue;
+    report(context, 'warning', 'style-scheme-fallback', tag, `${what} needs the semantic tag ${quote(tag)}; without it Wallet draws ${fallback}`);
+  }
+  context.stack.pop();
 }
 
 function checkPosterSemantics(context: Context, body: Dict): void {
   const semantics = Object.hasOwn(body, 'semantics') ? body['semantics'] : undefined;
-  if (isDynamic(context, semantics) || (semantics !== undefined && !isDict(semantics))) return;
-  const tags: Dict = semantics ?? {};
-  const eventType = tags['eventType'];
+  const eventType = isDict(semantics) ? semantics['eventType'] : undefined;
   if (isDynamic(context, eventType)) return;
-  const needed = [...POSTER_EVENT_TAGS.all, ...(typeof eventType === 'string' && eventType !== 'all' ? (POSTER_EVENT_TAGS[eventType] ?? []) : [])];
-  context.stack.push('semantics');
-  for (const tag of needed) {
-    if (Object.hasOwn(tags, tag) && tags[tag] !== undefined) continue;
-    const kind = eventType === 'PKEventTypeSports' && !POSTER_EVENT_TAGS.all.includes(tag) ? 'A sports poster event ticket' : eventType === 'PKEventTypeLivePerformance' && tag === 'performerNames' ? 'A live performance poster event ticket' : 'A poster event ticket';
-    report(context, 'warning', 'style-scheme-fallback', tag, `${kind} needs the semantic tag ${quote(tag)}; without it Wallet draws the ordinary event ticket instead of the poster`);
-  }
-  context.stack.pop();
+  const fallback = 'the ordinary event ticket instead of the poster';
+  reportMissingTags(context, body, POSTER_EVENT_TAGS.all, 'A poster event ticket', fallback);
+  if (eventType === 'PKEventTypeSports') reportMissingTags(context, body, POSTER_EVENT_TAGS['PKEventTypeSports'] ?? [], 'A sports poster event ticket', fallback);
+  if (eventType === 'PKEventTypeLivePerformance') reportMissingTags(context, body, POSTER_EVENT_TAGS['PKEventTypeLivePerformance'] ?? [], 'A live performance poster event ticket', fallback);
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { validatePass } from '../../src/pass/validate.js';
 import { draft } from '../fixtures.js';
-import { eventTicketPass } from '../pass/passes.js';
+import { boardingPass, eventTicketPass } from '../pass/passes.js';
 
 // iOS 18 poster event tickets (Apple, "Creating a poster event pass using
 // semantic tags"), iOS 26 upcoming events, and the audit of Apple's key lists.
@@ -126,5 +126,39 @@ describe("Apple's own keys are never unknown-key", () => {
     const report = validatePass(edit(poster, (pass) => (pass.upcomingPassInformation[0].semantics.venuePlaceId = 'x')));
     expect(report.issues).toMatchObject([{ severity: 'warning', code: 'unknown-key', path: '/upcomingPassInformation/0/semantics/venuePlaceId' }]);
     expect(report.issues[0]?.message).toContain('did you mean `venuePlaceID`');
+  });
+});
+
+describe('semantic boarding passes (iOS 26)', () => {
+  const semantics = {
+    airlineCode: 'EX',
+    flightNumber: 512,
+    departureAirportCode: 'ZRH',
+    departureCityName: 'Zürich',
+    departureLocationTimeZone: 'Europe/Zurich',
+    destinationAirportCode: 'LIS',
+    destinationCityName: 'Lisbon',
+    destinationLocationTimeZone: 'Europe/Lisbon',
+    originalArrivalDate: '2027-03-02T12:40+00:00',
+    originalBoardingDate: '2027-03-02T09:35+01:00',
+    originalDepartureDate: '2027-03-02T10:05+01:00',
+    passengerName: { givenName: 'Ada', familyName: 'Ruiz' },
+  };
+  const semantic = (change: (pass: any) => void) =>
+    found(
+      edit(boardingPass, (pass) => {
+        pass.preferredStyleSchemes = ['semanticBoardingPass', 'boardingPass'];
+        pass.semantics = { ...semantics };
+        change(pass);
+      }),
+    );
+
+  test('with the twelve tags Wallet needs and an air transit type: no issue', () => {
+    expect(semantic(() => undefined)).toEqual([]);
+  });
+
+  test('a missing tag, or a train, is a style-scheme-fallback warning', () => {
+    expect(semantic((pass) => delete pass.semantics.destinationLocationTimeZone)).toEqual(['warning style-scheme-fallback /semantics/destinationLocationTimeZone']);
+    expect(semantic((pass) => (pass.boardingPass.transitType = 'PKTransitTypeTrain'))).toEqual(['warning style-scheme-fallback /boardingPass/transitType']);
   });
 });
