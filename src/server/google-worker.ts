@@ -139,14 +139,20 @@ export function createGoogleWorker(
       const messageId = createHash('sha256').update(`${mapped.objectId}\n${syncedAt.toISOString()}\n${message.fieldKey}`).digest('hex').slice(0, 32);
       const known = await db.query('select 1 from passmint_google_messages where message_id = $1', [messageId]);
       if (known.length > 0) continue;
-      const status = (await notificationsToday(db, mapped.objectId)) < GOOGLE_NOTIFICATIONS_PER_DAY ? 'sent' : 'over-limit';
+      let status: 'sent' | 'over-limit' = (await notificationsToday(db, mapped.objectId)) < GOOGLE_NOTIFICATIONS_PER_DAY ? 'sent' : 'over-limit';
       if (status === 'sent') {
-        await client.addMessage(mapped.objectResource, mapped.objectId, {
-          id: messageId,
-          header: message.header,
-          body: message.body,
-          messageType: 'TEXT_AND_NOTIFY',
-        });
+        try {
+          await client.addMessage(mapped.objectResource, mapped.objectId, {
+            id: messageId,
+            header: message.header,
+            body: message.body,
+            messageType: 'TEXT_AND_NOTIFY',
+          });
+        } catch (error) {
+          // Google's own count says the pass had its 3 (messages sent by something else): the update stands, the message goes.
+          if (!(error instanceof GoogleWalletError) || error.code !== 'rate-limited') throw error;
+          status = 'over-limit';
+        }
       }
       await db.query(
         `insert into passmint_google_messages (message_id, object_id, header, body, status) values ($1, $2, $3, $4, $5)

@@ -337,3 +337,49 @@ describe('Google Wallet links too long to carry the pass', () => {
     await plain.close();
   });
 });
+
+describe('Google refusing a message for its own count', () => {
+  const account = testServiceAccount();
+  let database: TestDatabase;
+  let standIn: GoogleStandIn;
+
+  beforeAll(async () => {
+    [database, standIn] = await Promise.all([ENGINES[0]!.open(), startGoogleStandIn({ publicKeyPem: account.publicKeyPem, clientEmail: account.clientEmail })]);
+  });
+  afterAll(async () => {
+    await standIn?.close();
+    await database?.dispose();
+  });
+
+  test('the update stands and the message is recorded over-limit, not retried', async () => {
+    // Google answers every addMessage 429 (its count: the pass had 3 notifications from elsewhere).
+    let refused = 0;
+    const fetchThrough: typeof fetch = async (input, init) => {
+      if (String(input instanceof Request ? input.url : input).endsWith('/addMessage')) {
+        refused++;
+        return new Response(JSON.stringify({ error: { code: 429, message: 'QuotaExceededException', status: 'RESOURCE_EXHAUSTED' } }), { status: 429, headers: { 'content-type': 'application/json' } });
+      }
+      return fetch(input, init);
+    };
+    const service = await startService(database, {
+      google: { credentials: readGoogleCredentials(account.json), issuerId: ISSUER, apiUrl: standIn.apiUrl, tokenUrl: standIn.tokenUrl, fetch: fetchThrough },
+    });
+    const { body: template } = await service.call('POST', '/v1/templates', {
+      name: 'Gate',
+      formatVersion: 1,
+      passType: PASS_TYPE,
+      description: { generic: { primaryFields: [{ key: 'gate', label: 'Gate', value: '${gate}', changeMessage: 'Gate changed to %@' }] } },
+      placeholder: ['gate'],
+    });
+    await service.call('POST', `/v1/templates/${template.id}/passes`, { values: { gate: 'A1' }, serialNumber: 'Q-1' });
+    const object = (): string => JSON.stringify(standIn.store.get('genericObject')?.get(`${ISSUER}.pass_2ecom_2eexample_2emember.Q-1`) ?? null);
+    const owed = async (): Promise<number> => (await database.db.query<{ n: number }>('select count(*)::int as n from passmint_google_jobs where wanted > done'))[0]!.n;
+    await eventually(async () => object().includes('"A1"') && (await owed()) === 0, 10_000, 'the object');
+    await service.call('PUT', `/v1/passes/${PASS_TYPE}/Q-1/values`, { gate: 'B2' });
+    await eventually(async () => object().includes('"B2"') && (await owed()) === 0, 10_000, 'the update');
+    expect(refused).toBeGreaterThan(0);
+    const rows = await database.db.query<{ body: string; status: string }>(`select body, status from passmint_google_messages where object_id like '%.Q-1'`);
+    expect(rows).toEqual([{ body: 'Gate changed to B2', status: 'over-limit' }]);
+    await service.close();
+  });
+});
