@@ -209,8 +209,10 @@ const PATHS: Record<string, Record<string, Operation>> = {
       responses: {
         200: json(ref('GoogleSaveLink'), 'The save link, and what Google Wallet cannot show of the pass.'),
         303: empty('Redirect to the save link (opened with `?token=`).'),
+        401: problem('Neither an API key nor the pass\'s own token (`missing-credentials`, `invalid-credentials`).'),
         404: problem('No such pass.'),
-        409: problem('Google Wallet is not configured (`google-not-configured`), or the object is not ready.'),
+        409: problem('Google Wallet is not configured (`google-not-configured`).'),
+        503: problem('The pass is too large for a link that carries it and is not at Google yet (`google-not-ready`); `Retry-After` says when to ask again.'),
       },
     },
   },
@@ -298,7 +300,7 @@ const PATHS: Record<string, Record<string, Operation>> = {
       description: 'Signed by Google (ECv2SigningOnly); checked, then reported as `registration.created` / `registration.deleted` events.',
       access: 'public',
       requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
-      responses: { 200: empty('Accepted (a repeat is accepted and dropped).'), 400: problem('Not a callback.'), 401: problem('Not signed by Google.'), 404: problem('Google Wallet is not configured.'), 503: problem('Google\'s keys could not be fetched.') },
+      responses: { 200: empty('Accepted (a repeat is accepted and dropped).'), 400: problem('Not a callback (`invalid-callback`).'), 401: problem('Not signed by Google for this issuer, or expired (`invalid-callback`; the detail names the reason).'), 404: problem('Google Wallet is not configured.'), 413: problem('Over 64 KiB.'), 503: problem('Google\'s keys could not be fetched (`google-keys-unavailable`).') },
     },
   },
   '/google/images/{template}/{hash}/{path}': {
