@@ -7,6 +7,7 @@ import { ImagesPanel } from './components/ImagesPanel.js';
 import { Editor, Inspector, WebhookTool } from './components/lazy.js';
 import { PackagePanel } from './components/PackagePanel.js';
 import { PassPreview } from './components/PassPreview.js';
+import { PreviewSheet } from './components/PreviewSheet.js';
 import { ValuesForm } from './components/ValuesForm.js';
 import { examples } from './examples/index.js';
 import { shareUrl } from './lib/url-sync.js';
@@ -126,32 +127,31 @@ export function App(): JSX.Element {
       <LinkProblem />
       <PhoneNav />
       <main class="layout">
-        <div class="column">
-          <section aria-labelledby="editor-heading" class="panel editor-panel">
-            <h2 id="editor-heading" tabIndex={-1}>
-              Template
-            </h2>
-            <p class="hint">JSON; <code>{'${name}'}</code> marks a placeholder. In the editor, press Escape then Tab to move on.</p>
-            <Editor />
-          </section>
-          <section aria-labelledby="values-heading" class="panel lazy-paint">
-            <h2 id="values-heading" tabIndex={-1}>
-              Values
-            </h2>
-            <ValuesForm />
-          </section>
-          <section aria-labelledby="images-heading" class="panel">
-            <h2 id="images-heading" tabIndex={-1}>
-              Images
-            </h2>
-            <ImagesPanel />
-          </section>
-          <section aria-labelledby="issuer-heading" class="panel lazy-paint">
-            <h2 id="issuer-heading">Issuer</h2>
-            <IssuerForm />
-          </section>
-        </div>
-        <div class="column">
+        <section aria-labelledby="editor-heading" class="panel editor-panel">
+          <h2 id="editor-heading" tabIndex={-1}>
+            Template
+          </h2>
+          <p class="hint">JSON; <code>{'${name}'}</code> marks a placeholder. In the editor, press Escape then Tab to move on.</p>
+          <Editor />
+        </section>
+        <section aria-labelledby="values-heading" class="panel lazy-paint">
+          <h2 id="values-heading" tabIndex={-1}>
+            Values
+          </h2>
+          <ValuesForm />
+        </section>
+        <section aria-labelledby="images-heading" class="panel">
+          <h2 id="images-heading" tabIndex={-1}>
+            Images
+          </h2>
+          <ImagesPanel />
+        </section>
+        <section aria-labelledby="issuer-heading" class="panel lazy-paint">
+          <h2 id="issuer-heading">Issuer</h2>
+          <IssuerForm />
+        </section>
+        {/* Beside the editor and sticky on a wide screen: the pass stays in view while typing anywhere on the left. */}
+        <div class="pass-dock" data-testid="pass-dock">
           <section aria-labelledby="preview-heading" class="panel">
             <h2 id="preview-heading" tabIndex={-1}>
               Preview
@@ -164,30 +164,31 @@ export function App(): JSX.Element {
             </h2>
             <IssuesList />
           </section>
-          <section aria-labelledby="package-heading" class="panel">
-            <h2 id="package-heading" tabIndex={-1}>
-              Download .pkpass
-            </h2>
-            <PackagePanel />
-          </section>
-          <section aria-labelledby="inspector-heading" class="panel">
-            <h2 id="inspector-heading">Inspect a .pkpass</h2>
-            <Inspector />
-          </section>
-          <section aria-labelledby="json-heading" class="panel lazy-paint">
-            <h2 id="json-heading">pass.json</h2>
-            <PassJson />
-          </section>
-          <section aria-labelledby="webhook-heading" class="panel lazy-paint">
-            <details onToggle={(event) => event.currentTarget.open && void WebhookTool.preload()}>
-              <summary>
-                <h2 id="webhook-heading">Webhook signature</h2>
-              </summary>
-              <WebhookTool />
-            </details>
-          </section>
         </div>
+        <section aria-labelledby="package-heading" class="panel">
+          <h2 id="package-heading" tabIndex={-1}>
+            Download .pkpass
+          </h2>
+          <PackagePanel />
+        </section>
+        <section aria-labelledby="inspector-heading" class="panel">
+          <h2 id="inspector-heading">Inspect a .pkpass</h2>
+          <Inspector />
+        </section>
+        <section aria-labelledby="json-heading" class="panel lazy-paint">
+          <h2 id="json-heading">pass.json</h2>
+          <PassJson />
+        </section>
+        <section aria-labelledby="webhook-heading" class="panel lazy-paint">
+          <details onToggle={(event) => event.currentTarget.open && void WebhookTool.preload()}>
+            <summary>
+              <h2 id="webhook-heading">Webhook signature</h2>
+            </summary>
+            <WebhookTool />
+          </details>
+        </section>
       </main>
+      <PreviewSheet />
     </>
   );
 }

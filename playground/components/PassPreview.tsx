@@ -13,13 +13,13 @@ const cardImages = computed<CardImages>(() => {
 });
 
 /** The pass as Wallet would show it, from the last pass that could be built, with the images of the slots. */
-export function PassPreview(): JSX.Element {
+export function PassPreview({ testId = 'pass-preview' }: { testId?: string } = {}): JSX.Element {
   const { pass, stale } = shownPass.value;
   if (pass === undefined) return <p class="empty">Fix the issues to see the pass.</p>;
   return (
     <div class={stale ? 'preview stale' : 'preview'}>
       {stale ? <p class="stale-note">Showing the last pass that could be built — see the issues.</p> : null}
-      <PassCard pass={pass} images={cardImages.value} />
+      <PassCard pass={pass} images={cardImages.value} testId={testId} />
     </div>
   );
 }

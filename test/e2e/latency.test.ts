@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { examples } from '../../playground/examples/index.js';
 import { chromiumAvailable, type PlaygroundPage, screenshot, playgroundSession } from './browser.js';
+import { manyFields } from './many-fields.js';
 import { cursorBeforeQuote, describeSamples, installStopwatch, measureTyping, type Sample } from './latency.js';
 
 // From a real keystroke (Playwright's key press, timed from its keydown in the page)
@@ -10,31 +11,6 @@ import { cursorBeforeQuote, describeSamples, installStopwatch, measureTyping, ty
 // only its sanity is asserted (timing on shared CI machines varies). Targets: 16 ms
 // median for the largest example and for 200 fields, 33 ms for 500.
 const templateText = (template: unknown): string => `${JSON.stringify(template, null, 2)}\n`;
-
-function manyFields(count: number): { template: Record<string, unknown>; values: Record<string, { text: string; json: boolean }> } {
-  const fields = Array.from({ length: count }, (_, i) => ({ key: `f${i}`, label: `Label ${i}`, value: `\${v${i}}` }));
-  return {
-    template: {
-      id: count,
-      name: `${count} fields`,
-      formatVersion: 1,
-      passType: 'pass.com.example.perf',
-      description: {
-        logoText: 'Perf',
-        backgroundColor: 'rgb(30, 41, 59)',
-        foregroundColor: 'rgb(255, 255, 255)',
-        generic: {
-          primaryFields: fields.slice(0, 1),
-          secondaryFields: fields.slice(1, 5),
-          auxiliaryFields: fields.slice(5, 9),
-          backFields: fields.slice(9),
-        },
-      },
-      placeholder: fields.map((_, i) => `v${i}`),
-    },
-    values: Object.fromEntries(fields.map((_, i) => [`v${i}`, { text: `Value ${i}`, json: false }])),
-  };
-}
 
 describe.skipIf(!chromiumAvailable)('playground: keystroke → painted preview', () => {
   const session = playgroundSession();
