@@ -27,6 +27,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { rolldown } from 'rolldown';
 import { median } from './lib/measure.js';
+import { mergeRows } from './lib/sections.js';
 import { makePki, workload } from './pkpass.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -520,9 +521,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       target,
       result: pass === null ? 'info' : pass ? 'PASS' : 'FAIL',
     }));
-    results.rows = [...results.rows.filter((row) => !row.name.startsWith('service: ')), ...fresh];
+    results.rows = mergeRows(results.rows, fresh, ['service']);
     results.load = loadFigures(measured, seconds);
     writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
-    console.log('\nWritten to bench/results.json (service rows and `load`).');
+    const { writeFigures } = await import('../scripts/docs-figures.js');
+    const rewritten = writeFigures();
+    console.log(`\nWritten to bench/results.json (service rows and \`load\`)${rewritten.length > 0 ? `; figures regenerated in ${rewritten.join(', ')}` : ''}.`);
   }
 }

@@ -9,10 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { handlebarsRenderer, limit, naiveRender } from './baselines.js';
 import { bundleCore, importSize, librarySizes } from './lib/bundle.js';
 import { measure, median, pairedRatio, timeSlow } from './lib/measure.js';
+import { mergeRows } from './lib/sections.js';
 
 const started = performance.now();
 // `node bench/run.js scan sizes` runs only those sections (render, scaling, scan, hostile, webhooks, wallet, pkpass, server, service, sizes).
-const only = process.argv.slice(2);
+// With --write, their rows replace the same sections' rows in bench/results.json (a full run rewrites it whole).
+const only = process.argv.slice(2).filter((arg) => arg !== '--write');
+const writeSections = process.argv.includes('--write');
 const want = (section) => only.length === 0 || only.includes(section);
 // The reference workload of the project's shared bench notes, copied here so a clone has it.
 const fixture = (name) => JSON.parse(readFileSync(fileURLToPath(new URL(`./${name}`, import.meta.url)), 'utf8'));
@@ -369,27 +372,30 @@ for (const cell of cells) console.log(line(cell));
 const failed = rows.filter((row) => row.pass === false);
 console.log(`\n${rows.filter((row) => row.pass === true).length} PASS, ${failed.length} FAIL, ${rows.filter((row) => row.pass === null).length} info`);
 
-if (only.length === 0) writeFileSync(
-  fileURLToPath(new URL('./results.json', import.meta.url)),
-  `${JSON.stringify(
-    {
-      command: 'npm run bench',
-      date: new Date().toISOString(),
-      environment,
-      seconds: Number(seconds.toFixed(1)),
-      rows: rows.map(({ name, ours, baseline, oursValue, baselineValue, ratio, target, pass }) => ({
-        name,
-        ours,
-        baseline,
-        oursValue,
-        baselineValue,
-        ratio: Number(ratio.toFixed(3)),
-        target,
-        result: pass === null ? 'info' : pass ? 'PASS' : 'FAIL',
-      })),
-      ...(loadFigures === undefined ? {} : { load: loadFigures }),
-    },
-    null,
-    2,
-  )}\n`,
-);
+const resultsPath = fileURLToPath(new URL('./results.json', import.meta.url));
+const stored = rows.map(({ name, ours, baseline, oursValue, baselineValue, ratio, target, pass }) => ({
+  name,
+  ours,
+  baseline,
+  oursValue,
+  baselineValue,
+  ratio: Number(ratio.toFixed(3)),
+  target,
+  result: pass === null ? 'info' : pass ? 'PASS' : 'FAIL',
+}));
+if (only.length === 0) {
+  writeFileSync(
+    resultsPath,
+    `${JSON.stringify({ command: 'npm run bench', date: new Date().toISOString(), environment, seconds: Number(seconds.toFixed(1)), rows: stored, ...(loadFigures === undefined ? {} : { load: loadFigures }) }, null, 2)}\n`,
+  );
+} else if (writeSections) {
+  const previous = JSON.parse(readFileSync(resultsPath, 'utf8'));
+  const merged = { ...previous, rows: mergeRows(previous.rows, stored, only), ...(loadFigures === undefined ? {} : { load: loadFigures }) };
+  writeFileSync(resultsPath, `${JSON.stringify(merged, null, 2)}\n`);
+  console.log(`\nbench/results.json: the rows of ${only.join(', ')} replaced (run ${new Date().toISOString()}).`);
+}
+if (only.length === 0 || writeSections) {
+  const { writeFigures } = await import('../scripts/docs-figures.js');
+  const rewritten = writeFigures();
+  if (rewritten.length > 0) console.log(`Figures regenerated in ${rewritten.join(', ')}.`);
+}

@@ -1,0 +1,142 @@
+// The figures in docs/*.md come from bench/results.json, never by hand:
+// every table between `<!-- figures:NAME -->` and `<!-- /figures:NAME -->` is
+// rewritten from the file. NAME is a section of `npm run bench` (render,
+// scaling, scan, hostile, webhooks, wallet, pkpass, server, service, sizes),
+// `all` (every row), or `load` (`npm run load`'s per-route figures).
+//
+//   node scripts/docs-figures.js           rewrite the tables
+//   node scripts/docs-figures.js --check   exit 1, naming the files, when a table differs
+//
+// test/docs-figures.test.ts fails when a table differs from what results.json gives.
+
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { SECTIONS } from '../bench/lib/sections.js';
+
+const MARKER = /<!-- figures:([a-z]+) -->\n[\s\S]*?<!-- \/figures:\1 -->/g;
+const OPEN = /<!-- figures:([a-z]+) -->/g;
+
+const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const day = (iso) => (typeof iso === 'string' ? iso.slice(0, 10) : 'unknown date');
+
+function ratioText(row) {
+  if (row.ratio === null || row.ratio === undefined || !Number.isFinite(row.ratio)) return '—';
+  return `${row.ratio.toFixed(2)}×${/faster/.test(row.target) ? ' faster' : ''}`;
+}
+
+function rowsTable(results, name) {
+  const rows = name === 'all' ? results.rows : results.rows.filter((row) => SECTIONS[name].test(row.name));
+  if (rows.length === 0) return `_No \`${name}\` rows in bench/results.json: run \`node bench/run.js ${name} --write\`._`;
+  const lines = [
+    `\`${results.command}\`, ${day(results.date)}: ${results.environment}.`,
+    '',
+    '| measurement | passmint | baseline | ratio | target | result |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((row) => `| ${[row.name, row.ours, row.baseline, ratioText(row), row.target, row.result].map(cell).join(' | ')} |`),
+  ];
+  return lines.join('\n');
+}
+
+const perSecond = (value) => (typeof value === 'number' ? `${value.toLocaleString('en')}/s` : '—');
+const ms = (value) => (typeof value === 'number' ? `${value < 10 ? value.toFixed(1) : Math.round(value)} ms` : '—');
+const latency = (side) => (side === null || side === undefined || side.p50Ms === null || side.p50Ms === undefined ? '—' : `${ms(side.p50Ms)} / ${ms(side.p99Ms)}`);
+
+function loadTable(results) {
+  const load = results.load;
+  if (load === undefined) return '_No load run in bench/results.json yet: run `npm run load`._';
+  const { clients, database, seconds, rounds, registrations, events } = load.settings;
+  const lines = [
+    `\`${load.command}\`, ${day(load.date)}: ${load.environment}; ${clients} clients, ${database}, ${rounds} rounds of ${seconds} s per side and route; deliveries: ${registrations} registrations × ${events} events.`,
+    '',
+    '| route | passmint serve | p50 / p99 | bare baseline: what it does | bare | p50 / p99 | ratio | target |',
+    '|---|---|---|---|---|---|---|---|',
+    ...load.routes.map((route) =>
+      `| ${[
+        route.name,
+        route.failed === undefined ? perSecond(route.ours?.rps) : `not measured: ${route.failed}`,
+        latency(route.ours),
+        route.baseline ?? '—',
+        perSecond(route.bare?.rps),
+        latency(route.bare),
+        typeof route.ratio === 'number' ? `${route.ratio.toFixed(2)}×` : '—',
+        route.target ?? '—',
+      ]
+        .map(cell)
+        .join(' | ')} |`,
+    ),
+  ];
+  const errors = load.routes.filter((route) => (route.ours?.errors ?? 0) > 0 || (route.bare?.errors ?? 0) > 0);
+  if (errors.length > 0) lines.push('', `Answers other than 2xx (not counted in requests per second): ${errors.map((route) => `${route.route} ${route.ours?.errors ?? 0} (passmint) / ${route.bare?.errors ?? 0} (bare)`).join(', ')}.`);
+  return lines.join('\n');
+}
+
+/**
+ * The generated text of one block.
+ *
+ * @param {{ command: string, date: string, environment: string, rows: object[], load?: object }} results
+ * @param {string} name
+ * @returns {string}
+ */
+export function renderFigures(results, name) {
+  if (name === 'load') return loadTable(results);
+  if (name === 'all' || Object.hasOwn(SECTIONS, name)) return rowsTable(results, name);
+  throw new Error(`unknown figures block "${name}": use ${['all', 'load', ...Object.keys(SECTIONS)].join(', ')}`);
+}
+
+/**
+ * `text` with every figures block rewritten from `results`. Throws for a block
+ * that is opened and not closed, or whose name is unknown.
+ *
+ * @param {string} text
+ * @param {object} results
+ * @returns {string}
+ */
+export function updateDocument(text, results) {
+  const opened = [...text.matchAll(OPEN)].length;
+  const closed = [...text.matchAll(MARKER)].length;
+  if (opened !== closed) throw new Error(`${opened - closed} figures block(s) opened and not closed with <!-- /figures:NAME -->`);
+  return text.replace(MARKER, (_, name) => `<!-- figures:${name} -->\n${renderFigures(results, name)}\n<!-- /figures:${name} -->`);
+}
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+
+/** The docs files and bench/results.json of this repository. */
+export function readSources() {
+  const results = JSON.parse(readFileSync(join(root, 'bench/results.json'), 'utf8'));
+  const docs = readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => ({ path: join(root, 'docs', name), name: `docs/${name}` }));
+  return { results, docs };
+}
+
+/**
+ * Rewrites (or, with `check`, only lists) the docs files whose tables differ
+ * from bench/results.json; `npm run bench` and `npm run load` call it after
+ * writing the file. Returns the files concerned.
+ *
+ * @param {{ check?: boolean }} [options]
+ * @returns {string[]}
+ */
+export function writeFigures({ check = false } = {}) {
+  const { results, docs } = readSources();
+  const stale = [];
+  for (const doc of docs) {
+    const text = readFileSync(doc.path, 'utf8');
+    const updated = updateDocument(text, results);
+    if (updated === text) continue;
+    stale.push(doc.name);
+    if (!check) writeFileSync(doc.path, updated);
+  }
+  return stale;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const check = process.argv.includes('--check');
+  const stale = writeFigures({ check });
+  if (check && stale.length > 0) {
+    console.error(`Figures differ from bench/results.json in ${stale.join(', ')}: run node scripts/docs-figures.js`);
+    process.exit(1);
+  }
+  console.log(stale.length === 0 ? 'docs figures: up to date' : `docs figures: rewrote ${stale.join(', ')}`);
+}
