@@ -53,6 +53,7 @@ export interface ApiKeyRecord {
   readonly lastUsed: Date | null;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PREFIX_LENGTH = 11; // 'pm_' and 8 characters: 48 of the key's 256 bits, enough to tell keys apart
 
 const hashKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
@@ -140,9 +141,16 @@ export async function listApiKeys(db: SqlQueryable): Promise<ApiKeyRecord[]> {
   return rows.map(recordOf);
 }
 
+/** An active key's record by id, or `undefined`. */
+export async function findApiKey(db: SqlQueryable, id: string): Promise<ApiKeyRecord | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const rows = await db.query<KeyRow>(`select ${COLUMNS} from passmint_api_keys where id = $1 and revoked_at is null`, [id]);
+  return rows[0] === undefined ? undefined : recordOf(rows[0]);
+}
+
 /** Revokes a key by id; resolves to its record, or `undefined` when no such key is active. */
 export async function revokeApiKey(db: SqlQueryable, id: string): Promise<ApiKeyRecord | undefined> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
+  if (!UUID.test(id)) return undefined;
   const rows = await db.query<KeyRow>(
     `update passmint_api_keys set revoked_at = now() where id = $1 and revoked_at is null returning ${COLUMNS}`,
     [id],

@@ -1,5 +1,5 @@
 import type { Issue } from '../issues.js';
-import { API_KEY_SCOPES, createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord, type ApiKeyScope } from './api-keys.js';
+import { API_KEY_SCOPES, createApiKey, findApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord, type ApiKeyScope } from './api-keys.js';
 import { isObject, readJson } from './body.js';
 import { baseUrl } from './context.js';
 import { type Kit, json, noContent } from './kit.js';
@@ -50,7 +50,7 @@ export function keyRequest(body: unknown): { name: string; scopes: ApiKeyScope[]
 export function keyRoutes(kit: Kit): Route[] {
   const { context, db } = kit;
   const keyOf = async (id: string): Promise<ApiKeyRecord> => {
-    const record = (await listApiKeys(db)).find((key) => key.id === id);
+    const record = await findApiKey(db, id);
     if (record === undefined) throw new ServiceProblem(404, 'key-not-found', `No active API key ${JSON.stringify(id)} exists.`);
     return record;
   };
