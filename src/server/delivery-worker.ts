@@ -157,9 +157,11 @@ export function createDeliveryWorker(
     const error = result.ok ? null : (result.error ?? null);
     const firstAttemptAt = row.first_attempt_at?.getTime() ?? startedAt;
     await db.transaction(async (tx) => {
+      // Once per attempt, even when this transaction runs again because its commit's answer was lost.
       await tx.query(
         `insert into passmint_attempts (delivery_id, attempted_at, outcome, status, error, duration_ms)
-         values ($1, to_timestamp($2 / 1000.0), $3, $4, $5, $6)`,
+         select $1::bigint, to_timestamp($2 / 1000.0), $3::text, $4::int, $5::text, $6::int
+          where not exists (select 1 from passmint_attempts where delivery_id = $1 and attempted_at = to_timestamp($2 / 1000.0))`,
         [row.id, startedAt, result.outcome, status, error, durationMs],
       );
       const common = `attempts = attempts + 1, last_status = $2, last_error = $3, locked_until = null, lease = null, claimed_by = null,
@@ -219,6 +221,14 @@ export function createDeliveryWorker(
            from unnest($1::bigint[], $2::uuid[]) as c(id, lease)
           where d.id = c.id and d.lease = c.lease and d.status = 'pending'`,
         [claims.map((claim) => claim.job.id), claims.map((claim) => claim.lease), leaseMs],
+      );
+    },
+    async releaseLost(keep) {
+      if (owner === null) return;
+      await db.query(
+        `update passmint_deliveries set locked_until = null, lease = null, claimed_by = null
+          where claimed_by = $1 and status = 'pending' and not (lease = any($2::uuid[]))`,
+        [owner, keep],
       );
     },
     onError,

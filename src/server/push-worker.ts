@@ -121,6 +121,14 @@ export function createPushWorker(
         [claims.map((claim) => claim.job.id), claims.map((claim) => claim.lease), leaseMs],
       );
     },
+    async releaseLost(keep) {
+      if (owner === null) return;
+      await db.query(
+        `update passmint_pushes set locked_until = null, lease = null, claimed_by = null
+          where claimed_by = $1 and status = 'pending' and not (lease = any($2::uuid[]))`,
+        [owner, keep],
+      );
+    },
     onError,
   });
 }

@@ -51,6 +51,12 @@ export interface QueueSpec<TJob> {
   run(job: TJob, lease: string, stopping: () => boolean): Promise<void>;
   /** Pushes back the end of the given claims by `leaseMs` (their jobs are still running). */
   extend(claims: readonly Claim<TJob>[]): Promise<void>;
+  /**
+   * After a failed claim: frees this process's claims other than `keep` (the
+   * claim ids of the jobs in flight). A claim can be made and its answer lost
+   * with the connection; without this it would wait for its lease to run out.
+   */
+  releaseLost?(keep: readonly string[]): Promise<void>;
   /** Told about failed rounds: each error, and a database outage once (not every poll). */
   readonly onError: (error: unknown) => void;
 }
@@ -137,6 +143,7 @@ export function createQueueWorker<TJob>(spec: QueueSpec<TJob>): Worker {
   /** Claims for the free slots; resolves to how many jobs it claimed, or -1 after a failure (already waited for). */
   const claimRound = async (free: number): Promise<number> => {
     try {
+      if (failures > 0) await spec.releaseLost?.([...new Set([...inFlight.values()].map((claim) => claim.lease))]);
       const lease = crypto.randomUUID();
       const jobs = await spec.claim(free, lease);
       if (failures > 0) failures = 0;
