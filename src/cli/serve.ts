@@ -7,6 +7,7 @@ import { flag, stringOption, type OptionTable, type ParsedCommandLine } from './
 import { environmentHelp, parseWithEnvironment } from './env-options.js';
 import { runServeKeys } from './serve-keys.js';
 import { GOOGLE_SERVE_HELP, GOOGLE_SERVE_OPTIONS, readGoogleServeOptions } from './serve-google.js';
+import { LIMIT_SERVE_HELP, LIMIT_SERVE_OPTIONS, readLimitOptions } from './serve-limits.js';
 import type { Command } from './command.js';
 import { readInput, resolvePath } from './files.js';
 import { EXIT_FAILED, EXIT_OK, type CliIo, type ExitCode } from './io.js';
@@ -34,6 +35,7 @@ const SERVE_OPTIONS: OptionTable = {
   'timeout-ms': { type: 'string' },
   'metrics-token': { type: 'string' },
   'retention-days': { type: 'string' },
+  ...LIMIT_SERVE_OPTIONS,
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -68,6 +70,7 @@ ${GOOGLE_SERVE_HELP}
   --metrics-token TOKEN   a bearer token that opens GET /metrics besides an API key (for a scraper)
   --retention-days N      delete events older than N days whose deliveries all ended, with their
                           deliveries and attempts (default 30; 0 keeps them)
+${LIMIT_SERVE_HELP}
   -h, --help              this text
 
 Stop it with Ctrl-C (SIGINT) or SIGTERM: it finishes the deliveries in flight.
@@ -110,6 +113,7 @@ async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
   if (parsed.positionals.length > 0) throw new UsageError(`serve takes no file names (given: ${parsed.positionals.join(' ')})`);
   const port = positiveInteger('--port', stringOption(parsed, 'port') ?? io.env['PORT'], 0) ?? 8080;
   const retentionDays = positiveInteger('--retention-days', stringOption(parsed, 'retention-days'), 0) ?? 30;
+  const limits = readLimitOptions(parsed);
   if (port > 65535) throw new UsageError(`--port is at most 65535, not ${port}`);
   const host = stringOption(parsed, 'host') ?? '127.0.0.1';
   const databaseUrl = stringOption(parsed, 'database-url') ?? io.env['DATABASE_URL'];
@@ -170,6 +174,7 @@ async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
       },
       metricsToken: stringOption(parsed, 'metrics-token'),
       retentionDays,
+      limits,
       log: (entry) => io.stdout(`${JSON.stringify(entry)}\n`),
       onError: (error) => io.stderr(`passmint serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
     });
