@@ -7,6 +7,7 @@ export { createSqlWalletStore, type SqlWalletStoreOptions } from './wallet-store
 export { migrate } from './schema.js';
 export { openPglite, type PgliteOptions } from './pglite.js';
 export { openPostgres, type PostgresOptions } from './postgres.js';
+export { isDatabaseUnavailable } from './database-errors.js';
 export type { SqlDatabase, SqlQueryable } from './sql.js';
 export { ServiceProblem, type ServiceProblemCode } from './problem.js';
 export { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord, type ApiKeyScope } from './api-keys.js';
