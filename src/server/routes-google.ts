@@ -47,6 +47,8 @@ export function googleRoutes(kit: Kit, google: GoogleService | undefined): Route
       methods: {
         GET: async ({ request, params, url }) => {
           const token = url.searchParams.get('token');
+          // A link opened by anyone: the same rates per address and per token as the .pkpass link.
+          if (token !== null) kit.guard.admit(request, token);
           const record = await store.findPass(db, params[0]!, params[1]!);
           // As for the .pkpass link: the pass's own token opens it (a link for the holder), or the API key.
           const byToken = token !== null && record?.pass.authenticationToken !== undefined && (await sameToken(token, record.pass.authenticationToken));
