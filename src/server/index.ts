@@ -3,6 +3,8 @@ export { createServer, type PassmintServer, type ServerOptions } from './create-
 export type { DeliveryAttempt, DeliveryOptions, Worker } from './delivery-worker.js';
 export type { Pusher } from './push-worker.js';
 export type { GoogleServiceOptions } from './google-service.js';
+export { DEFAULT_LIMITS, resolveLimits, type Limits, type ServiceLimits } from './limits.js';
+export { ClientClosedError } from './client-closed.js';
 export { createSqlWalletStore, type SqlWalletStoreOptions } from './wallet-store.js';
 export { migrate } from './schema.js';
 export { openPglite, type PgliteOptions } from './pglite.js';
