@@ -162,6 +162,8 @@ export function createKit(context: ServiceContext): Kit {
       passjson: `${base}/passjson`,
       // A link a phone can open: the pass's own token stands in for the API key.
       pkpass: `${base}/pkpass${token === undefined ? '' : `?token=${encodeURIComponent(token)}`}`,
+      // With Google Wallet: the same for the "Add to Google Wallet" link (a redirect to it).
+      ...(context.google === undefined ? {} : { google: `${base}/google${token === undefined ? '' : `?token=${encodeURIComponent(token)}`}` }),
     };
   };
 

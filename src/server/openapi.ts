@@ -382,7 +382,15 @@ const SCHEMAS: Record<string, Json> = {
   FileInfo: object({ path: string(), size: { type: 'integer', minimum: 0 } }),
   Values: { type: 'object', description: 'Placeholder name → value (any JSON).' },
   NewPass: object({ serialNumber: string('Default: a new UUID.', { minLength: 1, maxLength: 256 }), values: ref('Values') }, []),
-  PassLinks: object({ self: string(), passjson: string(), pkpass: string('The download link; with `?token=` it opens without an API key.') }, ['self', 'passjson', 'pkpass']),
+  PassLinks: object(
+    {
+      self: string(),
+      passjson: string(),
+      pkpass: string('The download link; with `?token=` it opens without an API key.'),
+      google: string('With Google Wallet: the holder\'s "Add to Google Wallet" link (a redirect to the save link).'),
+    },
+    ['self', 'passjson', 'pkpass'],
+  ),
   PassSummary: object({
     passTypeIdentifier: string(),
     serialNumber: string(),

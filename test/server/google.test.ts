@@ -187,6 +187,9 @@ for (const engine of ENGINES) {
       expect(claims.payload.genericClasses[0].id).toBe(link.body.classId);
 
       const token = (await service.call('GET', `/v1/passes/${PASS_TYPE}/G-3/passjson`)).body.authenticationToken as string;
+      // The pass resource links the holder's link (at the public origin).
+      const { body: resource } = await service.call('GET', `/v1/passes/${PASS_TYPE}/G-3`);
+      expect(resource.links.google).toBe(`${PUBLIC_URL}/v1/passes/${PASS_TYPE}/G-3/google?token=${encodeURIComponent(token)}`);
       const opened = await fetch(`${service.url}/v1/passes/${PASS_TYPE}/G-3/google?token=${encodeURIComponent(token)}`, { redirect: 'manual' });
       expect(opened.status).toBe(303);
       expect(saveClaims(opened.headers.get('location')!).payload.genericObjects[0].id).toBe(link.body.objectId);
@@ -321,16 +324,21 @@ describe('Google Wallet links too long to carry the pass', () => {
 
   test('a service without Google answers 409 google-not-configured, and no callback route', async () => {
     const plain = await startService(database);
-    const { body: template } = await plain.call('POST', '/v1/templates', {
+    const { status, body: template } = await plain.call('POST', '/v1/templates', {
       name: 'Plain',
       formatVersion: 1,
       passType: 'pass.com.example.plain',
-      description: { generic: { primaryFields: [{ key: 'a', value: 'x' }] } },
+      description: { generic: { primaryFields: [{ key: 'a', value: '${a}' }] } },
+      placeholder: ['a'],
     });
-    await plain.call('POST', `/v1/templates/${template.id}/passes`, { values: {}, serialNumber: 'P-1' });
+    expect(status).toBe(201);
+    expect((await plain.call('POST', `/v1/templates/${template.id}/passes`, { values: { a: 'x' }, serialNumber: 'P-1' })).status).toBe(201);
     const link = await plain.call('GET', '/v1/passes/pass.com.example.plain/P-1/google');
     expect(link.status).toBe(409);
     expect(link.body.code).toBe('google-not-configured');
+    const resource = await plain.call('GET', '/v1/passes/pass.com.example.plain/P-1');
+    expect(resource.body.links.pkpass).toContain('/pkpass?token=');
+    expect(resource.body.links.google).toBeUndefined();
     expect((await fetch(`${plain.url}/google/callback`, { method: 'POST', body: '{}' })).status).toBe(404);
     const jobs = await database.db.query<{ n: number }>(`select count(*)::int as n from passmint_google_jobs where pass_type_identifier = 'pass.com.example.plain'`);
     expect(jobs[0]!.n).toBe(0);
