@@ -1,5 +1,5 @@
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { IssuerForm } from './components/IssuerForm.js';
 import { IssuesList } from './components/IssuesList.js';
 import { PassJson } from './components/PassJson.js';
@@ -83,16 +83,46 @@ function PhoneNav(): JSX.Element {
   );
 }
 
-function Toolbar(): JSX.Element {
-  const dark = theme.value === 'dark';
+// Keys that move a closed <select>'s choice (and fire its change event) in Chromium.
+const BROWSING_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown']);
+
+/**
+ * The example picker. A choice made with the mouse (or a phone's wheel) loads at once;
+ * one reached with the arrow keys only moves the selection, and Enter or the Load
+ * button loads it, so browsing the list never replaces the template.
+ */
+function ExamplePicker(): JSX.Element {
+  const [pending, setPending] = useState<string | undefined>(undefined);
+  // A ref, not state: the change event comes within the keydown, before any re-render.
+  const browsing = useRef(false);
+  const shown = pending ?? pickerValue.value;
+  const load = (id: string): void => {
+    setPending(undefined);
+    loadExample(id);
+  };
+  const title = examples.find((example) => example.id === pending)?.title;
   return (
-    <header class="app-header">
-      <h1>
-        passmint <span>playground</span>
-      </h1>
+    <>
       <label class="picker">
         Example
-        <select value={pickerValue.value} onChange={(event) => loadExample(event.currentTarget.value)} data-testid="example-picker">
+        <select
+          value={shown}
+          onKeyDown={(event) => {
+            if (BROWSING_KEYS.has(event.key) || (event.key.length === 1 && event.key !== ' ')) browsing.current = true;
+            else if (event.key === 'Enter' && pending !== undefined) {
+              event.preventDefault();
+              load(pending);
+            }
+          }}
+          onKeyUp={() => (browsing.current = false)}
+          onBlur={() => (browsing.current = false)}
+          onChange={(event) => {
+            const id = event.currentTarget.value;
+            if (browsing.current) setPending(id === pickerValue.peek() ? undefined : id);
+            else load(id);
+          }}
+          data-testid="example-picker"
+        >
           {pickerValue.value === '' ? <option value="">{edited(exampleId.value)}</option> : null}
           {examples.map((example) => (
             <option key={example.id} value={example.id}>
@@ -101,6 +131,24 @@ function Toolbar(): JSX.Element {
           ))}
         </select>
       </label>
+      {pending === undefined || title === undefined ? null : (
+        <button type="button" onClick={() => load(pending)} data-testid="load-example">
+          Load {title}
+          <span class="visually-hidden"> (replaces the template)</span>
+        </button>
+      )}
+    </>
+  );
+}
+
+function Toolbar(): JSX.Element {
+  const dark = theme.value === 'dark';
+  return (
+    <header class="app-header">
+      <h1>
+        passmint <span>playground</span>
+      </h1>
+      <ExamplePicker />
       <ShareButton />
       <button type="button" aria-pressed={dark} onClick={() => setTheme(dark ? 'light' : 'dark')} data-testid="theme-toggle">
         {dark ? 'Light theme' : 'Dark theme'}

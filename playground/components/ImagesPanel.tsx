@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import type { PassStyle } from '../../src/index.js';
 import type { ImageName } from '../../src/pkpass/images.js';
 import { bestImage, checkImage, dropMissingImages, guidanceText, IMAGE_NAMES, imagePath, images, missingImages, removeImage, SCALES, setImage, slotUse } from '../images.js';
-import { passStyle } from '../lib/pass-style.js';
+import { passStyle, STYLE_PHRASES } from '../lib/pass-style.js';
 import { placeholderIcon } from '../lib/placeholder-icon.js';
 import { shownPass } from '../state.js';
 
@@ -112,7 +112,7 @@ function Slots({ style }: { style: PassStyle }): JSX.Element {
   return (
     <div class="images" data-testid="images-panel">
       <p class="hint">
-        PNG (other formats are converted). Sizes are Apple's guidance for a {style} pass in pixels; drop a file on a slot or choose one. Images are kept in this
+        PNG (other formats are converted). Sizes are Apple's guidance for {STYLE_PHRASES[style]} in pixels; drop a file on a slot or choose one. Images are kept in this
         browser (IndexedDB); a share link names them by a short hash only.
       </p>
       {missing.length === 0 ? null : (

@@ -54,7 +54,11 @@ export function InspectorReport({ inspection }: { inspection: Inspection }): JSX
       </p>
       <h3>Signature</h3>
       <p class="hint" data-testid="inspection-chain">
-        {inspection.rootChecked ? 'Chain checked up to the trusted root you gave.' : 'Chain checked up to the WWDR in the package (no trusted root given).'}
+        {report.signer === undefined
+          ? 'No chain checked: the package has no signature that could be read.'
+          : inspection.rootChecked
+            ? 'Chain checked up to the trusted root you gave.'
+            : 'Chain checked up to the WWDR in the package (no trusted root given).'}
       </p>
       <dl class="facts" data-testid="inspection-signature">
         <dt>Signed</dt>

@@ -1,5 +1,6 @@
 import { computed, signal } from '@preact/signals';
 import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
 import type { Issue } from '../../src/index.js';
 import { imageFiles } from '../images.js';
 import { downloadBytes } from '../lib/download.js';
@@ -21,8 +22,9 @@ function fileName(pass: unknown): string {
   return `${typeof serial === 'string' && /^[\w.-]{1,64}$/.test(serial) ? serial : 'pass'}`;
 }
 
-function CredentialInput({ id, label, hint, target }: { id: string; label: string; hint: string; target: typeof certificate }): JSX.Element {
+function CredentialInput({ id, label, hint, target, secret = false }: { id: string; label: string; hint: string; target: typeof certificate; secret?: boolean }): JSX.Element {
   const current = target.value;
+  const [shown, setShown] = useState(false);
   return (
     <div class="credential" data-testid={`credential-${id}`}>
       <label for={`${id}-file`}>{label}</label>
@@ -43,6 +45,7 @@ function CredentialInput({ id, label, hint, target }: { id: string; label: strin
       </label>
       <textarea
         id={`${id}-pem`}
+        class={secret && !shown ? 'masked' : undefined}
         rows={2}
         spellcheck={false}
         autocomplete="off"
@@ -53,6 +56,11 @@ function CredentialInput({ id, label, hint, target }: { id: string; label: strin
           target.value = text.trim() === '' ? undefined : { name: 'pasted PEM', value: text };
         }}
       />
+      {secret ? (
+        <label class="sub-label">
+          <input type="checkbox" checked={shown} onChange={(event) => setShown(event.currentTarget.checked)} data-testid={`show-${id}`} /> show the pasted key
+        </label>
+      ) : null}
       <span class="note" data-testid={`credential-${id}-state`}>
         {current === undefined ? 'not given' : `given: ${current.name}`}
       </span>
@@ -129,7 +137,7 @@ export function PackagePanel(): JSX.Element {
       </details>
       <div class="credentials">
         <CredentialInput id="certificate" label="Pass Type ID certificate" hint="PEM or DER (.pem, .cer)" target={certificate} />
-        <CredentialInput id="key" label="Private key" hint="PEM or DER; PKCS #8, PKCS #1 or encrypted PKCS #8" target={privateKey} />
+        <CredentialInput id="key" label="Private key" hint="PEM or DER; PKCS #8, PKCS #1 or encrypted PKCS #8" target={privateKey} secret />
         <CredentialInput id="wwdr" label="Apple WWDR intermediate" hint="PEM or DER (AppleWWDRCAG4.cer)" target={wwdr} />
         <div class="credential">
           <label for="passphrase">Key passphrase (if the key is encrypted)</label>

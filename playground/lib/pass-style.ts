@@ -1,5 +1,14 @@
 import type { PassStyle } from '../../src/index.js';
 
+/** A style's name in a sentence, with its article: "a generic pass", "an event ticket". */
+export const STYLE_PHRASES: Readonly<Record<PassStyle, string>> = {
+  generic: 'a generic pass',
+  eventTicket: 'an event ticket',
+  coupon: 'a coupon',
+  storeCard: 'a store card',
+  boardingPass: 'a boarding pass',
+};
+
 const STYLES: readonly PassStyle[] = ['generic', 'eventTicket', 'coupon', 'storeCard', 'boardingPass'];
 
 /**

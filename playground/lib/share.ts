@@ -1,4 +1,5 @@
 import type { FormValue } from '../examples/index.js';
+import { readPartialJson } from './partial-json.js';
 
 /**
  * Everything a shared link carries: the template text exactly as typed, the values,
@@ -13,7 +14,12 @@ export interface SharedState {
 }
 
 /** What the address's hash holds: nothing of ours, a state, or a link that cannot be read (and why). */
-export type HashContent = { readonly kind: 'none' } | { readonly kind: 'state'; readonly state: SharedState } | { readonly kind: 'broken'; readonly reason: string };
+export type HashContent =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'state'; readonly state: SharedState }
+  /** A link cut short: what could be read of it, and what was lost. */
+  | { readonly kind: 'partial'; readonly state: SharedState; readonly reason: string }
+  | { readonly kind: 'broken'; readonly reason: string };
 
 // Format of the URL hash: `#z=` + base64url(deflate-raw(JSON)), or `#j=` + base64url(JSON)
 // where CompressionStream is missing. Deflate keeps a typical template's link around 1 KB.
@@ -27,8 +33,33 @@ function toBase64Url(bytes: Uint8Array): string {
 }
 
 function fromBase64Url(text: string): Uint8Array {
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  // A cut link can end one character into a 4-character group: that character holds no whole byte.
+  const usable = text.length % 4 === 1 ? text.slice(0, -1) : text;
+  const binary = atob(usable.replace(/-/g, '+').replace(/_/g, '/'));
   return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+}
+
+/** Inflates what it can: the bytes out before the stream failed, and whether it did (a cut or mangled link). */
+async function inflatePrefix(bytes: Uint8Array): Promise<{ bytes: Uint8Array; failed: boolean }> {
+  const reader = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  const chunks: Uint8Array[] = [];
+  let failed = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+    }
+  } catch {
+    failed = true;
+  }
+  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return { bytes: out, failed };
 }
 
 async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
@@ -77,25 +108,57 @@ export async function decodeState(hash: string): Promise<SharedState | undefined
 export async function readHash(hash: string): Promise<HashContent> {
   const text = hash.replace(/^#/, '');
   let bytes: Uint8Array;
+  let cut = false;
+  const mangled: HashContent = { kind: 'broken', reason: 'its data is cut short or mangled (it may have been truncated when copied), and nothing of it could be read' };
   try {
     if (text.startsWith(COMPRESSED)) {
-      bytes = await pipe(fromBase64Url(text.slice(COMPRESSED.length)), new DecompressionStream('deflate-raw'));
+      const inflated = await inflatePrefix(fromBase64Url(text.slice(COMPRESSED.length)));
+      bytes = inflated.bytes;
+      cut = inflated.failed;
     } else if (text.startsWith(PLAIN)) {
       bytes = fromBase64Url(text.slice(PLAIN.length));
     } else {
       return { kind: 'none' };
     }
   } catch {
-    return { kind: 'broken', reason: 'its data is cut short or mangled (it may have been truncated when copied)' };
+    return mangled;
   }
+  // A cut can fall inside a UTF-8 sequence: the replacement character marks it at the end.
+  const decoded = new TextDecoder('utf-8').decode(bytes);
   let json: unknown;
   try {
-    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    json = JSON.parse(decoded);
   } catch {
-    return { kind: 'broken', reason: 'its data is not the JSON a playground link holds' };
+    return recover(decoded.replace(/\uFFFD+$/, ''), cut) ?? (cut || bytes.length === 0 ? mangled : { kind: 'broken', reason: 'its data is not the JSON a playground link holds' });
   }
   const state = asSharedState(json);
   return state === undefined ? { kind: 'broken', reason: 'it holds no template' } : { kind: 'state', state };
+}
+
+const PART_NAMES: Readonly<Record<string, string>> = { template: 'the template', values: 'the values', issuer: 'the issuer', images: 'the image names' };
+
+/** What a cut link still holds: the members read whole, the one it was cut in, and what came after it is lost. */
+function recover(text: string, cut: boolean): HashContent | undefined {
+  const partial = readPartialJson(text);
+  if (partial === undefined || partial.complete || !isRecord(partial.value) || typeof partial.value['template'] !== 'string') return undefined;
+  const state = asSharedState(partial.value);
+  if (state === undefined) return undefined;
+  const [part, name] = partial.cut;
+  const how = cut ? 'is cut short (it may have been truncated when copied)' : 'ends early';
+  if (part === 'template') {
+    return {
+      kind: 'partial',
+      state,
+      reason: `This link ${how} inside the template: the ${state.template.length.toLocaleString('en')} characters that could be read are in the editor (the end is missing, so it does not parse); its values and issuer are lost`,
+    };
+  }
+  const kept = Object.keys(PART_NAMES).filter((key) => Object.hasOwn(partial.value as object, key) && key !== part);
+  const where = part === undefined ? '' : ` in ${PART_NAMES[part] ?? part}${name === undefined ? '' : ` (at "${name}")`}`;
+  return {
+    kind: 'partial',
+    state,
+    reason: `This link ${how}${where}. Recovered: ${kept.map((key) => PART_NAMES[key]).join(', ')}${part === undefined ? '' : `, and ${PART_NAMES[part] ?? part} up to the cut`}; what came after it is lost`,
+  };
 }
 
 const IMAGE_PATH = /^(icon|logo|strip|thumbnail|background|footer)(@[23]x)?\.png$/;

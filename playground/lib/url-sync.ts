@@ -33,11 +33,15 @@ export async function startUrlSync(): Promise<void> {
   const initial = await readHash(location.hash);
   if (initial.kind === 'state') await apply(initial.state);
   if (initial.kind === 'broken') report(initial);
+  if (initial.kind === 'partial') {
+    await apply(initial.state);
+    linkProblem.value = `${initial.reason}. The address is left as it was until you change something.`;
+  }
   let written = location.hash;
   let timer = 0;
   let run = 0;
   // A broken link stays in the address bar (to be copied, or fixed) until the person edits.
-  let hold = initial.kind === 'broken';
+  let hold = initial.kind === 'broken' || initial.kind === 'partial';
   effect(() => {
     const state = sharedState.value;
     if (hold) {
@@ -64,6 +68,7 @@ export async function startUrlSync(): Promise<void> {
     if (location.hash === written) return;
     void readHash(location.hash).then((content) => {
       if (content.kind === 'state') void apply(content.state);
+      else if (content.kind === 'partial') void apply(content.state).then(() => (linkProblem.value = `${content.reason}.`));
       else if (content.kind === 'broken') report(content);
       // An in-page anchor (#preview-heading): it has scrolled; put the state back in the address.
       else if (written !== '') history.replaceState(null, '', written);
