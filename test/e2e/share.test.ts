@@ -59,7 +59,11 @@ describe('shared state in the URL hash', () => {
   });
 
   test('readHash says why a link is broken', async () => {
-    expect(await readHash('#z=AAAA')).toEqual({ kind: 'broken', reason: 'its data is cut short or mangled (it may have been truncated when copied)' });
+    expect(await readHash('#z=AAAA')).toEqual({ kind: 'broken', reason: 'its data is cut short or mangled (it may have been truncated when copied), and nothing of it could be read' });
+    // Cut by a few characters: what can be read comes back, with what was lost.
+    const cut = await readHash(`#${(await encodeState(state)).slice(0, -3)}`);
+    expect(cut.kind).toBe('partial');
+    expect(cut.kind === 'partial' ? cut.state.template : undefined).toBe(state.template);
     expect(await readHash('#j=bm90IGpzb24')).toEqual({ kind: 'broken', reason: 'its data is not the JSON a playground link holds' });
     expect(await readHash('#j=WzFd')).toEqual({ kind: 'broken', reason: 'it holds no template' });
     expect(await readHash(`#${await encodeState(state)}`)).toEqual({ kind: 'state', state });
