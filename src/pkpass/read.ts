@@ -32,8 +32,8 @@ export interface PassPackage {
   /** Each language's pass.strings: `'de'` → key → value. */
   readonly strings: Map<string, Map<string, string>>;
   /**
-   * The warnings found while reading: `trailing-comma` (read as Apple's
-   * reader does), and what writing `pass` again would change —
+   * The warnings found while reading: `trailing-comma` in pass.json or
+   * manifest.json (read as Apple's reader does), and what writing `pass` again would change —
    * `duplicate-key` (only the last of the repeated members is in `pass`),
    * `lossy-json` (a number JavaScript cannot hold exactly).
    */
@@ -62,7 +62,9 @@ export async function readPass(bytes: Uint8Array, options: ReadLimits = {}): Pro
   const warnings = opened.issues.filter((issue) => issue.severity === 'warning');
   const manifestBytes = opened.files.get('manifest.json');
   const manifest = manifestBytes === undefined ? undefined : readManifest(manifestBytes);
-  if (manifest !== undefined) issues.push(...manifest.issues);
+  if (manifest !== undefined) {
+    for (const issue of manifest.issues) (issue.severity === 'error' ? issues : warnings).push(issue);
+  }
   const strings = new Map<string, Map<string, string>>();
   const files = new Map<string, Uint8Array>();
   for (const [path, content] of opened.files) {

@@ -96,7 +96,7 @@ async function verify(bytes: Uint8Array, options: VerifyOptions): Promise<PassVe
     issues.push(...manifest.issues);
     const passBytes = files.get('pass.json');
     // A manifest that is not an object of hashes lists nothing: "every file missing from it" would say nothing more.
-    const badEntries = new Set(manifest.issues.map((issue) => issue.path));
+    const badEntries = new Set(manifest.issues.filter((issue) => issue.severity === 'error').map((issue) => issue.path));
     const unreadable = badEntries.has('/manifest.json');
     const hashed = new Map(unreadable ? [] : bundle.map((file) => [file.path, file.sha1]));
     if (passBytes !== undefined && !unreadable) hashed.set('pass.json', await hex(passBytes));

@@ -30,6 +30,19 @@ describe('manifest.json', () => {
     expect(readManifest(text(source)).issues).toMatchObject([{ code: 'invalid-manifest', path }]);
   });
 
+  test('read as Apple reads pass.json: a trailing comma is a trailing-comma warning, a path given twice a duplicate-key warning (the last hash counts)', () => {
+    const a = 'a'.repeat(40);
+    const b = 'b'.repeat(40);
+    const trailing = readManifest(text(`{"icon.png": "${a}",\n "pass.json": "${b}",\n}`));
+    expect(trailing.issues.map((issue) => `${issue.severity} ${issue.code} ${issue.path}`)).toEqual(['warning trailing-comma /manifest.json/pass.json']);
+    expect([...trailing.entries]).toEqual([['icon.png', a], ['pass.json', b]]);
+    const twice = readManifest(text(`{"icon.png": "${a}", "icon.png": "${b}"}`));
+    expect(twice.issues.map((issue) => `${issue.severity} ${issue.code} ${issue.path}`)).toEqual(['warning duplicate-key /manifest.json/icon.png']);
+    expect(twice.entries.get('icon.png')).toBe(b);
+    // Two commas stay invalid, as in pass.json.
+    expect(readManifest(text(`{"icon.png": "${a}",,}`)).issues).toMatchObject([{ severity: 'error', code: 'invalid-manifest', path: '/manifest.json' }]);
+  });
+
   test('toHex is lowercase, two digits a byte', () => {
     expect(toHex(new Uint8Array([0, 1, 171, 255]))).toBe('0001abff');
   });

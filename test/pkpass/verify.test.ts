@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { toHex, writeManifest } from '../../src/pkpass/manifest.js';
 import { packPass } from '../../src/pkpass/pack.js';
+import { readPass } from '../../src/pkpass/read.js';
 import { verifyPass } from '../../src/pkpass/verify.js';
 import { readZip } from '../../src/pkpass/zip-read.js';
 import { writeZip, zipEntry } from '../../src/pkpass/zip-write.js';
@@ -162,6 +163,25 @@ describe('verifyPass', () => {
       });
     })();
     expect(located(await verifyPass(wrongHash))).toEqual(['error invalid-manifest /manifest.json/icon.png']);
+  });
+
+  test('a signed manifest.json with a trailing comma (read by the parser that reads pass.json): a trailing-comma warning, the package ok', async () => {
+    let copy = new Map<string, Uint8Array>();
+    rezip(await good(), (files) => (copy = files));
+    const manifest = text(new TextDecoder().decode(copy.get('manifest.json')).replace(/\n}\n$/, ',\n}\n'));
+    copy.set('manifest.json', manifest);
+    copy.set('signature', await (await signer()).sign(manifest, { signingTime }));
+    const bytes = rezip(await good(), (files) => {
+      files.clear();
+      for (const [name, bytes] of copy) files.set(name, bytes);
+    });
+    const pki = await makePki();
+    const report = await verifyPass(bytes, { roots: [pki.rootPem] });
+    expect(located(report)).toEqual(['warning trailing-comma /manifest.json/thumbnail@2x.png']);
+    expect(report.ok).toBe(true);
+    const pkg = await readPass(bytes);
+    expect(pkg.warnings.map((issue) => `${issue.code} ${issue.path}`)).toEqual(['trailing-comma /manifest.json/thumbnail@2x.png']);
+    expect(pkg.manifest?.size).toBe(copy.size - 2);
   });
 
   test('identifiers that are not the certificate\'s (signed by it all the same): identity-mismatch', async () => {
