@@ -71,6 +71,10 @@ export function createMetrics(db: SqlDatabase, poolStats?: () => PoolStats | und
       );
       const deliveryStates = await db.query<{ status: string; n: number }>('select status, count(*)::int as n from passmint_deliveries group by status');
       const pushStates = await db.query<{ status: string; n: number }>('select status, count(*)::int as n from passmint_pushes group by status');
+      const [google] = await db.query<{ owed: number; retrying: number }>(
+        `select (count(*) filter (where wanted > done))::int as owed, (count(*) filter (where wanted > done and attempts > 0))::int as retrying
+           from passmint_google_jobs`,
+      );
       lines.push(
         '# HELP passmint_webhook_queue_pending Webhook deliveries not yet delivered (all processes).',
         '# TYPE passmint_webhook_queue_pending gauge',
@@ -89,6 +93,12 @@ export function createMetrics(db: SqlDatabase, poolStats?: () => PoolStats | und
         '# HELP passmint_apns_pushes APNs pushes in the database by status.',
         '# TYPE passmint_apns_pushes gauge',
         ...['pending', 'sent', 'gone', 'failed'].map((status) => `passmint_apns_pushes${labels({ status })} ${pushStates.find((row) => row.status === status)?.n ?? 0}`),
+        '# HELP passmint_google_syncs_owed Google Wallet classes and objects with a change not yet sent to Google.',
+        '# TYPE passmint_google_syncs_owed gauge',
+        `passmint_google_syncs_owed ${google?.owed ?? 0}`,
+        '# HELP passmint_google_syncs_retrying Of those, the ones whose last attempt failed (Google unreachable or throttling).',
+        '# TYPE passmint_google_syncs_retrying gauge',
+        `passmint_google_syncs_retrying ${google?.retrying ?? 0}`,
         '# HELP passmint_database_up Whether the database answered this scrape.',
         '# TYPE passmint_database_up gauge',
         'passmint_database_up 1',

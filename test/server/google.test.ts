@@ -128,6 +128,9 @@ for (const engine of ENGINES) {
       const sent = messagesTo('G-2');
       expect(sent.map((message) => message.body)).toEqual(['Your level is now Silver', 'Your level is now Gold', 'Your level is now Platinum']);
       expect(sent.every((message) => message.messageType === 'TEXT_AND_NOTIFY' && message.header === 'Level')).toBe(true);
+      const metrics = await (await fetch(`${service.url}/metrics`, { headers: { authorization: `Bearer ${service.key}` } })).text();
+      expect(metrics).toMatch(/^passmint_google_syncs_owed 0$/m);
+      expect(metrics).toMatch(/^passmint_google_syncs_retrying 0$/m);
       const rows = await database.db.query<{ body: string; status: string }>(
         `select body, status from passmint_google_messages where object_id like '%.G-2' order by id`,
       );
