@@ -2,7 +2,10 @@
 // baselines measured in the same run (bench/baselines/bare-service.js:
 // node:http + pg + node:crypto, no passmint), on the same database.
 //
-//   node bench/load.js [--clients 16] [--seconds 3] [--rounds 3] [--pglite] [--no-write]
+//   node bench/load.js [--clients 16] [--seconds 3] [--rounds 3] [--pglite] [--no-write] [--profile DIR]
+//                      [--routes create,update,download,storm,template,deliveries]
+//
+// --profile DIR: both servers run with --cpu-prof, their profiles written to DIR when they stop.
 //
 // PostgreSQL: DATABASE_URL or PASSMINT_BENCH_POSTGRES (default
 // postgres://postgres@127.0.0.1:5432); a throwaway database is made for the
@@ -19,7 +22,7 @@
 // rows), with the per-route figures under `load`.
 
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -69,24 +72,27 @@ async function bundleCli() {
   return { cli: join(dir, 'cli.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Spawns a node process and resolves once a stdout line matches `ready`; its output is drained after that. */
-function start(args, ready, env = {}) {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk) => {
-      if (output.length < 100_000) output += chunk;
-      const match = ready.exec(output);
-      if (match !== null) {
-        resolve({ match, output, stop: () => (child.kill('SIGTERM'), exited) });
-        output = '';
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    void exited.then((code) => reject(new Error(`${args[0]} ended (${code}) before it was ready: ${output.slice(-2000)}`)));
-  });
+/**
+ * Spawns a node process writing to a log file (as a deployed service writes
+ * its request log: never held up by a reader) and resolves once the file
+ * matches `ready`.
+ */
+async function start(args, ready, logFile, nodeOptions = []) {
+  const fd = openSync(logFile, 'w');
+  const child = spawn(process.execPath, [...nodeOptions, ...args], { stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  let code;
+  const exited = new Promise((resolve) => child.once('exit', (value) => resolve((code = value ?? 'signal'))));
+  const stop = () => (child.kill('SIGTERM'), exited);
+  for (const started = performance.now(); performance.now() - started < 60_000; ) {
+    const output = readFileSync(logFile, 'utf8');
+    const match = ready.exec(output);
+    if (match !== null) return { match, stop };
+    if (code !== undefined) throw new Error(`${args[0]} ended (${code}) before it was ready: ${output.slice(-2000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await stop();
+  throw new Error(`${args[0]} was not ready within 60 s`);
 }
 
 async function withDatabase(adminUrl, run) {
@@ -226,7 +232,7 @@ const ROUTES = [
 /**
  * Runs the load test; resolves with the bench rows and the per-route figures.
  *
- * @param {{ clients?: number, seconds?: number, rounds?: number, pglite?: boolean, registrations?: number, events?: number, log?: (line: string) => void }} [options]
+ * @param {{ clients?: number, seconds?: number, rounds?: number, pglite?: boolean, registrations?: number, events?: number, profile?: string, routes?: string[], log?: (line: string) => void }} [options]
  */
 export async function benchService(options = {}) {
   const { clients = 16, seconds = 3, rounds = 3, pglite = false, registrations = 16, events = 50, log = () => undefined } = options;
@@ -245,10 +251,11 @@ export async function benchService(options = {}) {
     }
     const serveArgs = (database) => [cli, 'serve', '--port', '0', ...database, '--public-url', PUBLIC_URL, '--cert', join(dir, 'pass.pem'), '--key', join(dir, 'pass.key'), '--wwdr', join(dir, 'wwdr.pem'), '--allow-private-webhooks', '--poll-ms', '5'];
     const run = async (databaseUrl, pg) => {
-      const serve = await start(serveArgs(databaseUrl === undefined ? ['--data', join(dir, 'pglite')] : ['--database-url', databaseUrl]), /listening on (http:\/\/\S+)[\s\S]*API key[^:]*: (\S+)\n/);
-      const bare = databaseUrl === undefined ? undefined : await start([join(root, 'bench/baselines/bare-service.js'), databaseUrl, dir], /listening on (http:\/\/\S+)/);
+      const profile = options.profile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.profile];
+      const serve = await start(serveArgs(databaseUrl === undefined ? ['--data', join(dir, 'pglite')] : ['--database-url', databaseUrl]), /listening on (http:\/\/\S+)[\s\S]*API key[^:]*: (\S+)\n/, join(dir, 'serve.log'), profile);
+      const bare = databaseUrl === undefined ? undefined : await start([join(root, 'bench/baselines/bare-service.js'), databaseUrl, dir], /listening on (http:\/\/\S+)/, join(dir, 'bare.log'), profile);
       try {
-        return await measureAll({ serve: { base: serve.match[1], key: serve.match[2] }, bare: bare && { base: bare.match[1] }, databaseUrl, pg, clients, seconds, rounds, registrations, events, receiver, files, log });
+        return await measureAll({ serve: { base: serve.match[1], key: serve.match[2] }, bare: bare && { base: bare.match[1] }, databaseUrl, pg, clients, seconds, rounds, registrations, events, receiver, files, log, only: options.routes });
       } finally {
         await Promise.all([serve.stop(), bare?.stop()]);
       }
@@ -263,7 +270,7 @@ export async function benchService(options = {}) {
   }
 }
 
-async function measureAll({ serve, bare, databaseUrl, pg, clients, seconds, rounds, registrations, events, receiver, files, log }) {
+async function measureAll({ serve, bare, databaseUrl, pg, clients, seconds, rounds, registrations, events, receiver, files, log, only }) {
   const auth = { authorization: `Bearer ${serve.key}`, 'content-type': 'application/json' };
   const setupAgent = new Agent({ keepAlive: true });
   const ours = async (method, path, body, headers = auth) => {
@@ -312,7 +319,7 @@ async function measureAll({ serve, bare, databaseUrl, pg, clients, seconds, roun
   };
 
   const routes = [];
-  for (const route of ROUTES) {
+  for (const route of ROUTES.filter((entry) => only === undefined || only.includes(entry.key))) {
     const sides = { ours: [], bare: [] };
     const names = bare === undefined ? ['ours'] : ['ours', 'bare'];
     for (const side of names) await drive(side === 'ours' ? serve.base : bare.base, clients, 1, requests[route.key][side]); // warm-up
@@ -336,7 +343,7 @@ async function measureAll({ serve, bare, databaseUrl, pg, clients, seconds, roun
 
   // --- Deliveries ----------------------------------------------------------------------------
   let deliveries;
-  if (pg !== undefined) {
+  if (pg !== undefined && (only === undefined || only.includes('deliveries'))) {
     const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
     try {
       deliveries = await measureDeliveries({ db, ours, id, receiver, registrations, events, rounds, bare: bareSide !== undefined });
@@ -463,10 +470,10 @@ export function serviceRows({ routes, deliveries }) {
 }
 
 /** The per-route figures as stored under `load` in results.json. */
-export function loadFigures({ routes, deliveries, settings }, seconds) {
+export function loadFigures({ routes, deliveries, settings }, seconds, command = 'npm run load') {
   const side = (value) => (value === undefined ? null : { rps: Math.round(value.rps), p50Ms: value.p50 === undefined ? null : Number(value.p50.toFixed(2)), p99Ms: value.p99 === undefined ? null : Number(value.p99.toFixed(2)), requests: value.requests, errors: value.errors });
   return {
-    command: 'npm run load',
+    command,
     date: new Date().toISOString(),
     environment: environment(),
     seconds: Number(seconds.toFixed(1)),
@@ -500,6 +507,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     seconds: option('seconds', 3),
     rounds: option('rounds', 3),
     pglite: args.includes('--pglite'),
+    ...(args.includes('--profile') ? { profile: args[args.indexOf('--profile') + 1] } : {}),
+    ...(args.includes('--routes') ? { routes: args[args.indexOf('--routes') + 1].split(',') } : {}),
     log: (line) => console.log(line),
   });
   const seconds = (performance.now() - started) / 1000;

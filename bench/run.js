@@ -319,7 +319,7 @@ if (want('service')) try {
   const loadStarted = performance.now();
   const measured = await load.benchService({ seconds: 2, rounds: 3 });
   rows.push(...load.serviceRows(measured));
-  loadFigures = load.loadFigures(measured, (performance.now() - loadStarted) / 1000);
+  loadFigures = load.loadFigures(measured, (performance.now() - loadStarted) / 1000, 'npm run bench (service section)');
 } catch (error) {
   rows.push({ name: `service: not measured (${error.message})`, ours: '—', baseline: '—', ratio: NaN, ratioText: '—', target: '≥ 0.7×', pass: false, oursValue: NaN, baselineValue: NaN });
 }
