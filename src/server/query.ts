@@ -17,9 +17,10 @@ export interface PageQuery {
 }
 
 /**
- * Reads `?limit=`, `?after=` and `?before=`; every list takes both cursors.
- * A cursor that is not one a page gave (not a whole number), or both at
- * once, is a 400 `invalid-query`.
+ * Reads `?limit=`, `?after=` and `?before=`; every list takes both cursors
+ * (and the API description should list both on every list). A cursor that
+ * is not one a page gave (not a whole number), or both at once, is a 400
+ * `invalid-query`.
  */
 export function readPage(url: URL, defaultDirection: 'after' | 'before'): PageQuery {
   const limitText = url.searchParams.get('limit');
