@@ -1,5 +1,5 @@
 // A client that goes away in the middle of its body: the service's log gets
-// one request entry (499, not a 5xx) and no error, whatever the route.
+// one request entry (499, not a 5xx) and no error, on /wallet and on the API.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createServer, type PassmintServer } from '../../src/server/create-server.js';
@@ -66,6 +66,7 @@ describe('a /wallet request cut off mid-body', () => {
     ['POST /v1/log, chunked', () => 'POST /wallet/v1/log HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"log'],
     ['a registration with the pass\'s token', () => register(`Authorization: ApplePass ${token}\r\n`)],
     ['a registration without credentials', () => register('')],
+    ['an API upload with the API key', () => `PUT /v1/templates/1/files/icon.png HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${server.firstApiKey!}\r\nContent-Length: 100000\r\n\r\n\u0089PNG`],
   ];
 
   for (const [name, head] of cases) {
