@@ -1,6 +1,6 @@
 // `passmint serve keys` and the service's environment variables, end to end: the CLI bundled and spawned.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -21,6 +21,7 @@ const get = (url: string, key: string): Promise<Response> => fetch(url, { header
 describe('passmint serve keys', () => {
   let cli: { script: string; remove: () => void };
   let dir: string;
+  const running: { child: { kill(signal: string): boolean; exitCode: number | null } }[] = [];
 
   beforeAll(async () => {
     cli = await bundleCli();
@@ -28,6 +29,8 @@ describe('passmint serve keys', () => {
   });
 
   afterAll(() => {
+    // A test that failed half-way leaves no service holding a folder.
+    for (const served of running) if (served.child.exitCode === null) served.child.kill('SIGKILL');
     cli?.remove();
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
@@ -35,6 +38,7 @@ describe('passmint serve keys', () => {
   test('on a PGlite folder: refused while the service runs (saying to stop it), then create, list and revoke; the new key works after a restart configured from PASSMINT_* variables', async () => {
     const data = join(dir, 'data');
     const first = await startServe(cli.script, ['--data', data]);
+    running.push(first);
     const firstKey = first.apiKey!;
     const busy = await runCli(cli.script, ['serve', 'keys', 'list', '--data', data]);
     expect(busy.code).toBe(1);
@@ -62,6 +66,7 @@ describe('passmint serve keys', () => {
 
     // Every option from the environment: the folder, the port, the retention.
     const again = await startServe(cli.script, [], { PASSMINT_DATA: data, PASSMINT_RETENTION_DAYS: '7', PASSMINT_METRICS_TOKEN: 'scrape-token-123' });
+    running.push(again);
     expect(again.output()).toContain(`(PGlite in ${data})`);
     expect(again.apiKey).toBeUndefined();
     expect((await get(`${again.url}/v1/keys`, rescue!)).status).toBe(200);
@@ -78,7 +83,7 @@ describe('passmint serve keys', () => {
     ]);
     expect(again.output()).not.toContain(rescue!);
     expect(again.output()).not.toContain('scrape-token-123');
-  });
+  }, 120_000);
 
   test('on PostgreSQL (DATABASE_URL) while the service runs: a created key works within a second, a revoked one stops', async () => {
     const { url, drop } = await createPostgresDatabase();
@@ -100,7 +105,7 @@ describe('passmint serve keys', () => {
     } finally {
       await drop();
     }
-  });
+  }, 60_000);
 
   test('mistakes: an unknown scope or action is a usage error (exit 2); a missing folder or an unknown id is exit 1, changing nothing', async () => {
     const scope = await runCli(cli.script, ['serve', 'keys', 'create', '--name', 'x', '--scopes', 'root', '--data', dir]);
@@ -112,7 +117,8 @@ describe('passmint serve keys', () => {
     const missing = await runCli(cli.script, ['serve', 'keys', 'list', '--data', join(dir, 'nowhere')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('there is no data folder at');
-    const unknown = await runCli(cli.script, ['serve', 'keys', 'revoke', '00000000-0000-4000-8000-000000000000', '--data', join(dir, 'data')]);
+    mkdirSync(join(dir, 'fresh'));
+    const unknown = await runCli(cli.script, ['serve', 'keys', 'revoke', '00000000-0000-4000-8000-000000000000', '--data', join(dir, 'fresh')]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no active API key "00000000-0000-4000-8000-000000000000"');
     const boolean = await runCli(cli.script, ['serve', '--help'], {});
@@ -121,5 +127,5 @@ describe('passmint serve keys', () => {
     const wrongFlag = await runCli(cli.script, ['serve', '--port', '0'], { PASSMINT_ALLOW_PRIVATE_WEBHOOKS: 'maybe' });
     expect(wrongFlag.code).toBe(2);
     expect(wrongFlag.stderr).toContain('PASSMINT_ALLOW_PRIVATE_WEBHOOKS is 1 or 0');
-  });
+  }, 60_000);
 });
