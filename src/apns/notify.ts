@@ -82,7 +82,8 @@ export async function notifyPassUpdated(
           serialNumber: registration.serialNumber,
           passTypeIdentifier: registration.passTypeIdentifier,
           deviceLibraryIdentifier: registration.deviceLibraryIdentifier,
-        } as { serialNumber: string; passTypeIdentifier: string }),
+          wallet: 'apple',
+        }),
       );
     }
   }

@@ -198,8 +198,8 @@ export function createWalletHandler(options: WalletHandlerOptions): WalletHandle
   ): Promise<void> => {
     if (onEvent === undefined) return;
     await tell(() => {
-      // deviceLibraryIdentifier rides along (extra data members are allowed) so a receiver can tell devices apart.
-      const data = { serialNumber, passTypeIdentifier, deviceLibraryIdentifier };
+      // deviceLibraryIdentifier rides along so a receiver can tell devices apart; `wallet` tells Apple's from Google's.
+      const data = { serialNumber, passTypeIdentifier, deviceLibraryIdentifier, wallet: 'apple' };
       return onEvent(createEvent(type, data), request);
     }, request);
   };

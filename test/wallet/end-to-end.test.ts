@@ -151,8 +151,8 @@ describe("a pass kept current, end to end over Apple's protocol", () => {
     // The customer's receiver verified both events' signatures (receiveWebhook throws otherwise).
     expect(dispatched).toEqual(['registration.created:received', 'registration.deleted:received']);
     expect(received.map(({ event }) => [event.type, event.data])).toEqual([
-      ['registration.created', { serialNumber, passTypeIdentifier: PASS_TYPE_IDENTIFIER, deviceLibraryIdentifier: device.deviceLibraryIdentifier }],
-      ['registration.deleted', { serialNumber, passTypeIdentifier: PASS_TYPE_IDENTIFIER, deviceLibraryIdentifier: device.deviceLibraryIdentifier }],
+      ['registration.created', { serialNumber, passTypeIdentifier: PASS_TYPE_IDENTIFIER, deviceLibraryIdentifier: device.deviceLibraryIdentifier, wallet: 'apple' }],
+      ['registration.deleted', { serialNumber, passTypeIdentifier: PASS_TYPE_IDENTIFIER, deviceLibraryIdentifier: device.deviceLibraryIdentifier, wallet: 'apple' }],
     ]);
     expect(received.every(({ signature }) => /^sha1=[0-9a-f]{40}$/.test(signature ?? ''))).toBe(true);
   });

@@ -33,7 +33,7 @@ describe('register (POST /v1/devices/{device}/registrations/{type}/{serial})', (
       { deviceLibraryIdentifier, passTypeIdentifier, serialNumber, pushToken },
     ]);
     expect(events.map((event) => [event.type, event.data])).toEqual([
-      ['registration.created', { serialNumber, passTypeIdentifier, deviceLibraryIdentifier }],
+      ['registration.created', { serialNumber, passTypeIdentifier, deviceLibraryIdentifier, wallet: 'apple' }],
     ]);
     expect(events[0]?.id).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -188,7 +188,7 @@ describe('unregister (DELETE …/registrations/{type}/{serial}) and log (POST /v
     expect((await handler(request('DELETE', registrationPath, { headers: applePass() }))).status).toBe(200);
     expect(await store.registrationsOf(passTypeIdentifier, serialNumber)).toEqual([]);
     expect(events.map((event) => event.type)).toEqual(['registration.created', 'registration.deleted']);
-    expect(events[1]?.data).toEqual({ serialNumber, passTypeIdentifier, deviceLibraryIdentifier });
+    expect(events[1]?.data).toEqual({ serialNumber, passTypeIdentifier, deviceLibraryIdentifier, wallet: 'apple' });
   });
 
   test('logs: 200 and onLog gets the messages; 400 invalid-logs for another shape; 400 invalid-json', async () => {
