@@ -92,7 +92,7 @@ export function createSqlWalletStore(db: SqlDatabase, options: SqlWalletStoreOpt
   };
   const eventOf = (type: 'registration.created' | 'registration.deleted', device: string, passTypeIdentifier: string, serialNumber: string) =>
     // deviceLibraryIdentifier rides along, as the wallet handler's own events carry it; `wallet` tells Apple's from Google's.
-    createEvent(type, { serialNumber, passTypeIdentifier, deviceLibraryIdentifier: device, wallet: 'apple' } as { serialNumber: string; passTypeIdentifier: string });
+    createEvent(type, { serialNumber, passTypeIdentifier, deviceLibraryIdentifier: device, wallet: 'apple' });
   const perPass = options.maxRegistrationsPerPass ?? 0;
   const perDevice = options.maxRegistrationsPerDevice ?? 0;
   const capped = perPass > 0 || perDevice > 0;
