@@ -121,6 +121,9 @@ for (const engine of ENGINES) {
       // The same bucket: Apple's web service with the pass's token.
       const wallet = await fetch(`${service.url}/wallet/v1/passes/${PASS_TYPE_IDENTIFIER}/RATE`, { headers: { authorization: `ApplePass ${token}` } });
       expect([wallet.status, ((await wallet.json()) as { code: string }).code]).toEqual([429, 'rate-limited']);
+      // And the Google Wallet save link with the token.
+      const google = await fetch(`${service.url}/v1/passes/${PASS_TYPE_IDENTIFIER}/RATE/google?token=${encodeURIComponent(token)}`);
+      expect([google.status, ((await google.json()) as { code: string }).code]).toEqual([429, 'rate-limited']);
       // The API key's own calls are not limited.
       expect((await service.call('GET', '/v1/passes/' + PASS_TYPE_IDENTIFIER + '/RATE/pkpass')).status).toBe(200);
     });
@@ -205,5 +208,29 @@ describe('the rate per client address', () => {
     // 3 a minute: the next token comes in 20 s.
     expect(refused.headers.get('retry-after')).toBe('20');
     expect((await service.call('GET', '/v1/templates')).status).toBe(200);
+  });
+});
+
+describe('the rate per client address behind a proxy (trustProxy)', () => {
+  let database: TestDatabase;
+  let service: Service;
+
+  beforeAll(async () => {
+    database = await ENGINES[0]!.open();
+    service = await startService(database, { limits: { ratePerAddress: 1, trustProxy: true } });
+  });
+
+  afterAll(async () => {
+    await service?.close();
+    await database?.dispose();
+  });
+
+  test('the address is the last X-Forwarded-For entry: each client has its own bucket', async () => {
+    const log = (forwarded: string) =>
+      fetch(`${service.url}/wallet/v1/log`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': forwarded }, body: '{"logs":[]}' });
+    expect((await log('198.51.100.1, 203.0.113.1')).status).toBe(200);
+    expect((await log('198.51.100.2, 203.0.113.2')).status).toBe(200);
+    // A different first entry (which a client may write) does not make a new client.
+    expect((await log('192.0.2.99, 203.0.113.1')).status).toBe(429);
   });
 });
