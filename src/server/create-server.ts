@@ -126,6 +126,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
   const limits = resolveLimits(options.limits);
   const owned = options.database === undefined;
   const delivery = withLease(options.delivery ?? {});
+  // Checked before the database opens: a wrong issuer id is refused at start, not at every sync.
+  const google = options.google === undefined ? undefined : createGoogleService(options.google);
   const db =
     options.database ??
     (options.databaseUrl !== undefined && options.databaseUrl !== ''
@@ -145,7 +147,6 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
   const deliveries = createDeliveryWorker(db, { ...delivery, onAttempt: observeDeliveries(metrics, options.log, delivery.onAttempt) }, onError);
   const apns = options.apns === undefined ? undefined : observePushes(options.apns, metrics, options.log);
   const pushes = apns === undefined ? undefined : createPushWorker(db, apns, { pollMs: delivery.pollMs, leaseMs: delivery.leaseMs }, onError);
-  const google = options.google === undefined ? undefined : createGoogleService(options.google);
   const googleSync =
     google === undefined ? undefined : createGoogleWorker(db, google, { publicUrl: options.publicUrl, pollMs: delivery.pollMs, leaseMs: delivery.leaseMs }, onError);
 

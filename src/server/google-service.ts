@@ -1,6 +1,7 @@
 // The service's Google Wallet setup: the createServer option and what the
 // routes and the worker share.
 import { createGoogleWalletClient } from '../google/client.js';
+import { checkIssuerId } from '../google/ids.js';
 import type { GoogleCredentials, GoogleRootKey, GoogleWalletClient } from '../google/types.js';
 import { createTemplateAssets, type TemplateAssets } from './google-assets.js';
 import { rootKeySource } from './google-root-keys.js';
@@ -47,8 +48,9 @@ export interface GoogleService {
   readonly assets: (sql: SqlQueryable, templateId: number) => Promise<TemplateAssets | undefined>;
 }
 
-/** Sets up the client and the root-key cache from the options. */
+/** Sets up the client and the root-key cache from the options; a `GoogleWalletError` `invalid-issuer-id` for an issuer id that is not Google's digits. */
 export function createGoogleService(options: GoogleServiceOptions): GoogleService {
+  checkIssuerId(options.issuerId);
   const client = createGoogleWalletClient({
     credentials: options.credentials,
     ...(options.apiUrl === undefined ? {} : { baseUrl: options.apiUrl }),

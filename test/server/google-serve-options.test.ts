@@ -1,4 +1,4 @@
-// `passmint serve`'s Google options: both or neither of credentials and
+// `passmint serve`'s Google options (and createServer's check of the issuer id): both or neither of credentials and
 // issuer id, a checked key file, URLs and a root keys file, each mistake a
 // usage error naming its option.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parseCommandLine } from '../../src/cli/args.js';
 import { GOOGLE_SERVE_OPTIONS, readGoogleServeOptions } from '../../src/cli/serve-google.js';
+import { readGoogleCredentials } from '../../src/google/credentials.js';
+import { createServer } from '../../src/server/create-server.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { createCallbackSigner } from '../google/stand-in.js';
 import { testServiceAccount } from '../google/keys.js';
@@ -46,5 +48,14 @@ describe('passmint serve --google-*', () => {
     expect(() => read('--google-credentials', 'key.json', '--google-issuer-id', '1', '--google-token-url', 'token')).toThrow('--google-token-url is an http(s) URL');
     expect(() => read('--google-credentials', 'key.json', '--google-issuer-id', '1', '--google-callback-keys', 'key.json')).toThrow('--google-callback-keys key.json:');
     expect(() => read('--google-credentials', 'key.json', '--google-issuer-id', '1', '--google-callback-keys', 'no-keys.json')).toThrow('no key with');
+  });
+});
+
+describe('createServer({ google })', () => {
+  test('an issuer id that is not Google\'s digits is refused at start', async () => {
+    await expect(createServer({ google: { credentials: readGoogleCredentials(testServiceAccount().json), issuerId: 'my-issuer' } })).rejects.toMatchObject({
+      name: 'GoogleWalletError',
+      code: 'invalid-issuer-id',
+    });
   });
 });
