@@ -2,21 +2,61 @@ import type { Pass } from '../types.js';
 import { loss } from './loss.js';
 import type { GoogleLoss } from './types.js';
 
+// Apple's formats (iOS 27's linear ones too) as Google's BarcodeType.
 const TYPES: Readonly<Record<string, string>> = {
   PKBarcodeFormatQR: 'QR_CODE',
   PKBarcodeFormatPDF417: 'PDF_417',
   PKBarcodeFormatAztec: 'AZTEC',
   PKBarcodeFormatCode128: 'CODE_128',
+  PKBarcodeFormatCode39: 'CODE_39',
+  PKBarcodeFormatCodabar: 'CODABAR',
+  PKBarcodeFormatEAN13: 'EAN_13',
+  PKBarcodeFormatI2of5: 'ITF_14',
 };
 
-/** The pass's barcode (the first of `barcodes`, else `barcode`) as Google's, or a loss for a format Google lacks. */
+/** Google's type for one Apple barcode, or why Google cannot show it. */
+function googleType(format: unknown, message: unknown): string | { why: string; at: 'format' | 'message' } {
+  if (typeof format !== 'string' || !Object.hasOwn(TYPES, format)) {
+    return { why: `Google Wallet has no barcode format ${typeof format === 'string' ? format.slice(0, 60) : typeof format}`, at: 'format' };
+  }
+  if (typeof message !== 'string') return { why: 'the barcode message is not a string', at: 'message' };
+  // Google's only Interleaved 2 of 5 is ITF-14: fourteen digits.
+  if (format === 'PKBarcodeFormatI2of5' && !/^\d{14}$/.test(message)) return { why: 'Google Wallet draws Interleaved 2 of 5 only as ITF-14 (14 digits)', at: 'message' };
+  return TYPES[format] as string;
+}
+
+/**
+ * The barcode Google shows: the first of `barcodes` (else `barcode`) that
+ * Google can draw — Apple's first one when it can, a later fallback when the
+ * first is a format Google lacks. Every barcode left out is a located loss.
+ */
 export function mapBarcode(pass: Pass): { barcode?: Record<string, unknown>; losses: GoogleLoss[] } {
-  const first = Array.isArray(pass.barcodes) && pass.barcodes.length > 0 ? pass.barcodes[0] : pass.barcode;
-  if (first === undefined || first === null || typeof first !== 'object') return { losses: [] };
-  const path = first === pass.barcode ? '/barcode' : '/barcodes/0';
-  const type = TYPES[first.format];
-  if (type === undefined) return { losses: [loss('google-barcode-dropped', `${path}/format`, `Google Wallet has no barcode format ${String(first.format)}: the barcode is left out.`)] };
-  const barcode: Record<string, unknown> = { type, value: first.message };
-  if (first.altText !== undefined) barcode['alternateText'] = first.altText;
-  return { barcode, losses: [] };
+  // As Wallet reads them: `barcodes` when it holds any, else the old `barcode`.
+  const useList = Array.isArray(pass.barcodes) && pass.barcodes.length > 0;
+  const list: readonly (readonly [unknown, string])[] = useList
+    ? (pass.barcodes as readonly unknown[]).map((entry, index) => [entry, `/barcodes/${index}`] as const)
+    : pass.barcode !== undefined ? [[pass.barcode, '/barcode']] : [];
+  const losses: GoogleLoss[] = [];
+  if (useList && pass.barcode !== undefined) losses.push(loss('google-barcode-dropped', '/barcode', 'Wallet shows `barcodes` and so does Google Wallet: `barcode` (for iOS 8 and earlier) is left out.'));
+  let barcode: Record<string, unknown> | undefined;
+  for (const [entry, path] of list) {
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+      losses.push(loss('google-barcode-dropped', path, 'This barcode is not an object: it is left out.'));
+      continue;
+    }
+    if (barcode !== undefined) {
+      losses.push(loss('google-barcode-dropped', path, 'Google Wallet shows one barcode: the one before is used, this one is left out.'));
+      continue;
+    }
+    const { format, message, altText } = entry as { format?: unknown; message?: unknown; altText?: unknown };
+    const type = googleType(format, message);
+    if (typeof type !== 'string') {
+      losses.push(loss('google-barcode-dropped', `${path}/${type.at}`, `${type.why}: this barcode is left out.`));
+      continue;
+    }
+    barcode = { type, value: message };
+    if (typeof altText === 'string') barcode['alternateText'] = altText;
+    else if (altText !== undefined) losses.push(loss('google-barcode-dropped', `${path}/altText`, 'The barcode\'s altText is not a string: it is left out.'));
+  }
+  return barcode === undefined ? { losses } : { barcode, losses };
 }

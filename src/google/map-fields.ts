@@ -9,7 +9,9 @@ import type { GoogleLoss } from './types.js';
 /** Google shows at most this many text modules of an object. */
 export const MAX_TEXT_MODULES = 10;
 
-const AREAS = ['headerFields', 'primaryFields', 'secondaryFields', 'auxiliaryFields', 'backFields'] as const;
+// Front areas first (footerFields: iOS 27 posterGeneric), then the back and iOS 18's additional info (shown with the back).
+const AREAS = ['headerFields', 'primaryFields', 'secondaryFields', 'auxiliaryFields', 'footerFields', 'backFields', 'additionalInfoFields'] as const;
+const BACK: ReadonlySet<string> = new Set(['backFields', 'additionalInfoFields']);
 
 /** A field and where it sits in the pass. */
 export interface PlacedField {
@@ -18,11 +20,17 @@ export interface PlacedField {
   readonly back: boolean;
 }
 
-/** Every field of a style body, front first (header, primary, secondary, auxiliary), then back. */
+/**
+ * Every field of a style body, front first (header, primary, secondary,
+ * auxiliary, footer), then back and additional info. Throws
+ * `invalid-pass`, located, for a field without a string key and a string or
+ * number value.
+ */
 export function placedFields(style: string, body: PassStructure): PlacedField[] {
   const placed: PlacedField[] = [];
+  if (body === null || typeof body !== 'object') return placed;
   for (const area of AREAS) {
-    const fields = body[area];
+    const fields: unknown = Object.hasOwn(body, area) ? (body as Record<string, unknown>)[area] : undefined;
     if (!Array.isArray(fields)) continue;
     fields.forEach((field: unknown, index) => {
       const pointer = pointerOf('', [style, area, index]);
@@ -30,7 +38,7 @@ export function placedFields(style: string, body: PassStructure): PlacedField[] 
       if (typeof key !== 'string' || (typeof value !== 'string' && typeof value !== 'number')) {
         throw new GoogleWalletError('invalid-pass', `The field at ${pointer} needs a string key and a string or number value.`);
       }
-      placed.push({ field: field as Field, pointer, back: area === 'backFields' });
+      placed.push({ field: field as Field, pointer, back: BACK.has(area) });
     });
   }
   return placed;
@@ -75,14 +83,20 @@ export function mapFields(fields: readonly PlacedField[], maxRows: number, langu
 function textModule(id: string, field: Field, language: string, strings: Strings | undefined): Record<string, unknown> {
   const body = String(field.value);
   const module: Record<string, unknown> = { id, body };
-  if (field.label !== undefined && field.label !== '') module['header'] = field.label;
+  const label = labelOf(field);
+  if (label !== undefined) module['header'] = label;
   const bodies = translationsOf(body, strings);
   if (bodies.length > 0) module['localizedBody'] = { defaultValue: { language, value: body }, translatedValues: bodies };
-  if (field.label !== undefined && field.label !== '') {
-    const headers = translationsOf(field.label, strings);
-    if (headers.length > 0) module['localizedHeader'] = { defaultValue: { language, value: field.label }, translatedValues: headers };
+  if (label !== undefined) {
+    const headers = translationsOf(label, strings);
+    if (headers.length > 0) module['localizedHeader'] = { defaultValue: { language, value: label }, translatedValues: headers };
   }
   return module;
+}
+
+/** A field's label when it is a non-empty string (a label of another type is reported by {@link fieldLosses}). */
+export function labelOf(field: Field): string | undefined {
+  return typeof field.label === 'string' && field.label !== '' ? field.label : undefined;
 }
 
 const FORMATTING = ['dateStyle', 'timeStyle', 'isRelative', 'numberStyle', 'currencyCode'] as const;
@@ -90,6 +104,9 @@ const FORMATTING = ['dateStyle', 'timeStyle', 'isRelative', 'numberStyle', 'curr
 /** What a field carries that Google's text modules do not. */
 export function fieldLosses(field: Field, pointer: string): GoogleLoss[] {
   const losses: GoogleLoss[] = [];
+  if (field.label !== undefined && typeof field.label !== 'string') {
+    losses.push(loss('google-field-degraded', `${pointer}/label`, `The label of "${field.key}" is not a string: Google Wallet gets the field without it.`));
+  }
   if (field.changeMessage !== undefined) {
     losses.push(loss('google-change-message-dropped', `${pointer}/changeMessage`, `Google Wallet has no change message per field; send a message (addMessage) when "${field.key}" changes instead.`));
   }

@@ -1,10 +1,13 @@
 import type { Pass } from '../types.js';
+import { semanticLoss, semanticReader } from './semantic-reader.js';
+import type { GoogleLoss } from './types.js';
 
-/** The semantic tags a flight uses, and what they become in the Google flight class and object. */
-export interface FlightParts {
+/** The semantic tags a mapping used, what they become in the Google class and object, and what was lost inside them. */
+export interface SemanticParts {
   readonly used: ReadonlySet<string>;
   readonly classFields: Record<string, unknown>;
   readonly objectFields: Record<string, unknown>;
+  readonly losses: readonly GoogleLoss[];
 }
 
 const LOCAL_TIME = /^(\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?)/;
@@ -12,47 +15,75 @@ const LOCAL_TIME = /^(\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?)/;
 /**
  * Apple's boarding-pass semantic tags as Google's flight data: carrier and
  * flight number, airports, departure (local time, Google wants no offset),
- * passenger, confirmation code, seat and boarding group.
+ * passenger, confirmation code, seat and boarding group. A tag is used only
+ * when its value has the shape Apple documents; the others are reported.
  */
-export function flightParts(pass: Pass): FlightParts {
-  const semantics = (pass.semantics ?? {}) as Record<string, unknown>;
-  const used = new Set<string>();
-  const take = (key: string): unknown => {
-    const value = semantics[key];
-    if (value !== undefined) used.add(key);
-    return value;
-  };
-  const text = (value: unknown): string | undefined => (typeof value === 'string' || typeof value === 'number' ? String(value) : undefined);
+export function flightParts(pass: Pass): SemanticParts {
+  const tags = semanticReader(pass.semantics);
   const classFields: Record<string, unknown> = {};
   const objectFields: Record<string, unknown> = {};
-  const airline = text(take('airlineCode'));
-  const flightNumber = text(take('flightNumber'));
+  const airline = tags.text('airlineCode');
+  const flightNumber = tags.text('flightNumber');
   if (airline !== undefined || flightNumber !== undefined) {
     classFields['flightHeader'] = {
       ...(airline === undefined ? {} : { carrier: { carrierIataCode: airline } }),
       ...(flightNumber === undefined ? {} : { flightNumber }),
     };
   }
-  const origin = text(take('departureAirportCode'));
+  const origin = tags.text('departureAirportCode');
   if (origin !== undefined) classFields['origin'] = { airportIataCode: origin };
-  const destination = text(take('destinationAirportCode'));
+  const destination = tags.text('destinationAirportCode');
   if (destination !== undefined) classFields['destination'] = { airportIataCode: destination };
-  const departure = LOCAL_TIME.exec(text(take('originalDepartureDate')) ?? '')?.[1];
-  if (departure !== undefined) classFields['localScheduledDepartureDateTime'] = departure;
-  const passenger = take('passengerName');
-  if (passenger !== null && typeof passenger === 'object') {
-    const name = passenger as Record<string, unknown>;
-    const full = [name['givenName'], name['familyName']].filter((part) => typeof part === 'string').join(' ');
-    if (full !== '') objectFields['passengerName'] = full;
+  const departure = LOCAL_TIME.exec(String(tags.raw('originalDepartureDate') ?? ''))?.[1];
+  if (departure !== undefined && typeof tags.raw('originalDepartureDate') === 'string') {
+    tags.use('originalDepartureDate');
+    classFields['localScheduledDepartureDateTime'] = departure;
   }
-  const confirmation = text(take('confirmationNumber'));
+  const passenger = tags.raw('passengerName');
+  if (passenger !== null && typeof passenger === 'object' && !Array.isArray(passenger)) {
+    const name = passenger as Record<string, unknown>;
+    const part = (key: string): unknown => (Object.hasOwn(name, key) ? name[key] : undefined);
+    const full = [part('givenName'), part('familyName')].filter((piece) => typeof piece === 'string' && piece !== '').join(' ');
+    if (full !== '') {
+      tags.use('passengerName');
+      objectFields['passengerName'] = full;
+    }
+  }
+  const confirmation = tags.text('confirmationNumber');
   if (confirmation !== undefined) objectFields['reservationInfo'] = { confirmationCode: confirmation };
   const seating: Record<string, unknown> = {};
-  const boardingGroup = text(take('boardingGroup'));
+  const boardingGroup = tags.text('boardingGroup');
   if (boardingGroup !== undefined) seating['boardingGroup'] = boardingGroup;
-  const seats = take('seats');
-  const seat = Array.isArray(seats) ? text((seats[0] as Record<string, unknown> | undefined)?.['seatNumber']) : undefined;
-  if (seat !== undefined) seating['seatNumber'] = seat;
+  const seat = firstSeat(tags.raw('seats'));
+  if (seat?.['seatNumber'] !== undefined) {
+    tags.use('seats');
+    seating['seatNumber'] = seat['seatNumber'];
+    tags.losses.push(...seatLosses(tags.raw('seats') as unknown[], ['seatNumber']));
+  }
   if (Object.keys(seating).length > 0) objectFields['boardingAndSeatingInfo'] = seating;
-  return { used, classFields, objectFields };
+  return { used: tags.used, classFields, objectFields, losses: tags.losses };
+}
+
+/** The text members of the first element of `seats`, when it is an array of objects. */
+export function firstSeat(seats: unknown): Record<string, string> | undefined {
+  if (!Array.isArray(seats) || seats.length === 0) return undefined;
+  const first: unknown = seats[0];
+  if (first === null || typeof first !== 'object' || Array.isArray(first)) return undefined;
+  const seat: Record<string, string> = {};
+  for (const key of ['seatNumber', 'seatRow', 'seatSection'] as const) {
+    const value = Object.hasOwn(first, key) ? (first as Record<string, unknown>)[key] : undefined;
+    if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) seat[key] = String(value);
+  }
+  return seat;
+}
+
+/** What Google has no place for in `seats` once the first seat's `mapped` members are taken: the other seats, the other members. */
+export function seatLosses(seats: readonly unknown[], mapped: readonly string[]): GoogleLoss[] {
+  const losses: GoogleLoss[] = [];
+  const first = seats[0] as Record<string, unknown>;
+  for (const key of Object.keys(first)) {
+    if (!mapped.includes(key)) losses.push(semanticLoss(['seats', 0, key], `Google Wallet has no place for ${key} of a seat: it is left out.`));
+  }
+  if (seats.length > 1) losses.push(semanticLoss(['seats', 1], `Google Wallet shows one seat per pass: ${seats.length - 1} more seat${seats.length === 2 ? ' is' : 's are'} left out.`));
+  return losses;
 }

@@ -12,7 +12,7 @@ const IOS18_URLS = [
   'transitProviderWebsiteURL', 'upgradeURL',
 ] as const;
 
-const IOS18_KEYS = ['preferredStyleSchemes', 'eventLogoText', 'upcomingPassInformation', 'suppressHeaderDarkening', 'useAutomaticColors', 'footerBackgroundColor'] as const;
+const IOS18_KEYS = ['preferredStyleSchemes', 'eventLogoText', 'upcomingPassInformation', 'suppressHeaderDarkening', 'useAutomaticColors', 'footerBackgroundColor', 'featuredActions'] as const;
 
 /** Pass keys Google has no place for, with the code and the reason. */
 const DROPPED: readonly (readonly [key: keyof Pass, code: GoogleLossCode, why: string])[] = [
@@ -33,7 +33,7 @@ const DROPPED: readonly (readonly [key: keyof Pass, code: GoogleLossCode, why: s
 
 /**
  * Losses of the pass's own keys (not its fields): places, dates, colors, NFC,
- * app links, iOS 18+ keys, semantic tags not used, extra barcodes.
+ * app links, iOS 18+ keys (iOS 27's featuredActions too), semantic tags not used.
  */
 export function passLosses(pass: Pass, usedSemantics: ReadonlySet<string>): GoogleLoss[] {
   const losses: GoogleLoss[] = [];
@@ -50,11 +50,8 @@ export function passLosses(pass: Pass, usedSemantics: ReadonlySet<string>): Goog
       if (usedSemantics.has(key)) continue;
       losses.push(loss('google-semantics-dropped', `/semantics/${pointerToken(key)}`, `Google Wallet has no place for the semantic tag ${key}.`));
     }
-  }
-  if (Array.isArray(pass.barcodes)) {
-    pass.barcodes.forEach((_, index) => {
-      if (index > 0) losses.push(loss('google-barcode-dropped', `/barcodes/${index}`, 'Google Wallet shows one barcode: the first is used, this one is left out.'));
-    });
+  } else if (semantics !== undefined) {
+    losses.push(loss('google-semantics-dropped', '/semantics', 'semantics is not an object of semantic tags: it is left out.'));
   }
   return losses;
 }

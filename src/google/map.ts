@@ -5,8 +5,9 @@ import { checkIssuerId, classIdOf, objectIdOf } from './ids.js';
 import { localized } from './localize.js';
 import { loss } from './loss.js';
 import { mapBarcode } from './map-barcode.js';
-import { type PlacedField, fieldLosses, mapFields, placedFields } from './map-fields.js';
-import { flightParts } from './map-flight.js';
+import { type PlacedField, fieldLosses, labelOf, mapFields, placedFields } from './map-fields.js';
+import { eventParts } from './map-event.js';
+import { flightParts, type SemanticParts } from './map-flight.js';
 import { mapImages } from './map-images.js';
 import { passLosses } from './map-pass-losses.js';
 import type { GoogleLoss, GoogleMapOptions, GoogleWalletPass, GoogleWalletType } from './types.js';
@@ -20,9 +21,11 @@ const TRANSIT_TYPES: Readonly<Record<string, string>> = {
   PKTransitTypeGeneric: 'OTHER',
 };
 
-/** The Google type of an Apple style: storeCard → loyalty, coupon → offer, air boarding pass → flight, other boarding passes → transit. */
-function typeOf(style: (typeof STYLES)[number], body: PassStructure): GoogleWalletType {
+/** The Google type of an Apple style: storeCard → loyalty, coupon → offer, air boarding pass → flight, other boarding passes → transit, posterGeneric alone → generic. */
+function typeOf(style: (typeof STYLES)[number] | 'posterGeneric', body: PassStructure): GoogleWalletType {
   switch (style) {
+    case 'posterGeneric':
+      return 'generic';
     case 'storeCard':
       return 'loyalty';
     case 'coupon':
@@ -54,10 +57,14 @@ function typeOf(style: (typeof STYLES)[number], body: PassStructure): GoogleWall
  */
 export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWalletPass {
   checkIssuerId(options.issuerId);
-  const styles = STYLES.filter((style) => pass[style] !== undefined && pass[style] !== null);
-  const style = styles[0];
+  if (pass === null || typeof pass !== 'object' || Array.isArray(pass)) throw new GoogleWalletError('invalid-pass', 'A rendered pass.json (an object) is needed.');
+  const present = (key: string): boolean => Object.hasOwn(pass, key) && (pass as unknown as Record<string, unknown>)[key] !== undefined && (pass as unknown as Record<string, unknown>)[key] !== null;
+  const styles = STYLES.filter(present);
+  const poster = present('posterGeneric');
+  // iOS 27's posterGeneric alone is a generic pass; beside a classic style, Google gets the classic style (what iOS 26 and earlier show).
+  const style = styles[0] ?? (poster ? 'posterGeneric' : undefined);
   if (style === undefined || typeof pass.serialNumber !== 'string' || typeof pass.passTypeIdentifier !== 'string' || typeof pass.organizationName !== 'string') {
-    throw new GoogleWalletError('invalid-pass', 'A rendered pass.json is needed: a style body, serialNumber, passTypeIdentifier and organizationName.');
+    throw new GoogleWalletError('invalid-pass', 'A rendered pass.json is needed: a style body (one of the five styles or posterGeneric), serialNumber, passTypeIdentifier and organizationName (strings).');
   }
   const body = pass[style] as PassStructure;
   const type = typeOf(style, body);
@@ -66,24 +73,41 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
   const text = (value: string) => localized(value, language, strings);
   const losses: GoogleLoss[] = [];
   for (const other of styles.slice(1)) losses.push(loss('google-key-dropped', `/${other}`, `A pass has one style; ${other} is left out (${style} is used).`));
+  const optionalText = (key: 'logoText' | 'description'): string | undefined => {
+    const value: unknown = pass[key];
+    if (value === undefined || typeof value === 'string') return value;
+    losses.push(loss('google-key-dropped', `/${key}`, `${key} is not a string: it is left out.`));
+    return undefined;
+  };
+  const logoText = optionalText('logoText');
+  const description = optionalText('description');
 
   const classId = classIdOf(options.issuerId, pass.passTypeIdentifier, options.classSuffix);
   const walletClass: Record<string, unknown> = { id: classId };
   const object: Record<string, unknown> = { id: objectIdOf(options.issuerId, pass.passTypeIdentifier, pass.serialNumber), classId, state: pass.voided === true ? 'INACTIVE' : 'ACTIVE' };
-  const title = pass.logoText ?? pass.organizationName;
+  const title = logoText ?? pass.organizationName;
 
   // Generic passes show the first primary field as the header; every other type keeps all fields as text modules.
   let fields: PlacedField[] = placedFields(style, body);
+  if (style !== 'posterGeneric') {
+    // Only a poster shows footer fields; Wallet hides them on the five classic styles.
+    for (const placed of fields.filter((entry) => entry.pointer.startsWith(`/${style}/footerFields/`))) {
+      losses.push(loss('google-field-dropped', placed.pointer, `Wallet shows footer fields only on a posterGeneric pass: "${placed.field.key}" is left out.`));
+    }
+    fields = fields.filter((entry) => !entry.pointer.startsWith(`/${style}/footerFields/`));
+  }
+  if (poster && style !== 'posterGeneric') losses.push(...posterLosses(pass, style, fields));
   if (type === 'generic') {
     object['cardTitle'] = text(title);
     const headline = fields.find((placed) => placed.pointer === `/${style}/primaryFields/0`);
     if (headline !== undefined) {
       object['header'] = text(String(headline.field.value));
-      if (headline.field.label !== undefined && headline.field.label !== '') object['subheader'] = text(headline.field.label);
+      const label = labelOf(headline.field);
+      if (label !== undefined) object['subheader'] = text(label);
       fields = fields.filter((placed) => placed !== headline);
       losses.push(...fieldLosses(headline.field, headline.pointer));
     } else {
-      object['header'] = text(pass.description !== '' ? pass.description : pass.organizationName);
+      object['header'] = text(description !== undefined && description !== '' ? description : pass.organizationName);
     }
   } else {
     walletClass['issuerName'] = pass.organizationName;
@@ -99,13 +123,14 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
   losses.push(...images.losses);
   if (images.hero !== undefined) object['heroImage'] = images.hero;
 
-  let usedSemantics: ReadonlySet<string> = new Set();
+  let semantic: SemanticParts | undefined;
   switch (type) {
     case 'generic':
       if (images.logo !== undefined) object['logo'] = images.logo;
       break;
     case 'eventTicket':
       walletClass['eventName'] = text(title);
+      semantic = eventParts(pass, text);
       if (images.logo !== undefined) walletClass['logo'] = images.logo;
       break;
     case 'loyalty':
@@ -121,35 +146,66 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
       if (images.logo !== undefined) walletClass['titleImage'] = images.logo;
       break;
     case 'flight': {
-      const parts = flightParts(pass);
-      usedSemantics = parts.used;
-      Object.assign(walletClass, parts.classFields);
-      Object.assign(object, parts.objectFields);
+      semantic = flightParts(pass);
       if (images.logo !== undefined) {
-        const header = (walletClass['flightHeader'] ?? {}) as Record<string, unknown>;
-        walletClass['flightHeader'] = { ...header, carrier: { ...((header['carrier'] ?? {}) as object), airlineLogo: images.logo } };
+        const header = (semantic.classFields['flightHeader'] ?? {}) as Record<string, unknown>;
+        semantic.classFields['flightHeader'] = { ...header, carrier: { ...((header['carrier'] ?? {}) as object), airlineLogo: images.logo } };
       }
       break;
     }
     case 'transit':
-      walletClass['transitType'] = TRANSIT_TYPES[String(body.transitType)] ?? 'OTHER';
+      walletClass['transitType'] = typeof body.transitType === 'string' && Object.hasOwn(TRANSIT_TYPES, body.transitType) ? TRANSIT_TYPES[body.transitType] : 'OTHER';
       object['tripType'] = 'ONE_WAY';
       if (images.logo !== undefined) walletClass['logo'] = images.logo;
       break;
+  }
+
+  if (semantic !== undefined) {
+    Object.assign(walletClass, semantic.classFields);
+    Object.assign(object, semantic.objectFields);
+    losses.push(...semantic.losses);
   }
 
   const barcode = mapBarcode(pass);
   losses.push(...barcode.losses);
   if (barcode.barcode !== undefined) object['barcode'] = barcode.barcode;
 
-  if (pass.backgroundColor !== undefined) {
-    const hex = toHexColor(pass.backgroundColor);
+  const background: unknown = pass.backgroundColor;
+  if (background !== undefined) {
+    const hex = typeof background === 'string' ? toHexColor(background) : undefined;
     if (hex !== undefined) object['hexBackgroundColor'] = hex;
-    else losses.push(loss('google-color-dropped', '/backgroundColor', `Google Wallet reads #rrggbb colors; ${JSON.stringify(pass.backgroundColor)} is left out.`));
+    else losses.push(loss('google-color-dropped', '/backgroundColor', `Google Wallet reads #rrggbb colors; ${typeof background === 'string' ? JSON.stringify(background.slice(0, 60)) : `a ${typeof background}`} is left out.`));
   }
-  if (pass.groupingIdentifier !== undefined) object['groupingInfo'] = { groupingId: pass.groupingIdentifier };
-  if (pass.expirationDate !== undefined) object['validTimeInterval'] = { end: { date: pass.expirationDate } };
+  const grouping: unknown = pass.groupingIdentifier;
+  if (typeof grouping === 'string') object['groupingInfo'] = { groupingId: grouping };
+  else if (grouping !== undefined) losses.push(loss('google-key-dropped', '/groupingIdentifier', 'groupingIdentifier is not a string: it is left out.'));
+  const expiration: unknown = pass.expirationDate;
+  if (typeof expiration === 'string') object['validTimeInterval'] = { end: { date: expiration } };
+  else if (expiration !== undefined) losses.push(loss('google-key-dropped', '/expirationDate', 'expirationDate is not a string: it is left out.'));
 
-  losses.push(...passLosses(pass, usedSemantics));
+  losses.push(...passLosses(pass, semantic?.used ?? new Set()));
   return { type, class: walletClass, object, losses };
+}
+
+/**
+ * What a posterGeneric body beside a classic style loses: Google gets the
+ * classic style (the one iOS 26 and earlier show), so the poster layout is
+ * reported once, and each poster field whose key the classic style does not
+ * hold — a field seen only on the poster — at its own pointer.
+ */
+function posterLosses(pass: Pass, style: string, classic: readonly PlacedField[]): GoogleLoss[] {
+  const losses = [loss('google-key-dropped', '/posterGeneric', `Google Wallet has no poster layout: the ${style} style is used, the posterGeneric layout is left out.`)];
+  let posterFields: PlacedField[];
+  try {
+    posterFields = placedFields('posterGeneric', pass.posterGeneric as PassStructure);
+  } catch {
+    // A malformed poster field: the poster is already reported as a whole.
+    return losses;
+  }
+  const keys = new Set(classic.map((placed) => placed.field.key));
+  for (const placed of posterFields) {
+    if (keys.has(placed.field.key)) continue;
+    losses.push(loss('google-field-dropped', placed.pointer, `"${placed.field.key}" is shown only on the poster (posterGeneric); the ${style} style Google gets has no such field.`));
+  }
+  return losses;
 }

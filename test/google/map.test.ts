@@ -120,10 +120,8 @@ describe('toGoogleWallet: losses', () => {
       'google-field-degraded /generic/backFields/0/dateStyle',
       'google-field-degraded /generic/backFields/0/attributedValue',
       'google-field-degraded /generic/backFields/0/dataDetectorTypes',
-      'google-image-dropped ',
-      'google-image-dropped ',
-      'google-image-dropped ',
-      'google-image-dropped ',
+      ...Array.from({ length: 9 }, () => 'google-image-dropped '),
+      'google-barcode-dropped /barcodes/1',
       'google-color-dropped /backgroundColor',
       'google-location-dropped /locations',
       'google-location-dropped /maxDistance',
@@ -139,7 +137,6 @@ describe('toGoogleWallet: losses', () => {
       'google-ios-key-dropped /footerBackgroundColor',
       'google-ios-key-dropped /merchandiseURL',
       'google-semantics-dropped /semantics/eventName',
-      'google-barcode-dropped /barcodes/1',
     ]);
     expect(result.losses.every((loss) => loss.severity === 'warning' && loss.message.length > 10)).toBe(true);
     expect(result.losses.filter((loss) => loss.code === 'google-image-dropped').map((loss) => loss.message)).toEqual([
@@ -147,6 +144,11 @@ describe('toGoogleWallet: losses', () => {
       'Google Wallet has no slot for background.png: it is left out.',
       'Google Wallet has no slot for footer.png: it is left out.',
       'Google Wallet has no slot for icon.png: it is left out.',
+      'Google Wallet has no slot for artwork.png: it is left out.',
+      'Google Wallet has no slot for primaryLogo.png: it is left out.',
+      'Google Wallet has no slot for secondaryLogo.png: it is left out.',
+      'Google Wallet has no slot for venueMap.png: it is left out.',
+      'Google Wallet has no slot for personalizationLogo.png: it is left out.',
     ]);
     expect(result.object['heroImage']).toEqual({ sourceUri: { uri: 'https://img.example/strip.png' } });
   });
@@ -220,5 +222,156 @@ describe('toGoogleWallet: the playground examples', () => {
     expect(result.object['id']).toBe(`${result.class['id']}.${issuer.serialNumber}`);
     expect(result.object['barcode']).toMatchObject({ value: (pass.barcodes?.[0] ?? pass.barcode)?.message });
     expect(result.object['hexBackgroundColor']).toMatch(/^#[0-9a-f]{6}$/);
+  });
+});
+
+describe('toGoogleWallet: iOS 27 posterGeneric', () => {
+  const poster = {
+    headerFields: [{ key: 'member', label: 'Member', value: 'Ada' }],
+    primaryFields: [{ key: 'title', value: 'Summer Festival' }, { key: 'date', label: 'Date', value: 'July 4' }],
+    footerFields: [{ key: 'note', value: 'Bring ID' }],
+    additionalInfoFields: [{ key: 'info', label: 'Info', value: 'Gates at 6' }],
+  };
+  const featuredActions = [{ identifier: 'schedule', type: 'viewSchedule', url: 'https://example.com/s' }];
+
+  test('posterGeneric alone → generic: its first primary field is the header, footer and additional info fields become text modules, poster-only parts are losses', () => {
+    const pass = { ...base, posterGeneric: poster, featuredActions } as Pass;
+    const result = toGoogleWallet(pass, { issuerId, imageUrl: (path) => (['artwork.png', 'primaryLogo.png', 'logo.png'].includes(path) ? `https://img.example/${path}` : undefined) });
+    expect(result.type).toBe('generic');
+    expect(result.object).toMatchObject({ header: en('Summer Festival'), logo: { sourceUri: { uri: 'https://img.example/logo.png' } } });
+    expect(result.object['textModulesData']).toEqual([
+      { id: 'member', header: 'Member', body: 'Ada' },
+      { id: 'date', header: 'Date', body: 'July 4' },
+      { id: 'note', body: 'Bring ID' },
+      { id: 'info', header: 'Info', body: 'Gates at 6' },
+    ]);
+    expect(codes(result.losses)).toEqual(['google-image-dropped ', 'google-image-dropped ', 'google-ios-key-dropped /featuredActions']);
+    expect(result.losses.slice(0, 2).map((loss) => loss.message)).toEqual([
+      'Google Wallet has no slot for artwork.png: it is left out.',
+      'Google Wallet has no slot for primaryLogo.png: it is left out.',
+    ]);
+  });
+
+  test('posterGeneric beside a classic style: the classic style is mapped; the poster layout and each poster-only field are losses', () => {
+    const pass = {
+      ...base,
+      preferredStyleSchemes: ['posterEventTicket', 'eventTicket'],
+      eventTicket: { primaryFields: [{ key: 'title', value: 'Summer Festival' }], secondaryFields: [{ key: 'member', label: 'Member', value: 'Ada' }] },
+      posterGeneric: poster,
+      featuredActions,
+    } as Pass;
+    const result = toGoogleWallet(pass, { issuerId });
+    expect(result.type).toBe('eventTicket');
+    expect(result.object['textModulesData']).toEqual([{ id: 'title', body: 'Summer Festival' }, { id: 'member', header: 'Member', body: 'Ada' }]);
+    expect(codes(result.losses)).toEqual([
+      'google-key-dropped /posterGeneric',
+      'google-field-dropped /posterGeneric/primaryFields/1',
+      'google-field-dropped /posterGeneric/footerFields/0',
+      'google-field-dropped /posterGeneric/additionalInfoFields/0',
+      'google-ios-key-dropped /preferredStyleSchemes',
+      'google-ios-key-dropped /featuredActions',
+    ]);
+  });
+
+  test('footer fields on a classic style (Wallet does not show them) are reported, not mapped', () => {
+    const result = toGoogleWallet({ ...base, generic: { footerFields: [{ key: 'f', value: 'x' }] } } as Pass, { issuerId });
+    expect(result.object['textModulesData']).toBeUndefined();
+    expect(codes(result.losses)).toEqual(['google-field-dropped /generic/footerFields/0']);
+  });
+});
+
+describe('toGoogleWallet: event ticket semantic tags (iOS 18 poster event tickets)', () => {
+  test('event name, venue, dates, attendee, first seat, gate and confirmation fill Google\'s event ticket fields; the rest are losses', () => {
+    const pass = {
+      ...base,
+      logoText: 'Tickets Co',
+      preferredStyleSchemes: ['posterEventTicket', 'eventTicket'],
+      semantics: {
+        eventName: 'The Engines', venueName: 'Hall 3', eventStartDate: '2026-07-04T20:00:00+02:00', eventEndDate: '2026-07-04T23:00:00+02:00',
+        venueDoorsOpenDate: '2026-07-04T18:30:00+02:00', attendeeName: 'Ada Lovelace', confirmationNumber: 'K7Q2',
+        seats: [{ seatNumber: '12', seatRow: 'F', seatSection: '104', seatType: 'Premium' }, { seatNumber: '13' }],
+        venueEntranceGate: 'B', venueLocation: { latitude: 1, longitude: 2 }, performerNames: ['The Engines'], eventType: 'PKEventTypeLivePerformance',
+      },
+      eventTicket: { primaryFields: [{ key: 'event', value: 'The Engines' }] },
+    } as Pass;
+    const result = toGoogleWallet(pass, { issuerId });
+    expect(result.class).toMatchObject({
+      eventName: en('The Engines'),
+      venue: { name: en('Hall 3') },
+      dateTime: { start: '2026-07-04T20:00:00+02:00', end: '2026-07-04T23:00:00+02:00', doorsOpen: '2026-07-04T18:30:00+02:00' },
+    });
+    expect(result.object).toMatchObject({
+      ticketHolderName: 'Ada Lovelace',
+      reservationInfo: { confirmationCode: 'K7Q2' },
+      seatInfo: { seat: en('12'), row: en('F'), section: en('104'), gate: en('B') },
+    });
+    expect(codes(result.losses)).toEqual([
+      'google-semantics-dropped /semantics/seats/0/seatType',
+      'google-semantics-dropped /semantics/seats/1',
+      'google-ios-key-dropped /preferredStyleSchemes',
+      'google-semantics-dropped /semantics/venueLocation',
+      'google-semantics-dropped /semantics/performerNames',
+      'google-semantics-dropped /semantics/eventType',
+    ]);
+  });
+
+  test('a tag of the wrong type is reported as dropped, not silently used; without eventName the title names the event', () => {
+    const pass = { ...base, logoText: 'Concert', semantics: { eventStartDate: 20260704, venueName: { name: 'x' }, seats: 'A1' }, eventTicket: {} } as unknown as Pass;
+    const result = toGoogleWallet(pass, { issuerId });
+    expect(result.class['eventName']).toEqual(en('Concert'));
+    expect(result.class['dateTime']).toBeUndefined();
+    expect(codes(result.losses)).toEqual(['google-semantics-dropped /semantics/eventStartDate', 'google-semantics-dropped /semantics/venueName', 'google-semantics-dropped /semantics/seats']);
+  });
+
+  test('a flight tag of the wrong type is reported too', () => {
+    const pass = { ...base, semantics: { airlineCode: { iata: 'EA' }, passengerName: 'Ada', seats: [{ seatNumber: '1A', seatRow: '1' }] }, boardingPass: { transitType: 'PKTransitTypeAir' } } as unknown as Pass;
+    const result = toGoogleWallet(pass, { issuerId });
+    expect(result.class['flightHeader']).toBeUndefined();
+    expect(result.object['boardingAndSeatingInfo']).toEqual({ seatNumber: '1A' });
+    expect(codes(result.losses)).toEqual(['google-semantics-dropped /semantics/seats/0/seatRow', 'google-semantics-dropped /semantics/airlineCode', 'google-semantics-dropped /semantics/passengerName']);
+  });
+});
+
+describe('toGoogleWallet: barcodes', () => {
+  test('iOS 27 linear formats map to Google\'s; an ITF that is not ITF-14 falls back to the next barcode', () => {
+    const barcode = (format: string, message: string) => ({ format, message, messageEncoding: 'iso-8859-1' });
+    const map = (barcodes: object[]) => toGoogleWallet({ ...base, barcodes, generic: {} } as Pass, { issuerId });
+    expect(map([barcode('PKBarcodeFormatEAN13', '4006381333931')]).object['barcode']).toEqual({ type: 'EAN_13', value: '4006381333931' });
+    expect(map([barcode('PKBarcodeFormatCode39', 'ABC-1')]).object['barcode']).toEqual({ type: 'CODE_39', value: 'ABC-1' });
+    expect(map([barcode('PKBarcodeFormatCodabar', 'A123B')]).object['barcode']).toEqual({ type: 'CODABAR', value: 'A123B' });
+    expect(map([barcode('PKBarcodeFormatI2of5', '12345678901231')]).object['barcode']).toEqual({ type: 'ITF_14', value: '12345678901231' });
+    const fallback = map([barcode('PKBarcodeFormatI2of5', '1234'), barcode('PKBarcodeFormatCode128', '1234'), barcode('PKBarcodeFormatQR', '1234')]);
+    expect(fallback.object['barcode']).toEqual({ type: 'CODE_128', value: '1234' });
+    expect(codes(fallback.losses)).toEqual(['google-barcode-dropped /barcodes/0/message', 'google-barcode-dropped /barcodes/2']);
+  });
+
+  test('prototype names and wrong types never pass for a format or a transit type', () => {
+    const proto = toGoogleWallet({ ...base, barcodes: [{ format: '__proto__', message: 'x' }, { format: 'constructor', message: 'y' }, { format: 'PKBarcodeFormatQR', message: 7 }], generic: {} } as unknown as Pass, { issuerId });
+    expect(proto.object['barcode']).toBeUndefined();
+    expect(codes(proto.losses)).toEqual(['google-barcode-dropped /barcodes/0/format', 'google-barcode-dropped /barcodes/1/format', 'google-barcode-dropped /barcodes/2/message']);
+    const transit = toGoogleWallet({ ...base, boardingPass: { transitType: 'constructor' } } as unknown as Pass, { issuerId });
+    expect(transit.class['transitType']).toBe('OTHER');
+    const both = toGoogleWallet({ ...base, barcode: { format: 'PKBarcodeFormatQR', message: 'old', messageEncoding: 'iso-8859-1' }, barcodes: [], generic: {} }, { issuerId });
+    expect(both.object['barcode']).toEqual({ type: 'QR_CODE', value: 'old' });
+  });
+});
+
+describe('toGoogleWallet: values of the wrong type', () => {
+  test('a label, logoText, description, color, grouping or expiration that is not a string is a loss, never copied into Google\'s resources', () => {
+    const pass = {
+      ...base, logoText: { x: 1 }, description: 5, backgroundColor: [1], groupingIdentifier: 3, expirationDate: { at: 1 }, semantics: 'x',
+      generic: { secondaryFields: [{ key: 's', label: 12, value: 'v' }] },
+    } as unknown as Pass;
+    const result = toGoogleWallet(pass, { issuerId });
+    expect(result.object).toEqual({ id: objectId, classId, state: 'ACTIVE', cardTitle: en('Example Co'), header: en('Example Co'), textModulesData: [{ id: 's', body: 'v' }] });
+    expect(codes(result.losses)).toEqual([
+      'google-key-dropped /logoText',
+      'google-key-dropped /description',
+      'google-field-degraded /generic/secondaryFields/0/label',
+      'google-color-dropped /backgroundColor',
+      'google-key-dropped /groupingIdentifier',
+      'google-key-dropped /expirationDate',
+      'google-semantics-dropped /semantics',
+    ]);
   });
 });
