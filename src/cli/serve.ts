@@ -1,6 +1,6 @@
 import { createApnsClient, type ApnsClient } from '../apns/index.js';
 import { createPassSigner, SignerError, type PassSigner } from '../pkpass/index.js';
-import { createServer, type PassmintServer } from '../server/index.js';
+import { createServer, isDatabaseUnavailable, type PassmintServer } from '../server/index.js';
 import { leaseProblem } from '../server/lease.js';
 import { DEFAULT_TIMEOUT_MS } from '../webhooks/post.js';
 import { flag, stringOption, type OptionTable, type ParsedCommandLine } from './args.js';
@@ -176,7 +176,12 @@ async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
       retentionDays,
       limits,
       log: (entry) => io.stdout(`${JSON.stringify(entry)}\n`),
-      onError: (error) => io.stderr(`passmint serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+      onError: (error) =>
+        io.stderr(
+          isDatabaseUnavailable(error)
+            ? `passmint serve: the database cannot be reached (${error instanceof Error ? error.message : String(error)}); the API answers 503 and the workers retry until it is back\n`
+            : `passmint serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+        ),
     });
   } catch (error) {
     // The database cannot be reached or opened: say which, without the URL's password.

@@ -143,5 +143,10 @@ test('two processes stay up through terminated backends and an immediate stop, a
   // No repeats: an answer received while the database was away was recorded once it was back.
   const ids = events.map((entry) => entry.event.id);
   expect(ids.length).toBe(new Set(ids).size);
-  for (const service of processes) expect(service.output()).not.toMatch(/Unhandled|uncaught/i);
+  for (const service of processes) {
+    expect(service.output()).not.toMatch(/Unhandled|uncaught/i);
+    // The outage is told in one line, without a stack trace.
+    expect(service.output()).toMatch(/the database cannot be reached .*; the API answers 503/);
+    expect(service.output()).not.toMatch(/\n\s+at /);
+  }
 }, 90_000);
