@@ -9,6 +9,8 @@ const encoder = new TextEncoder();
 const EC = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const VERIFY = { name: 'ECDSA', hash: 'SHA-256' } as const;
 const MAX_KEYS = 8;
+/** Largest callback read, in UTF-16 code units: Google's are about 1 KB; anything near this is not one. */
+const MAX_CALLBACK_LENGTH = 64 * 1024;
 
 /** Fetched root keys, kept an hour, for calls that give none (per fetch function). */
 const fetched = new WeakMap<object, { keys: readonly GoogleRootKey[]; until: number }>();
@@ -24,7 +26,9 @@ const GLOBAL_FETCH = {};
  * Signatures are checked over the texts exactly as received (`signedKey` and
  * `signedMessage` are never re-serialized). Without `rootKeys`, Google's keys
  * are fetched once and kept an hour; pass them yourself to control that.
- * A `nonce` seen before means a repeat: Google retries, drop it.
+ * A `nonce` seen before means a repeat: Google retries, drop it. A body
+ * over 64 KiB (Google's are about 1 KB) is `malformed` before any parsing,
+ * and nothing in a body costs more than eight signature checks per root key.
  *
  * @example
  * ```ts
@@ -47,6 +51,7 @@ function refuse(reason: GoogleCallbackReason): GoogleCallbackResult {
 
 async function verify(body: string | object, options: VerifyGoogleCallbackOptions): Promise<GoogleCallbackResult> {
   const now = options.now ?? Date.now();
+  if (typeof body === 'string' && body.length > MAX_CALLBACK_LENGTH) return refuse('malformed');
   const envelope = parseObject(body);
   const intermediate = envelope?.['intermediateSigningKey'] as Record<string, unknown> | undefined;
   if (envelope === undefined || typeof envelope['protocolVersion'] !== 'string') return refuse('malformed');
@@ -55,6 +60,8 @@ async function verify(body: string | object, options: VerifyGoogleCallbackOption
   const signedKey = intermediate?.['signedKey'];
   const signatures = intermediate?.['signatures'];
   if (typeof signature !== 'string' || typeof signedMessage !== 'string' || typeof signedKey !== 'string' || !Array.isArray(signatures)) return refuse('malformed');
+  // A body given already parsed is bounded here: the texts signed, and the signatures tried.
+  if (signature.length + signedMessage.length + signedKey.length > MAX_CALLBACK_LENGTH) return refuse('malformed');
 
   let rootKeys = options.rootKeys;
   if (rootKeys === undefined) {

@@ -82,6 +82,32 @@ describe('verifyGoogleCallback', () => {
     },
   );
 
+  test('hostile bodies (huge, deeply nested, wrong types, thousands of signatures) are refused before any key is fetched or checked', async () => {
+    let fetches = 0;
+    const keyServer = (async () => {
+      fetches++;
+      return new Response(JSON.stringify({ keys: rootKeys }));
+    }) as typeof fetch;
+    const parsed = JSON.parse(valid()) as { signedMessage: string; intermediateSigningKey: { signedKey: string; signatures: string[] } };
+    const bodies: (string | object)[] = [
+      valid().replace(/}$/, `,"padding":"${'x'.repeat(70_000)}"}`),
+      `${'['.repeat(500_000)}${']'.repeat(500_000)}`,
+      `{"protocolVersion":"ECv2SigningOnly","a":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`,
+      { ...parsed, signedMessage: 5 },
+      { ...parsed, intermediateSigningKey: [] },
+      { ...parsed, intermediateSigningKey: { ...parsed.intermediateSigningKey, signatures: 'x' } },
+      { ...parsed, signedMessage: parsed.signedMessage + ' '.repeat(70_000) },
+      { ...parsed, protocolVersion: ['ECv2SigningOnly'] },
+    ];
+    for (const body of bodies) expect(await verifyGoogleCallback(body, { issuerId, now, fetch: keyServer })).toEqual({ ok: false, reason: 'malformed' });
+    expect(fetches).toBe(0);
+    // Thousands of signatures: only the first few are tried, and a good one among them still verifies.
+    const many = { ...parsed, intermediateSigningKey: { ...parsed.intermediateSigningKey, signatures: [...parsed.intermediateSigningKey.signatures, ...Array.from({ length: 5000 }, () => 'AAAA')] } };
+    expect((await verifyGoogleCallback(many, { issuerId, rootKeys, now })).ok).toBe(true);
+    const junkFirst = { ...parsed, intermediateSigningKey: { ...parsed.intermediateSigningKey, signatures: [...Array.from({ length: 5000 }, () => 'AAAA'), ...parsed.intermediateSigningKey.signatures] } };
+    expect(await verifyGoogleCallback(junkFirst, { issuerId, rootKeys, now })).toEqual({ ok: false, reason: 'intermediate-signature-invalid' });
+  });
+
   test('without root keys they are fetched; an unreachable key server is root-keys-unavailable', async () => {
     const failing = (async () => new Response('nope', { status: 503 })) as typeof fetch;
     expect(await verifyGoogleCallback(valid(), { issuerId, now, fetch: failing })).toEqual({ ok: false, reason: 'root-keys-unavailable' });
