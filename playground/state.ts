@@ -45,6 +45,8 @@ export interface IssueEntry {
 
 /** What the preview found that the library's checks did not (a barcode the drawing code could not encode). */
 export const previewProblems = signal<readonly IssueEntry[]>([]);
+/** Values the preview's front cuts with an ellipsis (measured once drawn). */
+export const cutValues = signal<readonly IssueEntry[]>([]);
 
 const first: Example = examples[0] as Example;
 
@@ -242,6 +244,7 @@ export const issues: ReadonlySignal<readonly IssueEntry[]> = computed(() => {
     ...renderIssues.map((issue, index) => fromIssue('render', issue, index)),
     ...(passReport?.issues ?? []).map((issue, index) => fromIssue('pass', issue, index)),
     ...previewProblems.value,
+    ...cutValues.value,
     ...imageIssues.value,
   ]);
 });

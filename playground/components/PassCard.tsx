@@ -1,11 +1,13 @@
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { Field, Pass, PassStructure, PassStyle } from '../../src/index.js';
 import { shownColor, type ShownColor } from '../lib/colors.js';
 import { cssTextAlign, formatFieldValue } from '../lib/field-format.js';
 import { passStyle } from '../lib/pass-style.js';
 import { frontLayout } from '../lib/wallet-layout.js';
+import { useCutValues } from '../lib/cut-values.js';
 import { BarcodeView } from './BarcodeView.js';
+import { PassDetails } from './PassDetails.js';
 import { TransitGlyph } from './TransitGlyph.js';
 
 const STYLE_NAMES: Readonly<Record<PassStyle, string>> = {
@@ -19,21 +21,21 @@ const STYLE_NAMES: Readonly<Record<PassStyle, string>> = {
 /** Object URLs of the pass's images (the densest of each), by image name. */
 export type CardImages = Readonly<Partial<Record<'icon' | 'logo' | 'strip' | 'thumbnail' | 'background' | 'footer', string>>>;
 
-function FieldView({ field, row }: { field: Field; row: string }): JSX.Element {
+function FieldView({ field, row, path }: { field: Field; row: string; path: string }): JSX.Element {
   return (
-    <div class={`field field-${row}`} style={{ textAlign: cssTextAlign(field.textAlignment) }} data-key={field.key}>
+    <div class={`field field-${row}`} style={{ textAlign: cssTextAlign(field.textAlignment) }} data-key={field.key} data-path={path}>
       {field.label === undefined ? null : <div class="field-label">{String(field.label)}</div>}
       <div class="field-value">{formatFieldValue(field)}</div>
     </div>
   );
 }
 
-function Row({ fields, row }: { fields: readonly Field[]; row: string }): JSX.Element | null {
+function Row({ fields, row, paths }: { fields: readonly Field[]; row: string; paths: FieldPaths }): JSX.Element | null {
   if (fields.length === 0) return null;
   return (
     <div class={`row row-${row}`} data-testid={`${row}-fields`}>
       {fields.map((field, index) => (
-        <FieldView key={`${field.key}:${index}`} field={field} row={row} />
+        <FieldView key={`${field.key}:${index}`} field={field} row={row} path={paths(field)} />
       ))}
     </div>
   );
@@ -66,24 +68,20 @@ function ColorLegend({ colors }: { colors: Readonly<Record<string, ShownColor | 
   );
 }
 
-// The back, as Wallet shows it after the (i) button: every back field as label and
-// value, links live, then what Wallet adds itself. Drawn only while shown.
-function Back({ pass, fields, cardStyle }: { pass: Pass; fields: readonly Field[]; cardStyle: Record<string, string> }): JSX.Element {
-  return (
-    <article class="pass pass-back-side" style={cardStyle} data-testid="pass-back" aria-label="Back of the pass">
-      <header class="back-title">{pass.organizationName ?? ''}</header>
-      {fields.length === 0 ? <p class="back-empty">No back fields.</p> : null}
-      <dl>
-        {fields.map((field, index) => (
-          <div key={`${field.key}:${index}`} class="back-field">
-            {field.label === undefined ? null : <dt>{String(field.label)}</dt>}
-            <dd>{formatFieldValue(field)}</dd>
-          </div>
-        ))}
-      </dl>
-      <p class="back-system">Automatic updates · Show on lock screen · Remove pass</p>
-    </article>
-  );
+/** A field's JSON Pointer in the pass (`/generic/secondaryFields/1`), found by identity in its structure. */
+type FieldPaths = (field: Field) => string;
+
+const AREAS = ['headerFields', 'primaryFields', 'secondaryFields', 'auxiliaryFields', 'backFields'] as const;
+
+function fieldPaths(structure: PassStructure, style: PassStyle): FieldPaths {
+  return (field) => {
+    for (const area of AREAS) {
+      const list = structure[area];
+      const index = Array.isArray(list) ? list.indexOf(field) : -1;
+      if (index >= 0) return `/${style}/${area}/${index}`;
+    }
+    return `/${style}`;
+  };
 }
 
 /**
@@ -109,8 +107,11 @@ export function PassCard({ pass, images, testId = 'pass-preview' }: { pass: Pass
   const backgroundImage = style === 'eventTicket' && strip === undefined ? images.background : undefined;
   const thumbnail = (style === 'generic' || (style === 'eventTicket' && strip === undefined)) ? images.thumbnail : undefined;
   const footer = style === 'boardingPass' ? images.footer : undefined;
-  // Coupons and store cards always have a band behind the primary fields; an event ticket only with a strip image.
-  const stripStyle = style === 'coupon' || style === 'storeCard' || (style === 'eventTicket' && strip !== undefined);
+  // The primary fields sit on the strip image when there is one; without it Wallet draws no band, only the pass's color.
+  const stripStyle = strip !== undefined;
+  const paths = fieldPaths(structure, style);
+  const front = useRef<HTMLElement>(null);
+  const cut = useCutValues(front, pass, side, testId === 'pass-preview');
 
   return (
     <>
@@ -123,13 +124,14 @@ export function PassCard({ pass, images, testId = 'pass-preview' }: { pass: Pass
         </button>
       </div>
       {side === 'back' ? (
-        <Back pass={pass} fields={layout.back} cardStyle={cardStyle} />
+        <PassDetails pass={pass} fields={layout.back} icon={images.icon} />
       ) : (
         <article
           class={`pass pass-${style}${backgroundImage === undefined ? '' : ' has-background'}`}
           style={cardStyle}
           data-testid={testId}
           data-style={style}
+          ref={front}
           aria-label={`${STYLE_NAMES[style]} pass preview`}
         >
           {backgroundImage === undefined ? null : <img class="pass-background" src={backgroundImage} alt="" data-testid="image-background" />}
@@ -139,14 +141,14 @@ export function PassCard({ pass, images, testId = 'pass-preview' }: { pass: Pass
             <div class="pass-logo-text" data-testid="logo-text">
               {pass.logoText ?? ''}
             </div>
-            <Row fields={layout.header} row="header" />
+            <Row fields={layout.header} row="header" paths={paths} />
           </header>
           {style === 'boardingPass' ? (
             <div class="row row-primary boarding" data-testid="primary-fields">
-              {layout.primary[0] === undefined ? null : <FieldView field={layout.primary[0]} row="primary" />}
+              {layout.primary[0] === undefined ? null : <FieldView field={layout.primary[0]} row="primary" path={paths(layout.primary[0])} />}
               <TransitGlyph transitType={structure.transitType} />
               {layout.primary.slice(1).map((field, index) => (
-                <FieldView key={`${field.key}:${index}`} field={{ ...field, textAlignment: 'PKTextAlignmentRight' }} row="primary" />
+                <FieldView key={`${field.key}:${index}`} field={{ ...field, textAlignment: 'PKTextAlignmentRight' }} row="primary" path={paths(field)} />
               ))}
             </div>
           ) : (
@@ -155,16 +157,21 @@ export function PassCard({ pass, images, testId = 'pass-preview' }: { pass: Pass
               style={strip === undefined ? undefined : { backgroundImage: `url("${strip}")` }}
               data-testid={strip === undefined ? undefined : 'image-strip'}
             >
-              <Row fields={layout.primary} row="primary" />
+              <Row fields={layout.primary} row="primary" paths={paths} />
               {thumbnail === undefined ? null : <img class="pass-thumbnail" src={thumbnail} alt="" data-testid="image-thumbnail" />}
             </div>
           )}
           {layout.rows.map((fields, index) => (
-            <Row key={index} fields={fields} row={index === 0 ? 'secondary' : 'auxiliary'} />
+            <Row key={index} fields={fields} row={index === 0 ? 'secondary' : 'auxiliary'} paths={paths} />
           ))}
           {layout.hidden === 0 ? null : (
             <p class="hidden-fields" data-testid="hidden-fields">
               +{layout.hidden} field{layout.hidden === 1 ? '' : 's'} Wallet does not show
+            </p>
+          )}
+          {cut.length === 0 ? null : (
+            <p class="cut-note" data-testid="cut-note">
+              Cut on the front: {cut.map((entry) => entry.name).join(', ')}
             </p>
           )}
           {footer === undefined ? null : <img class="pass-footer" src={footer} alt="" data-testid="image-footer" />}

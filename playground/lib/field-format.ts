@@ -33,12 +33,14 @@ export function formatFieldValue(field: Field): string {
     const dateStyle = field.dateStyle === undefined ? undefined : DATE_STYLES[field.dateStyle];
     const timeStyle = field.timeStyle === undefined ? undefined : DATE_STYLES[field.timeStyle];
     if (dateStyle !== undefined || timeStyle !== undefined) {
-      const date = new Date(value);
+      // ignoresTimeZone: the time as written in the value, in the event's own zone, wherever the phone is.
+      const wall = field.ignoresTimeZone === true ? wallClock(String(value)) : undefined;
+      const date = wall ?? new Date(value);
       if (!Number.isNaN(date.getTime())) {
         return new Intl.DateTimeFormat(undefined, {
           ...(dateStyle === undefined ? {} : { dateStyle }),
           ...(timeStyle === undefined ? {} : { timeStyle }),
-          ...(field.ignoresTimeZone === true ? { timeZone: 'UTC' } : {}),
+          ...(wall === undefined ? {} : { timeZone: 'UTC' }),
         }).format(date);
       }
     }
@@ -46,6 +48,16 @@ export function formatFieldValue(field: Field): string {
     // An invalid currency code is reported by validatePass; the preview just shows the raw value.
   }
   return String(value);
+}
+
+const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?/;
+
+/** The date and time written in an ISO 8601 string, as a UTC instant (its offset, if any, set aside). */
+function wallClock(value: string): Date | undefined {
+  const match = WALL_CLOCK.exec(value);
+  if (match === null) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0));
+  return new Date(Date.UTC(year!, month! - 1, day!, hour!, minute!, second!));
 }
 
 const ALIGN: Readonly<Record<string, string>> = {

@@ -130,8 +130,8 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     expect(await card.locator('[data-testid=image-background]').count()).toBe(0);
     expect(await card.locator('[data-testid=image-thumbnail]').count()).toBe(0);
     const unused = await page.locator('[data-testid=issues] button[data-code=unused-image]').allTextContents();
-    expect(unused.join('\n')).toContain('background@2x.png is not shown');
-    expect(unused.join('\n')).toContain('thumbnail@2x.png is not shown');
+    expect(unused.join('\n')).toContain('"background@2x.png" is never shown');
+    expect(unused.join('\n')).toContain('"thumbnail@2x.png" is never shown');
 
     // A boarding pass: the footer above the barcode, no strip slot.
     await page.locator('[data-testid=example-picker]').selectOption('boarding-pass');
