@@ -4,6 +4,7 @@
 import type { Issue } from '../issues.js';
 import { joinPointer } from '../issues.js';
 import { parseJsonText } from '../json-text.js';
+import { describe } from '../rules/context.js';
 
 /** The user data a signup form can ask for: Apple's `PKPassPersonalizationField…` names. */
 export const PERSONALIZATION_FIELDS: readonly PersonalizationField[] = [
@@ -93,7 +94,7 @@ export function checkPersonalizationJson(bytes: Uint8Array, issues: Issue[]): vo
       issues.push({
         severity: 'error',
         code: 'invalid-personalization-field',
-        message: `${JSON.stringify(field)} is not a field Wallet asks for; use ${PERSONALIZATION_FIELDS.join(', ')}`,
+        message: `${describe(field)} is not a field Wallet asks for; use ${PERSONALIZATION_FIELDS.join(', ')}`,
         path: joinPointer(at('requiredPersonalizationFields'), index),
       });
     });
@@ -110,6 +111,6 @@ export function checkPersonalizationJson(bytes: Uint8Array, issues: Issue[]): vo
     issues.push({ severity: 'error', code: 'invalid-type', message: '"termsAndConditions" must be a string', path: at('termsAndConditions') });
   }
   for (const key of Object.keys(record)) {
-    if (!KNOWN_KEYS.has(key)) issues.push({ severity: 'warning', code: 'unknown-key', message: `personalization.json: ${JSON.stringify(key)} is not a key Wallet reads`, path: at(key) });
+    if (!KNOWN_KEYS.has(key)) issues.push({ severity: 'warning', code: 'unknown-key', message: `personalization.json: ${describe(key)} is not a key Wallet reads`, path: at(key) });
   }
 }

@@ -43,6 +43,20 @@ describe('personalization.json', () => {
     ]);
   });
 
+  test('hostile shapes: a field nested 200,000 deep, 100,000 fields, long names — located issues with short messages, no throw', () => {
+    const deep = `{"requiredPersonalizationFields": [${'['.repeat(200_000)}${']'.repeat(200_000)}], "description": "Join"}`;
+    const issues: Issue[] = [];
+    checkPersonalizationJson(text(deep), issues);
+    expect(located(issues)).toEqual(['error invalid-personalization-field /personalization.json/requiredPersonalizationFields/0']);
+    expect(issues[0]!.message.length).toBeLessThan(300);
+    const many = check(JSON.stringify({ requiredPersonalizationFields: Array.from({ length: 100_000 }, () => ({ a: 'x'.repeat(100) })), description: 'Join', ['x'.repeat(10_000)]: 1 }));
+    expect(many.length).toBe(100_001);
+    const long: Issue[] = [];
+    checkPersonalizationJson(text(JSON.stringify({ ...good, requiredPersonalizationFields: ['y'.repeat(100_000)], ['__proto__']: 1 })), long);
+    expect(located(long)).toEqual(['error invalid-personalization-field /personalization.json/requiredPersonalizationFields/0', 'warning unknown-key /personalization.json/__proto__']);
+    expect(long.every((issue) => issue.message.length < 300)).toBe(true);
+  });
+
   test('not JSON, not an object, not UTF-8: invalid-json; a repeated key: duplicate-key warning', () => {
     expect(check('{"description": ')).toEqual(['error invalid-json /personalization.json']);
     expect(check('[]')).toEqual(['error invalid-json /personalization.json']);
