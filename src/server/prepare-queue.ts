@@ -1,12 +1,14 @@
 // A template's files prepared (hashed, checked, compressed) off the hot path:
 // one bundle at a time, one file at a time, the event loop free between
-// files, so a large bundle never holds up other requests for longer than one
-// file's work (a file is at most the service's largest-file limit).
+// files, large files compressed in a worker thread, so a large bundle never
+// holds up other requests for longer than hashing one file.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Issue } from '../issues.js';
 import { caseCollisions, inspectFile } from '../pkpass/bundle-files.js';
 import { PackError } from '../pkpass/pack-error.js';
 import { type PreparedFile, PreparedFiles, prepare } from '../pkpass/prepare.js';
+import { type ZipEntry, zipEntry } from '../pkpass/zip-write.js';
+import { deflateOffThread, IN_PLACE_BYTES } from './deflate-off-thread.js';
 
 /**
  * Prepares bundles in order, one at a time.
@@ -47,9 +49,20 @@ async function prepareByFile(files: ReadonlyMap<string, Uint8Array>): Promise<Pr
   const issues: Issue[] = [];
   for (const path of paths) {
     await nextTurn();
-    const one = await prepare(new Map([[path, files.get(path)!]]));
-    prepared.push(...one.files);
-    issues.push(...one.issues);
+    const bytes = files.get(path)!;
+    if (bytes.byteLength < IN_PLACE_BYTES) {
+      const one = await prepare(new Map([[path, bytes]]));
+      prepared.push(...one.files);
+      issues.push(...one.issues);
+      continue;
+    }
+    // A large file: checked and hashed here, compressed in a worker thread (when it is not a PNG, which is stored).
+    const file = await inspectFile(path, bytes, issues);
+    if (file === undefined) continue;
+    const stored = zipEntry(file.path, file.bytes, false);
+    const data = file.image === undefined ? await deflateOffThread(file.bytes, 6) : undefined;
+    const compressed: ZipEntry = data !== undefined && data.byteLength < stored.size ? { ...stored, method: 8, data } : stored;
+    prepared.push({ ...file, compressed, stored });
   }
   caseCollisions(paths, issues);
   if (issues.some((issue) => issue.severity === 'error')) throw new PackError('The files cannot be packed', issues);
