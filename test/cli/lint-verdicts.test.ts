@@ -1,4 +1,4 @@
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -34,4 +34,17 @@ test('a trailing comma is a located warning, exit 0; --strict fails on it', asyn
 test('iOS 27 and poster passes lint clean', async () => {
   const result = await lint(fixture('poster-generic.json'), fixture('poster-event-ticket.json'));
   expect(result).toEqual({ code: 0, stdout: '2 files checked: no issues\n', stderr: '' });
+});
+
+test('every labelled fixture: passmint lint exits 1 exactly on the passes Wallet refuses', async () => {
+  const labels = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/wallet-verdicts/manifest.json', import.meta.url)), 'utf8')) as { passes: { file: string; wallet: 'opens' | 'refuses' }[] };
+  expect(labels.passes.length).toBeGreaterThanOrEqual(13);
+  const verdicts: string[] = [];
+  const expected: string[] = [];
+  for (const { file, wallet } of labels.passes) {
+    const result = await lint(fixture(file));
+    verdicts.push(`${file} ${result.code === 1 ? 'refuses' : result.code === 0 ? 'opens' : `exit ${result.code}`}`);
+    expected.push(`${file} ${wallet}`);
+  }
+  expect(verdicts).toEqual(expected);
 });
