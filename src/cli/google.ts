@@ -86,7 +86,7 @@ async function runGoogle(args: readonly string[], io: CliIo): Promise<ExitCode> 
   const options: GoogleMapOptions = {
     issuerId: issuerId ?? '0',
     strings: folder.strings,
-    ...(imageBase === undefined ? {} : { imageUrl: (path: string) => (folder.files.has(path) ? `${imageBase}${path}` : undefined) }),
+    ...(imageBase === undefined ? {} : { imageUrl: (path: string) => hostedImage(folder.files, imageBase, path) }),
     ...(classSuffix === undefined ? {} : { classSuffix }),
     ...(language === undefined ? {} : { language }),
   };
@@ -112,6 +112,15 @@ async function runGoogle(args: readonly string[], io: CliIo): Promise<ExitCode> 
   }
 }
 
+/** The hosted URL of the largest version of an image the folder holds (`logo@3x.png`, else `@2x`, else `logo.png`): Google shows images larger than Apple's 1x. */
+function hostedImage(files: ReadonlySet<string>, base: string, path: string): string | undefined {
+  for (const scale of ['@3x', '@2x', '']) {
+    const name = path.replace(/\.png$/, `${scale}.png`);
+    if (files.has(name)) return `${base}${name}`;
+  }
+  return undefined;
+}
+
 interface Folder {
   readonly files: ReadonlySet<string>;
   readonly strings: { [language: string]: { [key: string]: string } };
@@ -134,7 +143,8 @@ function readPass(io: CliIo, input: string): { pass: Pass | undefined; folder: F
     const language = /^([^/]+)\.lproj\/pass\.strings$/.exec(file)?.[1];
     if (language === undefined) continue;
     try {
-      strings[language] = Object.fromEntries(decodePassStrings(bytes));
+      // defineProperty: a folder named __proto__.lproj is a plain key, not the object's prototype.
+      Object.defineProperty(strings, language, { value: Object.fromEntries(decodePassStrings(bytes)), enumerable: true, writable: true, configurable: true });
     } catch {
       io.stderr(`${file}: warning invalid-strings not read (not a pass.strings file)\n`);
     }
@@ -149,7 +159,8 @@ function readPass(io: CliIo, input: string): { pass: Pass | undefined; folder: F
   return { pass: value as unknown as Pass, folder };
 }
 
-const IMAGES = ['logo', 'strip', 'thumbnail', 'background', 'footer', 'icon'].flatMap((name) => [`${name}.png`, `${name}@2x.png`, `${name}@3x.png`]);
+// Every image Wallet reads (iOS 18+ poster images and the enrollment logo too): the mapping names those Google has no slot for.
+const IMAGES = ['logo', 'strip', 'thumbnail', 'background', 'footer', 'icon', 'artwork', 'primaryLogo', 'secondaryLogo', 'venueMap', 'personalizationLogo'].flatMap((name) => [`${name}.png`, `${name}@2x.png`, `${name}@3x.png`]);
 
 /** Beside a lone pass.json: only the files a pass bundle holds (images, xx.lproj/pass.strings), never a whole folder walk. */
 function siblings(directory: string): Map<string, Uint8Array> {

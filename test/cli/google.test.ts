@@ -59,6 +59,31 @@ describe('passmint google map', () => {
     expect(result.stdout).toContain('bundle/pass.json#/foregroundColor  google-color-dropped  Google Wallet picks the text color from the background: foregroundColor is left out.');
   });
 
+  test('an iOS 27 posterGeneric pass alone maps to generic; the poster images beside a lone pass.json are named as losses', async () => {
+    mkdirSync(join(dir, 'poster'), { recursive: true });
+    const poster = { ...pass, generic: undefined, posterGeneric: { primaryFields: [{ key: 'title', value: 'Festival' }], footerFields: [{ key: 'f', value: 'Bring ID' }] }, featuredActions: [{ identifier: 'a', type: 'shop', url: 'https://example.com' }] };
+    writeFileSync(join(dir, 'poster/pass.json'), JSON.stringify(poster));
+    writeFileSync(join(dir, 'poster/artwork@2x.png'), 'png');
+    writeFileSync(join(dir, 'poster/primaryLogo.png'), 'png');
+    const result = await google('map', 'poster/pass.json', '--issuer-id', issuerId, '--image-base', 'https://img.example/p/', '--json');
+    expect(result.code).toBe(0);
+    const mapped = JSON.parse(result.stdout) as { type: string; object: { header: unknown; textModulesData: unknown }; losses: { code: string; path: string; message: string }[] };
+    expect(mapped.type).toBe('generic');
+    expect(mapped.object.textModulesData).toEqual([{ id: 'f', body: 'Bring ID' }]);
+    expect(mapped.losses.map((loss) => `${loss.code} ${loss.path}`)).toEqual(['google-image-dropped ', 'google-image-dropped ', 'google-color-dropped /foregroundColor', 'google-ios-key-dropped /featuredActions']);
+    expect(mapped.losses.slice(0, 2).map((loss) => loss.message)).toEqual(['Google Wallet has no slot for artwork.png: it is left out.', 'Google Wallet has no slot for primaryLogo.png: it is left out.']);
+  });
+
+  test('images: the largest version the folder holds is the one Google gets', async () => {
+    mkdirSync(join(dir, 'scaled'), { recursive: true });
+    writeFileSync(join(dir, 'scaled/pass.json'), JSON.stringify(pass));
+    for (const name of ['logo.png', 'logo@2x.png', 'logo@3x.png', 'strip@2x.png']) writeFileSync(join(dir, 'scaled', name), 'png');
+    const result = await google('map', 'scaled', '--issuer-id', issuerId, '--image-base', 'https://img.example/p/', '--json');
+    const mapped = JSON.parse(result.stdout) as { object: { logo: unknown; heroImage: unknown } };
+    expect(mapped.object.logo).toEqual({ sourceUri: { uri: 'https://img.example/p/logo@3x.png' } });
+    expect(mapped.object.heroImage).toEqual({ sourceUri: { uri: 'https://img.example/p/strip@2x.png' } });
+  });
+
   test('a file that is not a pass: exit 1', async () => {
     expect((await google('map', 'broken.json')).code).toBe(1);
     expect(await google('map', 'key.json')).toMatchObject({ code: 1, stderr: expect.stringContaining('invalid-pass') });
