@@ -123,16 +123,29 @@ export function timeSlow(fn, options = {}) {
   return { median: median(samples), samples };
 }
 
+/** The process's CPU time (every thread: user + system), in ms. */
+function cpuMs() {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 /**
  * Interleaved async batches: every round runs one batch of each case, in a
  * rotating order, so a busy spell on a shared machine falls on every case
  * alike; returns ns per call (median) and per-round samples, by case name.
  *
+ * `clock: 'cpu'` times each batch in the process's CPU time instead of wall
+ * time: what the work costs, whatever else the machine runs meanwhile (on a
+ * shared machine at a load of several times its cores, wall-clock ratios of
+ * CPU-bound cases swing by ±50 %). Work on other threads of the process
+ * (Web Crypto's thread pool, the collector's helpers) counts; waiting does not.
+ *
  * @param {{ name: string, fn: () => unknown }[]} cases
- * @param {{ rounds?: number, batchMs?: number, warmupMs?: number }} [options]
+ * @param {{ rounds?: number, batchMs?: number, warmupMs?: number, clock?: 'wall' | 'cpu' }} [options]
  * @returns {Promise<Map<string, { name: string, median: number, samples: number[] }>>}
  */
-export async function measureAsync(cases, { rounds = 21, batchMs = 10, warmupMs = 300 } = {}) {
+export async function measureAsync(cases, { rounds = 21, batchMs = 10, warmupMs = 300, clock = 'wall' } = {}) {
+  const now = clock === 'cpu' ? cpuMs : () => performance.now();
   const entries = cases.map((entry) => ({ ...entry, n: 1, samples: [] }));
   const run = async (entry, n) => {
     for (let index = 0; index < n; index++) await entry.fn();
@@ -148,9 +161,9 @@ export async function measureAsync(cases, { rounds = 21, batchMs = 10, warmupMs 
   for (let round = 0; round < rounds; round++) {
     for (let offset = 0; offset < entries.length; offset++) {
       const entry = entries[(round + offset) % entries.length];
-      const start = performance.now();
+      const start = now();
       await run(entry, entry.n);
-      entry.samples.push(((performance.now() - start) * 1e6) / entry.n);
+      entry.samples.push(((now() - start) * 1e6) / entry.n);
     }
   }
   return new Map(entries.map((entry) => [entry.name, { name: entry.name, median: median(entry.samples), samples: entry.samples }]));
