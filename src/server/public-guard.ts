@@ -44,13 +44,16 @@ export function createPublicGuard(limits: Limits): PublicGuard {
       const address = addressOf(request);
       const byAddress = address === undefined ? undefined : perAddress?.take(address);
       if (byAddress !== undefined && !byAddress.allowed) throw limited(byAddress.retryAfterSeconds, 'from this address');
-      const byToken = token === undefined || token === '' ? undefined : perToken?.take(token);
+      // Keys are bounded (a made-up token may be kilobytes long): a real token is far shorter than this.
+      const byToken = token === undefined || token === '' ? undefined : perToken?.take(token.slice(0, MAX_KEY_LENGTH));
       if (byToken !== undefined && !byToken.allowed) throw limited(byToken.retryAfterSeconds, 'for this pass');
     },
     addressOf,
     repeats: createRepeatWindow({ windowMs: limits.repeatWindowSeconds * 1000, maxKeys: limits.maxTrackedKeys }),
   };
 }
+
+const MAX_KEY_LENGTH = 128;
 
 function limited(seconds: number, what: string): ServiceProblem {
   return new ServiceProblem(429, 'rate-limited', `Too many requests ${what}; try again in ${seconds} s.`, { headers: { 'retry-after': String(seconds) } });
