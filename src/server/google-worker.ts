@@ -66,13 +66,31 @@ export function createGoogleWorker(
   const mapping = { issuerId: google.issuerId, publicUrl: options.publicUrl };
   const { client } = google;
 
-  /** Sends the class when the stored one is older than the template. */
-  const sendClass = async (templateId: number, templateVersion: number, mapped: ServiceGoogleMapping, force: boolean): Promise<void> => {
-    if (!force) {
-      const rows = await db.query<{ template_version: number }>('select template_version from passmint_google_classes where template_id = $1', [templateId]);
-      if ((rows[0]?.template_version ?? 0) >= templateVersion) return;
+  /**
+   * Sends a class or object: what was sent before is patched (one call; inserted
+   * after all when Google has lost it), anything else inserted (patched on 409).
+   */
+  const put = async (resource: ServiceGoogleMapping['objectResource'], body: GoogleWalletResourceBody, sentBefore: boolean): Promise<void> => {
+    const resourceBody = body as GoogleWalletResourceBody & { id: string };
+    if (sentBefore) {
+      try {
+        await client.patch(resource, resourceBody.id, resourceBody);
+        return;
+      } catch (error) {
+        if (!(error instanceof GoogleWalletError) || error.code !== 'not-found') throw error;
+      }
     }
-    await client.upsert(mapped.classResource, mapped.class as GoogleWalletResourceBody & { id: string });
+    await client.upsert(resource, resourceBody);
+  };
+
+  /** Sends the class when the stored one is older than the template (or always, `force`). */
+  const sendClass = async (templateId: number, templateVersion: number, mapped: ServiceGoogleMapping, force: boolean): Promise<void> => {
+    const rows = await db.query<{ class_id: string; template_version: number }>(
+      'select class_id, template_version from passmint_google_classes where template_id = $1',
+      [templateId],
+    );
+    if (!force && (rows[0]?.template_version ?? 0) >= templateVersion) return;
+    await put(mapped.classResource, mapped.class, rows[0]?.class_id === mapped.classId);
     await db.query(
       `insert into passmint_google_classes (template_id, class_id, template_version) values ($1, $2, $3)
        on conflict (template_id) do update
@@ -118,7 +136,7 @@ export function createGoogleWorker(
     const mapped = await mapPass(record.templateId, record.pass);
     if (mapped === undefined) return;
     await sendClass(record.templateId, template.version, mapped, false);
-    await client.upsert(mapped.objectResource, mapped.object as GoogleWalletResourceBody & { id: string });
+    await put(mapped.objectResource, mapped.object, synced?.synced_at != null && synced.object_id === mapped.objectId && synced.resource === mapped.objectResource);
     if (synced?.pass != null && synced.synced_at !== null) await sendMessages(mapped, synced.pass, record.pass, synced.synced_at);
     await db.query(
       `insert into passmint_google_objects (pass_type_identifier, serial_number, object_id, class_id, resource, pass, synced_at)
