@@ -3,7 +3,15 @@
 /** How much longer than one POST's time limit a lease must be, in ms (for recording the outcome). */
 export const LEASE_MARGIN_MS = 500;
 
-/** The default lease: a minute, or twice the time limit of one POST when that is longer. */
+/**
+ * The default lease: a minute, or twice the time limit of one POST when that is longer.
+ *
+ * @example
+ * ```ts
+ * defaultLeaseMs(15_000); // 60 000
+ * defaultLeaseMs(45_000); // 90 000
+ * ```
+ */
 export function defaultLeaseMs(timeoutMs: number): number {
   return Math.max(60_000, 2 * timeoutMs);
 }

@@ -32,6 +32,11 @@ export function restrictFolder(folder: string): void {
  * Runs `work` with a umask that keeps every file it creates the owner's
  * alone (group and others bits cleared), then puts the umask back. Where the
  * umask cannot be changed (a worker thread), `work` runs as it is.
+ *
+ * @example
+ * ```ts
+ * const db = await withPrivateUmask(() => PGlite.create({ dataDir }));
+ * ```
  */
 export async function withPrivateUmask<TResult>(work: () => Promise<TResult>): Promise<TResult> {
   let previous: number | undefined;

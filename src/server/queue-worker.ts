@@ -78,6 +78,13 @@ const MAX_BACKOFF_MS = 5000;
  * takes it however long it takes. When the database cannot be reached the
  * worker waits longer and longer (up to 5 s) between tries, reports the
  * outage once, and carries on by itself when the database is back.
+ *
+ * @example
+ * ```ts
+ * const worker = createQueueWorker(spec); // see QueueSpec
+ * worker.start();
+ * await worker.stop(); // waits for the jobs in flight
+ * ```
  */
 export function createQueueWorker<TJob>(spec: QueueSpec<TJob>): Worker {
   let running = false;
@@ -226,6 +233,11 @@ export function createLoop(batch: () => Promise<number>, pollMs: number, onError
  * and the job is not done a second time. Gives up ten seconds after
  * `stopping()` turns true (a shutdown during an outage): the lease then
  * runs out and the job is done again.
+ *
+ * @example
+ * ```ts
+ * await retryWhileUnavailable(() => db.query('update … set status = $2 where id = $1', [id, 'delivered']), () => stopped);
+ * ```
  */
 export async function retryWhileUnavailable<TResult>(work: () => Promise<TResult>, stopping: () => boolean): Promise<TResult> {
   let stopSeenAt: number | undefined;
