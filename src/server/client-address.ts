@@ -28,3 +28,30 @@ export function clientAddressOf(request: Request, trustProxy: boolean): string |
   }
   return addresses.get(request);
 }
+
+/**
+ * The network a rate limit counts an address in: an IPv4 address itself
+ * (also when written IPv4-mapped, `::ffff:203.0.113.7`), and for IPv6 its
+ * /64 — one subscriber's share, in which a client can pick any of 2^64
+ * addresses.
+ *
+ * @example
+ * ```ts
+ * rateKeyOf('2001:db8:1:2:aaaa::7'); // '2001:db8:1:2::/64'
+ * rateKeyOf('::ffff:203.0.113.7');   // '203.0.113.7'
+ * ```
+ */
+export function rateKeyOf(address: string): string {
+  const bare = address.replace(/%.*$/, '');
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(bare);
+  if (mapped !== null) return mapped[1]!;
+  if (!bare.includes(':')) return bare;
+  const halves = bare.toLowerCase().split('::');
+  const head = halves[0] === '' || halves[0] === undefined ? [] : halves[0].split(':');
+  const tail = halves.length < 2 || halves[1] === '' ? [] : halves[1]!.split(':');
+  const groups = halves.length < 2 ? head : [...head, ...Array<string>(Math.max(0, 8 - head.length - tail.length)).fill('0'), ...tail];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}

@@ -2,7 +2,7 @@
 // service): rates per client address and per pass token, and the window in
 // which a repeated download adds no event. In-process: with several
 // processes, each has its own buckets and window.
-import { clientAddressOf } from './client-address.js';
+import { clientAddressOf, rateKeyOf } from './client-address.js';
 import type { Limits } from './limits.js';
 import { ServiceProblem } from './problem.js';
 import { createRateLimiter, type RateLimiter } from './rate-limit.js';
@@ -42,7 +42,8 @@ export function createPublicGuard(limits: Limits): PublicGuard {
   return {
     admit(request, token) {
       const address = addressOf(request);
-      const byAddress = address === undefined ? undefined : perAddress?.take(address);
+      // IPv6 clients count by /64: a client can pick any address of its own network.
+      const byAddress = address === undefined ? undefined : perAddress?.take(rateKeyOf(address));
       if (byAddress !== undefined && !byAddress.allowed) throw limited(byAddress.retryAfterSeconds, 'from this address');
       // Keys are bounded (a made-up token may be kilobytes long): a real token is far shorter than this.
       const byToken = token === undefined || token === '' ? undefined : perToken?.take(token.slice(0, MAX_KEY_LENGTH));

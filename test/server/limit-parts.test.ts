@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { createByteCache } from '../../src/server/byte-cache.js';
+import { rateKeyOf } from '../../src/server/client-address.js';
 import { createRateLimiter } from '../../src/server/rate-limit.js';
 import { createRepeatWindow } from '../../src/server/repeat-window.js';
 import { DEFAULT_LIMITS, resolveLimits } from '../../src/server/limits.js';
@@ -95,5 +96,17 @@ describe('createPkpassCache', () => {
     expect(await cache.get('pass', 'v2', make)).toEqual(new Uint8Array([2]));
     await expect(cache.get('other', 'v1', () => Promise.reject(new Error('no signer')))).rejects.toThrow('no signer');
     expect(await cache.get('other', 'v1', make)).toEqual(new Uint8Array([3]));
+  });
+});
+
+describe('rateKeyOf', () => {
+  test('IPv4 as it is (also IPv4-mapped); IPv6 by its /64, however it is written', () => {
+    expect(rateKeyOf('203.0.113.7')).toBe('203.0.113.7');
+    expect(rateKeyOf('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(rateKeyOf('2001:db8:1:2:aaaa::7')).toBe('2001:db8:1:2::/64');
+    expect(rateKeyOf('2001:0DB8:0001:0002:ffff:0:0:1')).toBe('2001:db8:1:2::/64');
+    expect(rateKeyOf('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(rateKeyOf('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(rateKeyOf('::1')).toBe('0:0:0:0::/64');
   });
 });
