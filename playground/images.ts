@@ -1,7 +1,7 @@
 import { computed, signal } from '@preact/signals';
 import type { ReadonlySignal } from '@preact/signals';
 import type { PassStyle } from '../src/index.js';
-import { type ImageName, sizeGuidance, unusedReason } from '../src/pkpass/images.js';
+import { type ImageLayout, type ImageName, sizeGuidance, unusedReason } from '../src/pkpass/images.js';
 import { pngSize } from '../src/pkpass/png.js';
 import { loadImage, saveImage } from './lib/image-db.js';
 
@@ -9,7 +9,9 @@ import { loadImage, saveImage } from './lib/image-db.js';
 // the preview, and what Apple's size guidance says about each.
 
 /** The image slots a pass can have, in the order the page shows them. */
-export const IMAGE_NAMES: readonly ImageName[] = ['icon', 'logo', 'strip', 'thumbnail', 'background', 'footer'];
+export const IMAGE_NAMES: readonly ImageName[] = ['icon', 'logo', 'strip', 'thumbnail', 'background', 'footer', 'artwork', 'primaryLogo', 'secondaryLogo', 'venueMap'];
+/** A bundle path of one of the slots: `logo@2x.png`, `artwork@3x.png`. */
+export const IMAGE_FILE: RegExp = /^(icon|logo|strip|thumbnail|background|footer|artwork|primaryLogo|secondaryLogo|venueMap)(@[23]x)?\.png$/;
 export const SCALES: readonly (1 | 2 | 3)[] = [1, 2, 3];
 
 /** One image file of the pass, e.g. `logo@2x.png`. */
@@ -43,12 +45,12 @@ function setImageError(path: string, message: string | undefined): void {
 export const missingImages = signal<Readonly<Record<string, string>>>({});
 
 /** Which slots a style shows, and why the others are not shown. */
-export function slotUse(name: ImageName, style: PassStyle, hasStrip: boolean): string | undefined {
+export function slotUse(name: ImageName, style: PassStyle | ImageLayout, hasStrip: boolean): string | undefined {
   return unusedReason(name, style, hasStrip, false);
 }
 
 /** Apple's guidance for one slot at one density, in pixels, as a sentence. */
-export function guidanceText(name: ImageName, style: PassStyle, scale: 1 | 2 | 3): string {
+export function guidanceText(name: ImageName, style: PassStyle | ImageLayout, scale: 1 | 2 | 3): string {
   const { max, min } = sizeGuidance(name, style);
   if (max !== undefined) return `up to ${max[0] * scale}×${max[1] * scale} px`;
   if (min !== undefined) return `${min[0] * scale}×${min[1] * scale} px`;
@@ -63,7 +65,7 @@ export function guidanceText(name: ImageName, style: PassStyle, scale: 1 | 2 | 3
  * checkImage('logo', 'generic', 1, { width: 400, height: 50, ...image }); // [{ severity: 'warning', message: '400×50 px is larger than 160×50 px: …' }]
  * ```
  */
-export function checkImage(name: ImageName, style: PassStyle, scale: 1 | 2 | 3, image: PassImage): ImageIssue[] {
+export function checkImage(name: ImageName, style: PassStyle | ImageLayout, scale: 1 | 2 | 3, image: PassImage): ImageIssue[] {
   const found: ImageIssue[] = [];
   const { max, min } = sizeGuidance(name, style);
   const size = `${image.width}×${image.height} px`;
@@ -173,7 +175,7 @@ export async function replaceImages(files: ReadonlyMap<string, Uint8Array>): Pro
   for (const image of images.value.values()) URL.revokeObjectURL(image.url);
   const next = new Map<string, PassImage>();
   for (const [path, bytes] of files) {
-    if (!/^(icon|logo|strip|thumbnail|background|footer)(@[23]x)?\.png$/.test(path)) continue;
+    if (!IMAGE_FILE.test(path)) continue;
     try {
       const image = await makeImage(path, bytes);
       next.set(path, image);

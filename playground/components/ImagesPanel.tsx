@@ -2,7 +2,7 @@ import { computed } from '@preact/signals';
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { PassStyle } from '../../src/index.js';
-import type { ImageName } from '../../src/pkpass/images.js';
+import { type ImageLayout, type ImageName, imageLayout } from '../../src/pkpass/images.js';
 import { bestImage, checkImage, dropMissingImages, guidanceText, IMAGE_NAMES, imagePath, images, missingImages, removeImage, SCALES, setImage, slotUse } from '../images.js';
 import { passStyle, STYLE_PHRASES } from '../lib/pass-style.js';
 import { placeholderIcon } from '../lib/placeholder-icon.js';
@@ -22,7 +22,7 @@ const PURPOSE: Readonly<Record<ImageName, string>> = {
   venueMap: 'Poster event tickets: the event guide.',
 };
 
-function Density({ name, scale, style }: { name: ImageName; scale: 1 | 2 | 3; style: PassStyle }): JSX.Element {
+function Density({ name, scale, style }: { name: ImageName; scale: 1 | 2 | 3; style: ImageLayout }): JSX.Element {
   const path = imagePath(name, scale);
   const image = images.value.get(path);
   const [error, setError] = useState('');
@@ -98,15 +98,17 @@ function MakeIcon(): JSX.Element {
   );
 }
 
-// Only the style matters here: typing in the template does not re-render the slots.
+// Only the style and the layouts asked for matter here: typing in the template does not re-render the slots.
+const layoutKey = computed(() => JSON.stringify(imageLayout(shownPass.value.pass)));
 const style = computed(() => passStyle(shownPass.value.pass));
 
 /** One slot per image the pass's style shows, each at @1x, @2x and @3x. */
 export function ImagesPanel(): JSX.Element {
-  return <Slots style={style.value} />;
+  return <Slots style={style.value} layoutKey={layoutKey.value} />;
 }
 
-function Slots({ style }: { style: PassStyle }): JSX.Element {
+function Slots({ style, layoutKey }: { style: PassStyle; layoutKey: string }): JSX.Element {
+  const layout = JSON.parse(layoutKey) as ImageLayout;
   const hasStrip = bestImage(images.value, 'strip') !== undefined;
   const missing = Object.keys(missingImages.value);
   return (
@@ -125,7 +127,7 @@ function Slots({ style }: { style: PassStyle }): JSX.Element {
         </p>
       )}
       {IMAGE_NAMES.map((name) => {
-        const unused = slotUse(name, style, hasStrip);
+        const unused = slotUse(name, layout, hasStrip);
         const present = SCALES.some((scale) => images.value.has(imagePath(name, scale)));
         if (unused !== undefined && !present) return null;
         return (
@@ -138,7 +140,7 @@ function Slots({ style }: { style: PassStyle }): JSX.Element {
             {name === 'icon' && !present ? <MakeIcon /> : null}
             <div class="densities">
               {SCALES.map((scale) => (
-                <Density key={scale} name={name} scale={scale} style={style} />
+                <Density key={scale} name={name} scale={scale} style={layout} />
               ))}
             </div>
           </fieldset>

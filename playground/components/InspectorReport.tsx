@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { replaceImages } from '../images.js';
+import { IMAGE_FILE, IMAGE_NAMES, replaceImages } from '../images.js';
 import type { Inspection } from '../lib/inspect.js';
 import { loadPassAsTemplate } from '../state.js';
 import { type CardImages, PassCard } from './PassCard.js';
@@ -19,7 +19,7 @@ function Expiry({ date }: { date: Date }): JSX.Element {
 function useImageUrls(contents: ReadonlyMap<string, Uint8Array>): CardImages {
   const urls = useMemo(() => {
     const found: Record<string, string> = {};
-    for (const name of ['icon', 'logo', 'strip', 'thumbnail', 'background', 'footer']) {
+    for (const name of IMAGE_NAMES) {
       const bytes = contents.get(`${name}@3x.png`) ?? contents.get(`${name}@2x.png`) ?? contents.get(`${name}.png`);
       if (bytes !== undefined) found[name] = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'image/png' }));
     }
@@ -40,7 +40,7 @@ export function InspectorReport({ inspection }: { inspection: Inspection }): JSX
     if (pass === undefined) return;
     loadPassAsTemplate(pass as unknown as Readonly<Record<string, unknown>>);
     await replaceImages(contents);
-    const dropped = [...contents.keys()].filter((path) => !/^(icon|logo|strip|thumbnail|background|footer)(@[23]x)?\.png$/.test(path));
+    const dropped = [...contents.keys()].filter((path) => !IMAGE_FILE.test(path));
     setNote(`Loaded into the editor, with its images.${dropped.length === 0 ? '' : ` Not taken (the editor has no place for them): ${dropped.join(', ')}.`}`);
     document.getElementById('editor-heading')?.scrollIntoView({ block: 'start' });
   };

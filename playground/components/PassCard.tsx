@@ -19,7 +19,7 @@ const STYLE_NAMES: Readonly<Record<PassStyle, string>> = {
 };
 
 /** Object URLs of the pass's images (the densest of each), by image name. */
-export type CardImages = Readonly<Partial<Record<'icon' | 'logo' | 'strip' | 'thumbnail' | 'background' | 'footer', string>>>;
+export type CardImages = Readonly<Partial<Record<'icon' | 'logo' | 'strip' | 'thumbnail' | 'background' | 'footer' | 'artwork' | 'primaryLogo' | 'secondaryLogo' | 'venueMap', string>>>;
 
 function FieldView({ field, row, path }: { field: Field; row: string; path: string }): JSX.Element {
   return (

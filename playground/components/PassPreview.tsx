@@ -1,8 +1,10 @@
-import { computed } from '@preact/signals';
+import { computed, signal } from '@preact/signals';
 import type { JSX } from 'preact';
 import { bestImage, IMAGE_NAMES, images } from '../images.js';
 import { shownPass } from '../state.js';
+import { type PosterLayout, posterLayout } from '../lib/poster.js';
 import { type CardImages, PassCard } from './PassCard.js';
+import { PosterCard } from './PosterCard.js';
 
 const cardImages = computed<CardImages>(() => {
   const map = images.value;
@@ -12,14 +14,39 @@ const cardImages = computed<CardImages>(() => {
   }));
 });
 
+/** Whether a poster pass is drawn as its poster or as the layout an older iPhone shows. */
+export const posterView = signal<'poster' | 'fallback'>('poster');
+
+function PosterSwitch({ layout }: { layout: PosterLayout }): JSX.Element {
+  const older = layout.kind === 'posterGeneric' ? 'iOS 26 and earlier' : 'iOS 17 and earlier';
+  return (
+    <div class="card-flip" role="group" aria-label="Which iPhone">
+      <button type="button" aria-pressed={posterView.value === 'poster'} onClick={() => (posterView.value = 'poster')} data-testid="show-poster">
+        Poster ({layout.since}+)
+      </button>
+      <button type="button" aria-pressed={posterView.value === 'fallback'} onClick={() => (posterView.value = 'fallback')} data-testid="show-fallback">
+        Older iPhone ({older})
+      </button>
+    </div>
+  );
+}
+
 /** The pass as Wallet would show it, from the last pass that could be built, with the images of the slots. */
 export function PassPreview({ testId = 'pass-preview' }: { testId?: string } = {}): JSX.Element {
   const { pass, stale } = shownPass.value;
   if (pass === undefined) return <p class="empty">Fix the issues to see the pass.</p>;
+  const poster = posterLayout(pass);
+  const drawPoster = poster !== undefined && poster.missing.length === 0 && posterView.value === 'poster';
   return (
     <div class={stale ? 'preview stale' : 'preview'}>
       {stale ? <p class="stale-note">Showing the last pass that could be built — see the issues.</p> : null}
-      <PassCard pass={pass} images={cardImages.value} testId={testId} />
+      {poster === undefined ? null : <PosterSwitch layout={poster} />}
+      {poster !== undefined && poster.missing.length > 0 && posterView.value === 'poster' ? (
+        <p class="warning-note" data-testid="poster-fallback-note">
+          Wallet cannot draw the poster: the pass lacks the semantic tag{poster.missing.length === 1 ? '' : 's'} {poster.missing.join(', ')}. Every iPhone shows the event ticket below.
+        </p>
+      ) : null}
+      {drawPoster ? <PosterCard pass={pass} layout={poster} images={cardImages.value} /> : <PassCard pass={pass} images={cardImages.value} testId={testId} />}
     </div>
   );
 }

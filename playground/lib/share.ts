@@ -161,7 +161,7 @@ function recover(text: string, cut: boolean): HashContent | undefined {
   };
 }
 
-const IMAGE_PATH = /^(icon|logo|strip|thumbnail|background|footer)(@[23]x)?\.png$/;
+const IMAGE_PATH = /^(icon|logo|strip|thumbnail|background|footer|artwork|primaryLogo|secondaryLogo|venueMap)(@[23]x)?\.png$/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

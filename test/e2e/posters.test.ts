@@ -1,0 +1,67 @@
+import { describe, expect, test } from 'vitest';
+import { examples } from '../../playground/examples/index.js';
+import { chromiumAvailable, playgroundSession, replaceEditorText, screenshot } from './browser.js';
+import { pngFile, solidPng } from './png.js';
+
+const templateText = (template: unknown): string => `${JSON.stringify(template, null, 2)}\n`;
+
+describe.skipIf(!chromiumAvailable)('playground: poster layouts (iOS 18 event ticket, iOS 27 posterGeneric) and their fallbacks', () => {
+  const { open } = playgroundSession();
+
+  test('a poster event ticket is drawn from its semantic tags and artwork; the switch shows what an older iPhone shows', async () => {
+    const { page, errors } = await open();
+    await page.locator('[data-testid=example-picker]').selectOption('poster-event');
+    const poster = page.locator('[data-testid=poster-preview]');
+    await expect.poll(() => poster.getAttribute('data-poster')).toBe('posterEventTicket');
+    const title = poster.locator('[data-testid=poster-title]');
+    expect(await title.locator('.poster-event-name').textContent()).toBe('The Analytical Engines — Winter Tour');
+    expect(await title.locator('.poster-venue').textContent()).toBe('City Hall · Main Hall, Sheffield');
+    expect(await title.locator('.poster-date').textContent()).toContain('7:00 PM');
+    expect(await poster.locator('.pass-logo-text').textContent()).toBe('City Hall Live');
+    // The poster's own image slots are offered, and the artwork fills the poster.
+    await page.locator('#image-artwork-2').setInputFiles(pngFile('artwork.png', solidPng(716, 900, [160, 40, 90])));
+    await poster.locator('[data-testid=image-artwork]').waitFor();
+    await page.locator('#image-secondaryLogo-2').setInputFiles(pngFile('secondary.png', solidPng(120, 60, [250, 250, 250])));
+    await poster.locator('[data-testid=image-secondaryLogo]').waitFor();
+    await expect.poll(() => page.locator('[data-testid=poster-preview] [data-testid=barcode]').getAttribute('data-status')).toBe('drawn');
+    await screenshot(page, '50-poster-event', false);
+    // An older iPhone: the ordinary event ticket.
+    await page.locator('[data-testid=show-fallback]').click();
+    expect(await poster.count()).toBe(0);
+    expect(await page.locator('[data-testid=pass-preview]').getAttribute('data-style')).toBe('eventTicket');
+    await page.locator('[data-testid=show-poster]').click();
+    await poster.waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  test('without a required semantic tag Wallet cannot draw the poster: the page says which and shows the event ticket', async () => {
+    const { page, errors } = await open();
+    await page.locator('.cm-content').waitFor();
+    const example = examples.find((candidate) => candidate.id === 'poster-event')!;
+    const template = structuredClone(example.template) as unknown as { description: { semantics: Record<string, unknown> } };
+    delete template.description.semantics['venueRoom'];
+    delete template.description.semantics['performerNames'];
+    await replaceEditorText(page, templateText(template));
+    await expect.poll(() => page.locator('[data-testid=poster-fallback-note]').textContent()).toContain('venueRoom, performerNames');
+    expect(await page.locator('[data-testid=poster-preview]').count()).toBe(0);
+    expect(await page.locator('[data-testid=pass-preview]').getAttribute('data-style')).toBe('eventTicket');
+    expect(errors).toEqual([]);
+  });
+
+  test('a posterGeneric pass is drawn from its own fields; older iPhones get its generic layout', async () => {
+    const { page, errors } = await open();
+    await page.locator('[data-testid=example-picker]').selectOption('poster-generic');
+    const poster = page.locator('[data-testid=poster-preview]');
+    await expect.poll(() => poster.getAttribute('data-poster')).toBe('posterGeneric');
+    expect(await poster.locator('[data-key=member] .field-value').textContent()).toBe('Ada Lovelace');
+    expect(await poster.locator('.poster-footer [data-key=guests] .field-value').textContent()).toBe('2');
+    expect(await poster.locator('.poster-head [data-key=tier] .field-value').textContent()).toBe('Patron');
+    await page.locator('#image-primaryLogo-2').setInputFiles(pngFile('primary.png', solidPng(300, 90, [255, 237, 213])));
+    await poster.locator('[data-testid=image-primaryLogo]').waitFor();
+    await screenshot(page, '51-poster-generic', false);
+    await page.locator('[data-testid=show-fallback]').click();
+    expect(await page.locator('[data-testid=pass-preview]').getAttribute('data-style')).toBe('generic');
+    expect(await page.locator('[data-testid=show-fallback]').textContent()).toContain('iOS 26 and earlier');
+    expect(errors).toEqual([]);
+  });
+});
