@@ -359,7 +359,7 @@ export async function benchPkpass() {
       { name: 'raw files', fn: () => node.packPass(pass, files, nodeSigner, { signingTime }) },
       { name: 'direct, icon only', fn: () => directIcon(pass, signingTime) },
       { name: 'node, icon only', fn: () => node.packPass(pass, iconPrepared, nodeSigner, { signingTime }) },
-    ], { rounds: 21, batchMs: 40, warmupMs: 400, clock: 'cpu' }); // CPU time: what each costs, whatever else a shared machine runs meanwhile
+    ], { rounds: 41, batchMs: 40, warmupMs: 400, clock: 'cpu' }); // CPU time: what each costs, whatever else a shared machine runs meanwhile
     const slow = await measureAsync(
       [
         { name: 'node', fn: () => node.packPass(pass, nodePrepared, nodeSigner, { signingTime }) },
