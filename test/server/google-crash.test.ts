@@ -151,7 +151,10 @@ describe.each(engines)('on $name', ({ name, rounds: ROUNDS, live, args, read }) 
           }
         }
       });
-      await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 700));
+      // Kill at a random moment once the round has changed passes (a busy machine may take a while).
+      const before = acknowledged;
+      await eventually(() => acknowledged >= before + 2, 20_000, 'changes in this round');
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 500));
       service.child.kill('SIGKILL');
       await service.exited;
       stopped = true;
@@ -160,7 +163,7 @@ describe.each(engines)('on $name', ({ name, rounds: ROUNDS, live, args, read }) 
       owedAtKill += (await read()).owed;
       service = await start();
     }
-    expect(acknowledged).toBeGreaterThan(ROUNDS * 2);
+    expect(acknowledged).toBeGreaterThanOrEqual(ROUNDS * 2);
     expect(owedAtKill).toBeGreaterThan(0);
 
     // What committed: on PostgreSQL read while the process runs on; a PGlite folder between a clean stop and a start.
