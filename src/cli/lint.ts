@@ -65,7 +65,7 @@ async function runLint(args: readonly string[], io: CliIo): Promise<ExitCode> {
     }
     const located = issues.map((issue) => locateIssue(source, issue)).sort((a, b) => a.line - b.line || a.column - b.column);
     files.push({ file: source.file, kind, ok: !located.some((issue) => issue.severity === 'error') });
-    all.push(...located);
+    for (const issue of located) all.push(issue);
   }
 
   const failing = all.some((issue) => issue.severity === 'error' || flag(parsed, 'strict'));

@@ -1,5 +1,6 @@
 import type { Pass } from '../types.js';
 import { firstSeat, type SemanticParts, seatLosses } from './map-flight.js';
+import { appendLosses } from './loss.js';
 import { semanticReader } from './semantic-reader.js';
 
 // Google's EventDateTime takes ISO 8601 date-times with or without an offset; Apple's semantic dates are W3C dates.
@@ -41,7 +42,7 @@ export function eventParts(pass: Pass, text: (value: string) => unknown): Semant
     if (seat['seatNumber'] !== undefined) seatInfo['seat'] = text(seat['seatNumber']);
     if (seat['seatRow'] !== undefined) seatInfo['row'] = text(seat['seatRow']);
     if (seat['seatSection'] !== undefined) seatInfo['section'] = text(seat['seatSection']);
-    tags.losses.push(...seatLosses(tags.raw('seats') as unknown[], Object.keys(seat)));
+    appendLosses(tags.losses, seatLosses(tags.raw('seats') as unknown[], Object.keys(seat)));
   }
   const gate = tags.text('venueEntranceGate');
   if (gate !== undefined) seatInfo['gate'] = text(gate);

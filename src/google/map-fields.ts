@@ -3,7 +3,7 @@ import type { Field, PassStructure } from '../types.js';
 import { GoogleWalletError } from './error.js';
 import { escapeIdPart } from './ids.js';
 import { type Strings, translationsOf } from './localize.js';
-import { loss } from './loss.js';
+import { appendLosses, loss } from './loss.js';
 import type { GoogleLoss } from './types.js';
 
 /** Google shows at most this many text modules of an object. */
@@ -72,7 +72,7 @@ export function mapFields(fields: readonly PlacedField[], maxRows: number, langu
     }
     const id = moduleIdOf(field);
     textModules.push(textModule(id, field, language, strings));
-    losses.push(...fieldLosses(field, pointer));
+    appendLosses(losses, fieldLosses(field, pointer));
     if (back) continue;
     if (onCard.length < maxRows * 3) onCard.push(id);
     else losses.push(loss('google-field-degraded', pointer, `The Google card shows ${maxRows * 3} fields: "${field.key}" is shown in the details below the card instead.`));

@@ -1,4 +1,5 @@
 import type { Pass } from '../types.js';
+import { appendLosses } from './loss.js';
 import { semanticLoss, semanticReader } from './semantic-reader.js';
 import type { GoogleLoss } from './types.js';
 
@@ -58,7 +59,7 @@ export function flightParts(pass: Pass): SemanticParts {
   if (seat?.['seatNumber'] !== undefined) {
     tags.use('seats');
     seating['seatNumber'] = seat['seatNumber'];
-    tags.losses.push(...seatLosses(tags.raw('seats') as unknown[], ['seatNumber']));
+    appendLosses(tags.losses, seatLosses(tags.raw('seats') as unknown[], ['seatNumber']));
   }
   if (Object.keys(seating).length > 0) objectFields['boardingAndSeatingInfo'] = seating;
   return { used: tags.used, classFields, objectFields, losses: tags.losses };

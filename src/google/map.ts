@@ -3,7 +3,7 @@ import { toHexColor } from './color.js';
 import { GoogleWalletError } from './error.js';
 import { checkIssuerId, classIdOf, objectIdOf } from './ids.js';
 import { localized } from './localize.js';
-import { loss } from './loss.js';
+import { appendLosses, loss } from './loss.js';
 import { mapBarcode } from './map-barcode.js';
 import { type PlacedField, fieldLosses, labelOf, mapFields, placedFields } from './map-fields.js';
 import { eventParts } from './map-event.js';
@@ -96,7 +96,7 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
     }
     fields = fields.filter((entry) => !entry.pointer.startsWith(`/${style}/footerFields/`));
   }
-  if (poster && style !== 'posterGeneric') losses.push(...posterLosses(pass, style, fields));
+  if (poster && style !== 'posterGeneric') appendLosses(losses, posterLosses(pass, style, fields));
   if (type === 'generic') {
     object['cardTitle'] = text(title);
     const headline = fields.find((placed) => placed.pointer === `/${style}/primaryFields/0`);
@@ -105,7 +105,7 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
       const label = labelOf(headline.field);
       if (label !== undefined) object['subheader'] = text(label);
       fields = fields.filter((placed) => placed !== headline);
-      losses.push(...fieldLosses(headline.field, headline.pointer));
+      appendLosses(losses, fieldLosses(headline.field, headline.pointer));
     } else {
       object['header'] = text(description !== undefined && description !== '' ? description : pass.organizationName);
     }
@@ -115,12 +115,12 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
   }
 
   const mapped = mapFields(fields, type === 'generic' ? 3 : 2, language, strings);
-  losses.push(...mapped.losses);
+  appendLosses(losses, mapped.losses);
   if (mapped.textModules.length > 0) object['textModulesData'] = mapped.textModules;
   if (mapped.cardRows.length > 0) walletClass['classTemplateInfo'] = { cardTemplateOverride: { cardRowTemplateInfos: mapped.cardRows } };
 
   const images = mapImages(options.imageUrl);
-  losses.push(...images.losses);
+  appendLosses(losses, images.losses);
   if (images.hero !== undefined) object['heroImage'] = images.hero;
 
   let semantic: SemanticParts | undefined;
@@ -163,11 +163,11 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
   if (semantic !== undefined) {
     Object.assign(walletClass, semantic.classFields);
     Object.assign(object, semantic.objectFields);
-    losses.push(...semantic.losses);
+    appendLosses(losses, semantic.losses);
   }
 
   const barcode = mapBarcode(pass);
-  losses.push(...barcode.losses);
+  appendLosses(losses, barcode.losses);
   if (barcode.barcode !== undefined) object['barcode'] = barcode.barcode;
 
   const background: unknown = pass.backgroundColor;
@@ -183,7 +183,7 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
   if (typeof expiration === 'string') object['validTimeInterval'] = { end: { date: expiration } };
   else if (expiration !== undefined) losses.push(loss('google-key-dropped', '/expirationDate', 'expirationDate is not a string: it is left out.'));
 
-  losses.push(...passLosses(pass, semantic?.used ?? new Set()));
+  appendLosses(losses, passLosses(pass, semantic?.used ?? new Set()));
   return { type, class: walletClass, object, losses };
 }
 

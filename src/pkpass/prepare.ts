@@ -81,7 +81,7 @@ export async function prepare(files: PassFiles): Promise<PreparedFiles> {
   // Each file's issues in a list of its own, joined in path order: the order does not depend on which digest resolves first.
   const perFile = pairs.map((): Issue[] => []);
   const checked = await Promise.all(pairs.map(([path, bytes], index) => inspectFile(path, bytes, perFile[index]!)));
-  for (const list of perFile) issues.push(...list);
+  for (const list of perFile) for (const issue of list) issues.push(issue);
   caseCollisions(
     pairs.map(([path]) => path),
     issues,

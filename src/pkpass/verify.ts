@@ -93,7 +93,7 @@ async function verify(bytes: Uint8Array, options: VerifyOptions): Promise<PassVe
     issues.push({ severity: 'error', code: 'missing-manifest', message: 'The package has no manifest.json', path: '/manifest.json' });
   } else {
     const manifest = readManifest(manifestBytes);
-    issues.push(...manifest.issues);
+    for (const issue of manifest.issues) issues.push(issue);
     const passBytes = files.get('pass.json');
     // A manifest that is not an object of hashes lists nothing: "every file missing from it" would say nothing more.
     const badEntries = new Set(manifest.issues.filter((issue) => issue.severity === 'error').map((issue) => issue.path));
@@ -130,7 +130,7 @@ async function verify(bytes: Uint8Array, options: VerifyOptions): Promise<PassVe
       ...(options.roots === undefined ? {} : { roots: options.roots }),
       ...(options.at === undefined ? {} : { at: options.at }),
     });
-    issues.push(...checked.issues);
+    for (const issue of checked.issues) issues.push(issue);
     const { signingTime, digest, signer, wwdr } = checked;
     found = { ...(signingTime === undefined ? {} : { signingTime }), ...(digest === undefined ? {} : { digest }), ...(signer === undefined ? {} : { signer }), ...(wwdr === undefined ? {} : { wwdr }) };
     if (signer !== undefined) checkIdentity(pass, signer, issues);

@@ -114,4 +114,13 @@ describe('passmint (no command, unknown command, --version)', () => {
     expect(await run(['--version'], version.io)).toBe(0);
     expect(version.stdout()).toMatch(/^\d+\.\d+\.\d+/);
   });
+
+  test('a pass.json with 200,000 unknown keys: every one reported, located, no stack overflow', async () => {
+    const pass = buildPass(eventTicket, eventValues, issuer) as unknown as Record<string, unknown>;
+    const keys = Object.fromEntries(Array.from({ length: 200_000 }, (_, index) => [`extra${index}`, 1]));
+    const result = await lint('--json', write('many-keys.json', JSON.stringify({ ...pass, ...keys })));
+    expect(result.code).toBe(0);
+    const unknown = (JSON.parse(result.stdout) as { issues: { code: string }[] }).issues.filter((issue) => issue.code === 'unknown-key');
+    expect(unknown.length).toBe(200_000);
+  });
 });

@@ -213,6 +213,21 @@ describe('toGoogleWallet: the playground examples', () => {
     coupon: { type: 'offer', losses: ['google-field-degraded /coupon/primaryFields/0/numberStyle', 'google-color-dropped /foregroundColor', 'google-color-dropped /labelColor'] },
     'boarding-pass': { type: 'flight', losses: ['google-field-degraded /boardingPass/auxiliaryFields/1', 'google-field-degraded /boardingPass/auxiliaryFields/2', 'google-color-dropped /foregroundColor', 'google-color-dropped /labelColor'] },
     'store-card': { type: 'loyalty', losses: ['google-field-degraded /storeCard/primaryFields/0/currencyCode', 'google-color-dropped /foregroundColor', 'google-color-dropped /labelColor'] },
+    // iOS 18 poster event ticket: eventName, venueName, eventStartDate and eventEndDate fill Google's fields; the poster's other tags are named.
+    'poster-event': {
+      type: 'eventTicket',
+      losses: [
+        'google-field-degraded /eventTicket/secondaryFields/0/dateStyle', 'google-field-degraded /eventTicket/secondaryFields/0/timeStyle', 'google-relevant-date-dropped /relevantDates',
+        'google-color-dropped /foregroundColor', 'google-color-dropped /labelColor', 'google-ios-key-dropped /preferredStyleSchemes', 'google-ios-key-dropped /eventLogoText',
+        'google-ios-key-dropped /footerBackgroundColor', 'google-semantics-dropped /semantics/eventType', 'google-semantics-dropped /semantics/performerNames',
+        'google-semantics-dropped /semantics/venueRoom', 'google-semantics-dropped /semantics/venueRegionName',
+      ],
+    },
+    // iOS 27 posterGeneric beside generic: the generic body is mapped; every poster field shares a key with it, so only the layout is named.
+    'poster-generic': {
+      type: 'generic',
+      losses: ['google-key-dropped /posterGeneric', 'google-field-degraded /generic/secondaryFields/0/dateStyle', 'google-field-degraded /generic/secondaryFields/0/timeStyle', 'google-color-dropped /foregroundColor', 'google-color-dropped /labelColor'],
+    },
   };
   test.each(examples.map((example) => [example.id, example] as const))('%s', (id, example) => {
     const values = Object.fromEntries(Object.entries(example.values).map(([name, value]) => [name, value.json ? JSON.parse(value.text) : value.text])) as TemplateValues;
@@ -222,6 +237,9 @@ describe('toGoogleWallet: the playground examples', () => {
     expect(result.object['id']).toBe(`${result.class['id']}.${issuer.serialNumber}`);
     expect(result.object['barcode']).toMatchObject({ value: (pass.barcodes?.[0] ?? pass.barcode)?.message });
     expect(result.object['hexBackgroundColor']).toMatch(/^#[0-9a-f]{6}$/);
+    if (id === 'poster-event') {
+      expect(result.class).toMatchObject({ eventName: { defaultValue: { value: pass.semantics?.['eventName'] } }, venue: { name: { defaultValue: { value: pass.semantics?.['venueName'] } } }, dateTime: { start: pass.semantics?.['eventStartDate'], end: pass.semantics?.['eventEndDate'] } });
+    }
   });
 });
 
@@ -373,5 +391,24 @@ describe('toGoogleWallet: values of the wrong type', () => {
       'google-key-dropped /expirationDate',
       'google-semantics-dropped /semantics',
     ]);
+  });
+});
+
+describe('toGoogleWallet: hostile sizes', () => {
+  test('200,000 fields, 100,000 barcodes, semantic tags nested 100,000 deep: a result with a loss each, no stack overflow', () => {
+    const many = Array.from({ length: 200_000 }, (_, index) => ({ key: `k${index}`, value: 'v' }));
+    let deep: unknown = 1;
+    for (let depth = 0; depth < 100_000; depth++) deep = { a: deep };
+    const pass = {
+      ...base, generic: { backFields: many }, posterGeneric: { primaryFields: many },
+      semantics: { seats: [deep], eventName: deep, venueName: [deep] },
+      barcodes: Array.from({ length: 100_000 }, () => ({ format: 'PKBarcodeFormatQR', message: 'm', messageEncoding: 'iso-8859-1' })),
+    } as unknown as Pass;
+    const result = toGoogleWallet(pass, { issuerId });
+    expect((result.object['textModulesData'] as unknown[]).length).toBe(10);
+    const count = (code: string) => result.losses.filter((loss) => loss.code === code).length;
+    expect(count('google-field-dropped')).toBe(200_000 - 10);
+    expect(count('google-barcode-dropped')).toBe(100_000 - 1);
+    expect(result.losses.filter((loss) => loss.path.startsWith('/semantics/')).map((loss) => loss.path)).toEqual(['/semantics/seats', '/semantics/eventName', '/semantics/venueName']);
   });
 });
