@@ -2,7 +2,7 @@ import type { Pass, PassStructure } from '../types.js';
 import { toHexColor } from './color.js';
 import { GoogleWalletError } from './error.js';
 import { checkIssuerId, classIdOf, objectIdOf } from './ids.js';
-import { localized } from './localize.js';
+import { localized, translationsOf } from './localize.js';
 import { appendLosses, loss } from './loss.js';
 import { mapBarcode } from './map-barcode.js';
 import { type PlacedField, fieldLosses, labelOf, mapFields, placedFields } from './map-fields.js';
@@ -85,7 +85,8 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
   const classId = classIdOf(options.issuerId, pass.passTypeIdentifier, options.classSuffix);
   const walletClass: Record<string, unknown> = { id: classId };
   const object: Record<string, unknown> = { id: objectIdOf(options.issuerId, pass.passTypeIdentifier, pass.serialNumber), classId, state: pass.voided === true ? 'INACTIVE' : 'ACTIVE' };
-  const title = logoText ?? pass.organizationName;
+  // An empty logoText shows no title on the Apple pass; Google requires one, so the organization names the card.
+  const title = logoText !== undefined && logoText !== '' ? logoText : pass.organizationName;
 
   // Generic passes show the first primary field as the header; every other type keeps all fields as text modules.
   let fields: PlacedField[] = placedFields(style, body);
@@ -111,6 +112,7 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
     }
   } else {
     walletClass['issuerName'] = pass.organizationName;
+    if (translationsOf(pass.organizationName, strings).length > 0) walletClass['localizedIssuerName'] = text(pass.organizationName);
     walletClass['reviewStatus'] = 'UNDER_REVIEW';
   }
 

@@ -199,6 +199,17 @@ describe('toGoogleWallet: ids, localization, state', () => {
     }]);
   });
 
+  test('a translated organizationName becomes localizedIssuerName; an empty logoText leaves the title to organizationName', () => {
+    const result = toGoogleWallet({ ...base, logoText: '', storeCard: {} }, { issuerId, strings: { de: { 'Example Co': 'Beispiel GmbH' } } });
+    expect(result.class).toMatchObject({
+      issuerName: 'Example Co',
+      localizedIssuerName: { defaultValue: { language: 'en', value: 'Example Co' }, translatedValues: [{ language: 'de', value: 'Beispiel GmbH' }] },
+      programName: 'Example Co',
+    });
+    expect(toGoogleWallet({ ...base, logoText: '', generic: {} }, { issuerId }).object['cardTitle']).toEqual(en('Example Co'));
+    expect(toGoogleWallet({ ...base, storeCard: {} }, { issuerId }).class['localizedIssuerName']).toBeUndefined();
+  });
+
   test('voided, expiration date and grouping carry over', () => {
     const result = toGoogleWallet({ ...base, voided: true, expirationDate: '2026-12-31T23:59:00Z', groupingIdentifier: 'trip-1', eventTicket: {} }, { issuerId });
     expect(result.object).toMatchObject({ state: 'INACTIVE', validTimeInterval: { end: { date: '2026-12-31T23:59:00Z' } }, groupingInfo: { groupingId: 'trip-1' } });
