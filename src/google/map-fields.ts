@@ -65,12 +65,19 @@ export function mapFields(fields: readonly PlacedField[], maxRows: number, langu
   const textModules: Record<string, unknown>[] = [];
   const onCard: string[] = [];
   const losses: GoogleLoss[] = [];
+  const ids = new Set<string>();
   for (const { field, pointer, back } of fields) {
+    const id = moduleIdOf(field);
+    if (ids.has(id)) {
+      // Wallet refuses two fields of one key (duplicate-field-key); Google would keep one module of the id.
+      losses.push(loss('google-field-dropped', pointer, `The key "${field.key}" is used by an earlier field: Google Wallet keeps one text module per key, this field is left out.`));
+      continue;
+    }
     if (textModules.length >= MAX_TEXT_MODULES) {
       losses.push(loss('google-field-dropped', pointer, `Google Wallet shows at most ${MAX_TEXT_MODULES} text fields: "${field.key}" is left out.`));
       continue;
     }
-    const id = moduleIdOf(field);
+    ids.add(id);
     textModules.push(textModule(id, field, language, strings));
     appendLosses(losses, fieldLosses(field, pointer));
     if (back) continue;

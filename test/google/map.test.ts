@@ -153,6 +153,12 @@ describe('toGoogleWallet: losses', () => {
     expect(result.object['heroImage']).toEqual({ sourceUri: { uri: 'https://img.example/strip.png' } });
   });
 
+  test('two fields of one key (a pass Wallet refuses): one text module, the second field a loss', () => {
+    const result = toGoogleWallet({ ...base, eventTicket: { secondaryFields: [{ key: 'seat', value: '1' }], backFields: [{ key: 'seat', value: '2' }] } }, { issuerId });
+    expect(result.object['textModulesData']).toEqual([{ id: 'seat', body: '1' }]);
+    expect(codes(result.losses)).toEqual(['google-field-dropped /eventTicket/backFields/0']);
+  });
+
   test('more than ten fields: the rest dropped; front fields beyond the card rows shown in the details', () => {
     const fields = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => ({ key: `${prefix}${index}`, value: index }));
     const pass: Pass = { ...base, eventTicket: { headerFields: fields('h', 3), secondaryFields: fields('s', 4), auxiliaryFields: fields('a', 2), backFields: fields('b', 3) } };
