@@ -120,7 +120,9 @@ export function googleRoutes(kit: Kit, google: GoogleService | undefined): Route
           const hash = params[1]!;
           const path = params.slice(2).join('/');
           // Known hashes first (cached per template version): a wrong address costs no file read.
-          const assets = google === undefined || templateId === undefined || templateId > 2_147_483_647 ? undefined : await google.assets(db, templateId);
+          // Images only (what Google fetches), not the template's other files.
+          const image = path.toLowerCase().endsWith('.png');
+          const assets = google === undefined || !image || templateId === undefined || templateId > 2_147_483_647 ? undefined : await google.assets(db, templateId);
           const rows =
             assets?.hashes.get(path) !== hash
               ? []
@@ -133,7 +135,7 @@ export function googleRoutes(kit: Kit, google: GoogleService | undefined): Route
           return new Response(rows[0].bytes as Uint8Array<ArrayBuffer>, {
             status: 200,
             headers: {
-              'content-type': path.toLowerCase().endsWith('.png') ? 'image/png' : 'application/octet-stream',
+              'content-type': 'image/png',
               'cache-control': 'public, max-age=31536000, immutable',
               etag: `"${hash}"`,
             },

@@ -110,6 +110,12 @@ for (const engine of ENGINES) {
       expect((await fetch(`${service.url}/google/images/${templateId}/${'0'.repeat(64)}/logo.png`)).status).toBe(404);
       expect((await fetch(`${service.url}/google/images/${templateId}/${hash}/icon.png`)).status).toBe(404);
       expect((await fetch(`${service.url}/google/images/${templateId}/not-a-hash/logo.png`)).status).toBe(404);
+      // Only images: a template's other files stay behind the API key, whatever their hash.
+      const strings = new TextEncoder().encode('"Level" = "Stufe";');
+      expect((await service.call('PUT', `/v1/templates/${templateId}/files/de.lproj/pass.strings`, strings)).status).toBe(201);
+      const stringsHash = createHash('sha256').update(strings).digest('hex');
+      expect((await fetch(`${service.url}/google/images/${templateId}/${stringsHash}/de.lproj/pass.strings`)).status).toBe(404);
+      expect((await service.call('DELETE', `/v1/templates/${templateId}/files/de.lproj/pass.strings`)).status).toBe(204);
     });
 
     test('changed values patch the object; a changed field with a changeMessage is a TEXT_AND_NOTIFY message, at most 3 a day', async () => {
@@ -170,6 +176,13 @@ for (const engine of ENGINES) {
       const image = await fetch(`${service.url}/google/images/${templateId}/${newHash}/logo.png`);
       expect(image.status).toBe(200);
       expect(new Uint8Array(await image.arrayBuffer())).toEqual(newLogo);
+
+      // The template's translations reach the objects as Google's translated values.
+      const strings = new TextEncoder().encode('"Level" = "Stufe";');
+      expect((await service.call('PUT', `/v1/templates/${templateId}/files/de.lproj/pass.strings`, strings)).status).toBe(201);
+      await eventually(() => JSON.stringify(objectOf('G-1')).includes('"Stufe"'), 10_000, 'the translated label');
+      expect(JSON.stringify(objectOf('G-1'))).toContain('"de"');
+      expect((await service.call('DELETE', `/v1/templates/${templateId}/files/de.lproj/pass.strings`)).status).toBe(204);
     });
 
     test('a deleted pass\'s object becomes INACTIVE', async () => {
