@@ -205,6 +205,11 @@ const MIGRATIONS: readonly string[] = [
   alter table passmint_deliveries add column claimed_by text;
   alter table passmint_pushes add column claimed_by text;
   `,
+  // Google Wallet: the class and object bodies as last sent, so a patch can clear what is gone (null).
+  `
+  alter table passmint_google_classes add column sent json;
+  alter table passmint_google_objects add column sent json;
+  `,
 ];
 
 // Any constant shared by every passmint process: the advisory lock that serializes migrations.
