@@ -1,5 +1,6 @@
 import type { JSX } from 'preact';
 import { useRef, useState } from 'preact/hooks';
+import { GooglePanel } from './components/GooglePanel.js';
 import { IssuerForm } from './components/IssuerForm.js';
 import { IssuesList } from './components/IssuesList.js';
 import { PassJson } from './components/PassJson.js';
@@ -218,6 +219,10 @@ export function App(): JSX.Element {
             Download .pkpass
           </h2>
           <PackagePanel />
+        </section>
+        <section aria-labelledby="google-heading" class="panel lazy-paint">
+          <h2 id="google-heading">Add to Google Wallet</h2>
+          <GooglePanel />
         </section>
         <section aria-labelledby="inspector-heading" class="panel">
           <h2 id="inspector-heading">Inspect a .pkpass</h2>

@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { App } from './App.js';
 import { Editor } from './components/lazy.js';
+import { startGoogle } from './lib/google-start.js';
 import { startTheme } from './lib/theme.js';
 import { startUrlSync } from './lib/url-sync.js';
 import './styles.css';
@@ -11,3 +12,4 @@ void Editor.preload();
 await startUrlSync();
 const root = document.getElementById('app');
 if (root !== null) render(<App />, root);
+startGoogle();

@@ -2,6 +2,7 @@ import { batch, computed, signal } from '@preact/signals';
 import type { ReadonlySignal } from '@preact/signals';
 import { buildPass, compileTemplate, PassmintError, validatePass, validateTemplate } from '../src/index.js';
 import type { CompiledTemplate, Issue, Pass, PassIssuer, PassTemplate, Report } from '../src/index.js';
+import type { GoogleWalletPass } from '../src/google/index.js';
 import { type Example, examples, type FormValue } from './examples/index.js';
 import { type JsonSyntaxError, parseJson } from './lib/json-locate.js';
 import type { SharedState } from './lib/share.js';
@@ -23,7 +24,7 @@ export interface IssuerState {
 }
 
 /** Where an issue comes from; decides how its `path` is read. */
-export type IssueSource = 'json' | 'template' | 'render' | 'pass' | 'value' | 'preview' | 'image';
+export type IssueSource = 'json' | 'template' | 'render' | 'pass' | 'value' | 'preview' | 'image' | 'google';
 
 /** One row of the issues list. */
 export interface IssueEntry {
@@ -229,6 +230,33 @@ const imageIssues: ReadonlySignal<readonly IssueEntry[]> = computed(() => {
   }
   return found;
 });
+
+/** The Google Wallet mapping, once its code has loaded (it loads when the page is idle). */
+export const googleMapper = signal<((pass: Pass, images: ReadonlyMap<string, string>) => GoogleWalletPass) | undefined>(undefined);
+
+/** The shown pass as Google Wallet's class and object, with its loss report; `undefined` until the mapping has loaded. */
+export const googlePass: ReadonlySignal<GoogleWalletPass | undefined> = computed(() => {
+  const map = googleMapper.value;
+  const pass = shownPass.value.pass;
+  if (map === undefined || pass === undefined) return undefined;
+  // Google reads each image once, at its plain name: the densest the page has.
+  const urls = new Map<string, string>();
+  for (const image of images.value.values()) {
+    const plain = image.path.replace(/@[23]x\.png$/, '.png');
+    const best = images.value.get(plain.replace(/\.png$/, '@3x.png')) ?? images.value.get(plain.replace(/\.png$/, '@2x.png')) ?? images.value.get(plain);
+    if (best !== undefined) urls.set(plain, best.url);
+  }
+  try {
+    return map(pass, urls);
+  } catch {
+    return undefined;
+  }
+});
+
+/** What Google Wallet cannot show of the pass: issues of their own kind, listed apart. */
+export const googleIssues: ReadonlySignal<readonly IssueEntry[]> = computed(() =>
+  (googlePass.value?.losses ?? []).map((loss, index) => ({ ...loss, id: `google:${index}:${loss.code}:${loss.path}`, source: 'google' as const })),
+);
 
 /** Every issue, in the order a person fixes them: JSON, template, values, rendering, pass. */
 export const issues: ReadonlySignal<readonly IssueEntry[]> = computed(() => {

@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
 import { revealIssue } from '../lib/editor-bridge.js';
-import { issues, type IssueSource } from '../state.js';
+import { googleIssues, type IssueEntry, issues, type IssueSource } from '../state.js';
 
 const SOURCE_NAMES: Readonly<Record<IssueSource, string>> = {
   json: 'JSON',
@@ -10,11 +10,29 @@ const SOURCE_NAMES: Readonly<Record<IssueSource, string>> = {
   pass: 'validatePass',
   preview: 'preview',
   image: 'images',
+  google: 'Google Wallet',
 };
 
-/** Every issue as a button that takes the cursor to its place. */
+function IssueButton({ entry }: { entry: IssueEntry }): JSX.Element {
+  return (
+    <button type="button" class={`issue ${entry.severity}${entry.source === 'google' ? ' google' : ''}`} data-code={entry.code} data-severity={entry.severity} data-source={entry.source} onClick={() => revealIssue(entry)}>
+      <span class="issue-severity">{entry.source === 'google' ? 'Google' : entry.severity}</span>
+      <span class="issue-code">{entry.code}</span>
+      <span class="issue-message">{entry.message}</span>
+      <span class="issue-where">
+        {SOURCE_NAMES[entry.source]}
+        {entry.alsoFrom === undefined ? '' : ` + ${entry.alsoFrom.map((source) => SOURCE_NAMES[source]).join(' + ')}`}
+        {entry.line === undefined ? ` · ${entry.path || '/'}` : ` · line ${entry.line}, column ${entry.column}`}
+        {entry.offset === undefined || entry.line !== undefined ? '' : ` · offset ${entry.offset}`}
+      </span>
+    </button>
+  );
+}
+
+/** Every issue as a button that takes the cursor to its place; what Google Wallet loses, apart. */
 export function IssuesList(): JSX.Element {
   const list = issues.value;
+  const lost = googleIssues.value;
   const errors = list.filter((entry) => entry.severity === 'error').length;
   const warnings = list.length - errors;
   return (
@@ -25,20 +43,25 @@ export function IssuesList(): JSX.Element {
       <ul class="issues" data-testid="issues">
         {list.map((entry) => (
           <li key={entry.id}>
-            <button type="button" class={`issue ${entry.severity}`} data-code={entry.code} data-severity={entry.severity} data-source={entry.source} onClick={() => revealIssue(entry)}>
-              <span class="issue-severity">{entry.severity}</span>
-              <span class="issue-code">{entry.code}</span>
-              <span class="issue-message">{entry.message}</span>
-              <span class="issue-where">
-                {SOURCE_NAMES[entry.source]}
-                {entry.alsoFrom === undefined ? '' : ` + ${entry.alsoFrom.map((source) => SOURCE_NAMES[source]).join(' + ')}`}
-                {entry.line === undefined ? ` · ${entry.path || '/'}` : ` · line ${entry.line}, column ${entry.column}`}
-                {entry.offset === undefined || entry.line !== undefined ? '' : ` · offset ${entry.offset}`}
-              </span>
-            </button>
+            <IssueButton entry={entry} />
           </li>
         ))}
       </ul>
+      {lost.length === 0 ? null : (
+        <details class="google-losses" data-testid="google-losses">
+          <summary>
+            Google Wallet: {lost.length} thing{lost.length === 1 ? '' : 's'} it does not show
+          </summary>
+          <p class="hint">What <code>toGoogleWallet</code> could not carry over. Apple Wallet is not affected.</p>
+          <ul class="issues">
+            {lost.map((entry) => (
+              <li key={entry.id}>
+                <IssueButton entry={entry} />
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
     </>
   );
 }

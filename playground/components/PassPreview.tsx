@@ -2,6 +2,7 @@ import { computed, signal } from '@preact/signals';
 import type { JSX } from 'preact';
 import { bestImage, IMAGE_NAMES, images } from '../images.js';
 import { shownPass } from '../state.js';
+import { lazyComponent } from '../lib/lazy.js';
 import { type PosterLayout, posterLayout } from '../lib/poster.js';
 import { type CardImages, PassCard } from './PassCard.js';
 import { PosterCard } from './PosterCard.js';
@@ -13,6 +14,25 @@ const cardImages = computed<CardImages>(() => {
     return image === undefined ? [] : [[name, image.url]];
   }));
 });
+
+/** Which wallet the preview draws. */
+export const walletView = signal<'apple' | 'google'>('apple');
+
+const Loading = (): JSX.Element => <p class="empty">Google Wallet's view is loading…</p>;
+const GoogleView = lazyComponent<Record<string, never>>(() => import('./GoogleView.js').then((module) => module.GoogleView), Loading);
+
+function WalletSwitch(): JSX.Element {
+  return (
+    <div class="card-flip" role="group" aria-label="Which wallet">
+      <button type="button" aria-pressed={walletView.value === 'apple'} onClick={() => (walletView.value = 'apple')} data-testid="show-apple">
+        Apple Wallet
+      </button>
+      <button type="button" aria-pressed={walletView.value === 'google'} onClick={() => (walletView.value = 'google')} data-testid="show-google">
+        Google Wallet
+      </button>
+    </div>
+  );
+}
 
 /** Whether a poster pass is drawn as its poster or as the layout an older iPhone shows. */
 export const posterView = signal<'poster' | 'fallback'>('poster');
@@ -35,11 +55,20 @@ function PosterSwitch({ layout }: { layout: PosterLayout }): JSX.Element {
 export function PassPreview({ testId = 'pass-preview' }: { testId?: string } = {}): JSX.Element {
   const { pass, stale } = shownPass.value;
   if (pass === undefined) return <p class="empty">Fix the issues to see the pass.</p>;
+  if (walletView.value === 'google') {
+    return (
+      <div class={stale ? 'preview stale' : 'preview'}>
+        <WalletSwitch />
+        <GoogleView />
+      </div>
+    );
+  }
   const poster = posterLayout(pass);
   const drawPoster = poster !== undefined && poster.missing.length === 0 && posterView.value === 'poster';
   return (
     <div class={stale ? 'preview stale' : 'preview'}>
       {stale ? <p class="stale-note">Showing the last pass that could be built — see the issues.</p> : null}
+      <WalletSwitch />
       {poster === undefined ? null : <PosterSwitch layout={poster} />}
       {poster !== undefined && poster.missing.length > 0 && posterView.value === 'poster' ? (
         <p class="warning-note" data-testid="poster-fallback-note">
