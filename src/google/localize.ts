@@ -7,6 +7,11 @@ export interface LocalizedString {
 /** Translations of the pass's strings, per language (`pass.strings` of each `.lproj`). */
 export type Strings = { readonly [language: string]: { readonly [key: string]: string } };
 
+/** An `.lproj` name as the BCP 47 tag Google reads: `pt_BR` (Apple's older spelling) → `pt-BR`. */
+export function languageTag(lproj: string): string {
+  return lproj.replace(/_/g, '-');
+}
+
 /**
  * A text as Google's LocalizedString; each language whose `pass.strings`
  * translates the text (Wallet looks texts up as keys) adds a translated value.
@@ -22,7 +27,7 @@ export function localized(text: string, language: string, strings: Strings | und
   if (strings === undefined) return result;
   const translated: { language: string; value: string }[] = [];
   for (const [lang, table] of Object.entries(strings)) {
-    if (Object.hasOwn(table, text)) translated.push({ language: lang, value: table[text] as string });
+    if (Object.hasOwn(table, text)) translated.push({ language: languageTag(lang), value: table[text] as string });
   }
   if (translated.length > 0) result.translatedValues = translated;
   return result;
@@ -33,5 +38,5 @@ export function translationsOf(text: string, strings: Strings | undefined): { la
   if (strings === undefined) return [];
   return Object.entries(strings)
     .filter(([, table]) => Object.hasOwn(table, text))
-    .map(([language, table]) => ({ language, value: table[text] as string }));
+    .map(([language, table]) => ({ language: languageTag(language), value: table[text] as string }));
 }

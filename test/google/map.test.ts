@@ -205,6 +205,11 @@ describe('toGoogleWallet: ids, localization, state', () => {
     }]);
   });
 
+  test('an .lproj named the older way (pt_BR) gives the BCP 47 tag Google reads (pt-BR)', () => {
+    const result = toGoogleWallet({ ...base, logoText: 'Gym', generic: {} }, { issuerId, strings: { pt_BR: { Gym: 'Academia' }, 'zh-Hans': { Gym: '健身房' } } });
+    expect(result.object['cardTitle']).toEqual({ defaultValue: { language: 'en', value: 'Gym' }, translatedValues: [{ language: 'pt-BR', value: 'Academia' }, { language: 'zh-Hans', value: '健身房' }] });
+  });
+
   test('a translated organizationName becomes localizedIssuerName; an empty logoText leaves the title to organizationName', () => {
     const result = toGoogleWallet({ ...base, logoText: '', storeCard: {} }, { issuerId, strings: { de: { 'Example Co': 'Beispiel GmbH' } } });
     expect(result.class).toMatchObject({
