@@ -2,6 +2,7 @@ import type { JSX } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { GooglePanel } from './components/GooglePanel.js';
 import { IssuerForm } from './components/IssuerForm.js';
+import { LocalizationsPanel } from './components/LocalizationsPanel.js';
 import { IssuesList } from './components/IssuesList.js';
 import { PassJson } from './components/PassJson.js';
 import { ImagesPanel } from './components/ImagesPanel.js';
@@ -194,6 +195,10 @@ export function App(): JSX.Element {
             Images
           </h2>
           <ImagesPanel />
+        </section>
+        <section aria-labelledby="localizations-heading" class="panel">
+          <h2 id="localizations-heading">Localizations</h2>
+          <LocalizationsPanel />
         </section>
         <section aria-labelledby="issuer-heading" class="panel lazy-paint">
           <h2 id="issuer-heading">Issuer</h2>

@@ -8,6 +8,7 @@ import { type JsonSyntaxError, parseJson } from './lib/json-locate.js';
 import type { SharedState } from './lib/share.js';
 import { imageErrors, imageRefs, images } from './images.js';
 import { fileIssues } from './lib/file-issues.js';
+import { stringsTables, stringsTexts } from './localization-state.js';
 
 // The playground's whole state: signals hold what a person typed, computeds derive
 // everything else, components only read, and the actions below are the only writers.
@@ -24,7 +25,7 @@ export interface IssuerState {
 }
 
 /** Where an issue comes from; decides how its `path` is read. */
-export type IssueSource = 'json' | 'template' | 'render' | 'pass' | 'value' | 'preview' | 'image' | 'google';
+export type IssueSource = 'json' | 'template' | 'render' | 'pass' | 'value' | 'preview' | 'image' | 'google' | 'strings';
 
 /** One row of the issues list. */
 export interface IssueEntry {
@@ -231,6 +232,15 @@ const imageIssues: ReadonlySignal<readonly IssueEntry[]> = computed(() => {
   return found;
 });
 
+/** pass.strings files that cannot be read, at their language's text. */
+const stringsIssues: ReadonlySignal<readonly IssueEntry[]> = computed(() =>
+  [...stringsTables.value].flatMap(([language, table]): IssueEntry[] => {
+    if (table instanceof Map) return [];
+    const issue = table as Issue;
+    return [{ severity: issue.severity === 'error' ? 'error' : 'warning', code: issue.code, id: `strings:${language}`, source: 'strings', message: `${language}.lproj/pass.strings: ${issue.message}`, path: `/${language}.lproj/pass.strings` }];
+  }),
+);
+
 /** The Google Wallet mapping, once its code has loaded (it loads when the page is idle). */
 export const googleMapper = signal<((pass: Pass, images: ReadonlyMap<string, string>) => GoogleWalletPass) | undefined>(undefined);
 
@@ -274,6 +284,7 @@ export const issues: ReadonlySignal<readonly IssueEntry[]> = computed(() => {
     ...previewProblems.value,
     ...cutValues.value,
     ...imageIssues.value,
+    ...stringsIssues.value,
   ]);
 });
 
@@ -374,6 +385,7 @@ export const sharedState: ReadonlySignal<SharedState> = computed(() => {
     values: values.value,
     issuer: { ...issuer.value },
     ...(Object.keys(images).length === 0 ? {} : { images }),
+    ...(Object.keys(stringsTexts.value).length === 0 ? {} : { strings: stringsTexts.value }),
   };
 });
 
@@ -390,6 +402,7 @@ export function applySharedState(state: SharedState): void {
   batch(() => {
     text.value = state.template;
     values.value = state.values;
+    stringsTexts.value = state.strings ?? {};
     issuer.value = {
       teamIdentifier: pick('teamIdentifier'),
       organizationName: pick('organizationName'),

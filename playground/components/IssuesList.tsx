@@ -11,6 +11,7 @@ const SOURCE_NAMES: Readonly<Record<IssueSource, string>> = {
   preview: 'preview',
   image: 'images',
   google: 'Google Wallet',
+  strings: 'pass.strings',
 };
 
 function IssueButton({ entry }: { entry: IssueEntry }): JSX.Element {

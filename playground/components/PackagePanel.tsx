@@ -3,6 +3,7 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Issue } from '../../src/index.js';
 import { imageFiles } from '../images.js';
+import { stringsFiles } from '../localization-state.js';
 import { downloadBytes } from '../lib/download.js';
 import { build } from '../state.js';
 
@@ -74,7 +75,7 @@ async function sign(): Promise<void> {
   if (pass === undefined || cert === undefined || key === undefined || intermediate === undefined) return;
   status.value = { kind: 'working', message: 'Signing…', issues: [] };
   const { signPassInPage } = await import('../lib/sign.js');
-  const result = await signPassInPage(pass, imageFiles.value, { certificate: cert.value, privateKey: key.value, wwdr: intermediate.value, passphrase: passphrase.value });
+  const result = await signPassInPage(pass, { ...imageFiles.value, ...stringsFiles.value }, { certificate: cert.value, privateKey: key.value, wwdr: intermediate.value, passphrase: passphrase.value });
   if (!result.ok) {
     status.value = { kind: 'failed', message: 'Not signed:', issues: result.issues };
     return;
@@ -104,7 +105,7 @@ async function downloadUnsigned(): Promise<void> {
   const pass = build.value.pass;
   if (pass === undefined) return;
   const { unsignedBundle } = await import('../lib/unsigned-bundle.js');
-  downloadBytes(await unsignedBundle(pass, imageFiles.value), `${fileName(pass)}-unsigned.zip`, 'application/zip');
+  downloadBytes(await unsignedBundle(pass, { ...imageFiles.value, ...stringsFiles.value }), `${fileName(pass)}-unsigned.zip`, 'application/zip');
 }
 
 // Whether there is a pass to pack: the panel re-renders when that changes, not on every keystroke.

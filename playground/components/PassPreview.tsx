@@ -3,6 +3,8 @@ import type { JSX } from 'preact';
 import { bestImage, IMAGE_NAMES, images } from '../images.js';
 import { shownPass } from '../state.js';
 import { lazyComponent } from '../lib/lazy.js';
+import { localizePass } from '../lib/localize.js';
+import { previewLanguage, previewTable, stringsTexts } from '../localization-state.js';
 import { type PosterLayout, posterLayout } from '../lib/poster.js';
 import { type CardImages, PassCard } from './PassCard.js';
 import { PosterCard } from './PosterCard.js';
@@ -20,6 +22,24 @@ export const walletView = signal<'apple' | 'google'>('apple');
 
 const Loading = (): JSX.Element => <p class="empty">Google Wallet's view is loading…</p>;
 const GoogleView = lazyComponent<Record<string, never>>(() => import('./GoogleView.js').then((module) => module.GoogleView), Loading);
+
+function LanguagePicker(): JSX.Element | null {
+  const languages = Object.keys(stringsTexts.value);
+  if (languages.length === 0) return null;
+  return (
+    <label class="preview-language">
+      Language
+      <select value={previewLanguage.value} onChange={(event) => (previewLanguage.value = event.currentTarget.value)} data-testid="preview-language">
+        <option value="">The pass's own texts</option>
+        {languages.map((language) => (
+          <option key={language} value={language}>
+            {language}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
 
 function WalletSwitch(): JSX.Element {
   return (
@@ -53,8 +73,10 @@ function PosterSwitch({ layout }: { layout: PosterLayout }): JSX.Element {
 
 /** The pass as Wallet would show it, from the last pass that could be built, with the images of the slots. */
 export function PassPreview({ testId = 'pass-preview' }: { testId?: string } = {}): JSX.Element {
-  const { pass, stale } = shownPass.value;
-  if (pass === undefined) return <p class="empty">Fix the issues to see the pass.</p>;
+  const { pass: own, stale } = shownPass.value;
+  if (own === undefined) return <p class="empty">Fix the issues to see the pass.</p>;
+  const table = previewTable.value;
+  const pass = table === undefined ? own : localizePass(own, table);
   if (walletView.value === 'google') {
     return (
       <div class={stale ? 'preview stale' : 'preview'}>
@@ -69,6 +91,7 @@ export function PassPreview({ testId = 'pass-preview' }: { testId?: string } = {
     <div class={stale ? 'preview stale' : 'preview'}>
       {stale ? <p class="stale-note">Showing the last pass that could be built — see the issues.</p> : null}
       <WalletSwitch />
+      <LanguagePicker />
       {poster === undefined ? null : <PosterSwitch layout={poster} />}
       {poster !== undefined && poster.missing.length > 0 && posterView.value === 'poster' ? (
         <p class="warning-note" data-testid="poster-fallback-note">

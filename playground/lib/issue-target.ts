@@ -49,6 +49,7 @@ export function issueTarget(entry: IssueEntry, text: string, tree: Tree): IssueT
     return { kind: 'editor', anchor: at, head: at, exact: true };
   }
   if (entry.source === 'value') return { kind: 'input', id: valueInputId(entry.path) };
+  if (entry.source === 'strings') return { kind: 'input', id: `strings-${entry.path.replace(/^\/|\.lproj\/pass\.strings$/g, '')}` };
   if (entry.source === 'image') return { kind: 'input', id: imageInputId(entry.path.replace(/^\//, '')) };
 
   let pointer = entry.path;

@@ -11,6 +11,8 @@ export interface SharedState {
   readonly values: Readonly<Record<string, FormValue>>;
   readonly issuer: Readonly<Record<string, string | boolean>>;
   readonly images?: Readonly<Record<string, string>>;
+  /** pass.strings as typed, per language. */
+  readonly strings?: Readonly<Record<string, string>>;
 }
 
 /** What the address's hash holds: nothing of ours, a state, or a link that cannot be read (and why). */
@@ -185,5 +187,16 @@ function asSharedState(value: unknown): SharedState | undefined {
       (entry): entry is [string, string] => IMAGE_PATH.test(entry[0]) && typeof entry[1] === 'string' && /^[0-9a-f]{12}$/.test(entry[1]),
     ),
   );
-  return { template: value['template'], values, issuer, ...(Object.keys(images).length === 0 ? {} : { images }) };
+  const strings = Object.fromEntries(
+    Object.entries(isRecord(value['strings']) ? value['strings'] : {}).filter(
+      (entry): entry is [string, string] => /^[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/.test(entry[0]) && typeof entry[1] === 'string',
+    ),
+  );
+  return {
+    template: value['template'],
+    values,
+    issuer,
+    ...(Object.keys(images).length === 0 ? {} : { images }),
+    ...(Object.keys(strings).length === 0 ? {} : { strings }),
+  };
 }
