@@ -25,7 +25,18 @@ interface SyncedRow {
   object_id: string;
   resource: string;
   pass: Pass | null;
+  sent: GoogleWalletResourceBody | null;
   synced_at: Date | null;
+}
+
+/**
+ * A patch that makes `before` into `after`: `after`'s members, and `null`
+ * for each top-level member `before` had and `after` has not (Google's patch
+ * clears a member given as null; left out, it would stay).
+ */
+function patchOf(before: GoogleWalletResourceBody, after: GoogleWalletResourceBody): GoogleWalletResourceBody {
+  const cleared = Object.keys(before).filter((key) => !Object.hasOwn(after, key) && key !== 'messages');
+  return { ...after, ...Object.fromEntries(cleared.map((key) => [key, null])) };
 }
 
 // What Google (or the way to it) may answer differently next time; anything else is the
@@ -67,14 +78,15 @@ export function createGoogleWorker(
   const { client } = google;
 
   /**
-   * Sends a class or object: what was sent before is patched (one call; inserted
-   * after all when Google has lost it), anything else inserted (patched on 409).
+   * Sends a class or object: one sent before (`before`, its body then) is
+   * patched in one call, clearing what it no longer has — or inserted after
+   * all when Google has lost it; anything else is inserted (patched on 409).
    */
-  const put = async (resource: ServiceGoogleMapping['objectResource'], body: GoogleWalletResourceBody, sentBefore: boolean): Promise<void> => {
+  const put = async (resource: ServiceGoogleMapping['objectResource'], body: GoogleWalletResourceBody, before: GoogleWalletResourceBody | undefined): Promise<void> => {
     const resourceBody = body as GoogleWalletResourceBody & { id: string };
-    if (sentBefore) {
+    if (before !== undefined) {
       try {
-        await client.patch(resource, resourceBody.id, resourceBody);
+        await client.patch(resource, resourceBody.id, patchOf(before, resourceBody));
         return;
       } catch (error) {
         if (!(error instanceof GoogleWalletError) || error.code !== 'not-found') throw error;
@@ -85,18 +97,18 @@ export function createGoogleWorker(
 
   /** Sends the class when the stored one is older than the template (or always, `force`). */
   const sendClass = async (templateId: number, templateVersion: number, mapped: ServiceGoogleMapping, force: boolean): Promise<void> => {
-    const rows = await db.query<{ class_id: string; template_version: number }>(
-      'select class_id, template_version from passmint_google_classes where template_id = $1',
+    const rows = await db.query<{ class_id: string; template_version: number; sent: GoogleWalletResourceBody | null }>(
+      'select class_id, template_version, sent from passmint_google_classes where template_id = $1',
       [templateId],
     );
     if (!force && (rows[0]?.template_version ?? 0) >= templateVersion) return;
-    await put(mapped.classResource, mapped.class, rows[0]?.class_id === mapped.classId);
+    await put(mapped.classResource, mapped.class, rows[0]?.class_id === mapped.classId ? (rows[0].sent ?? {}) : undefined);
     await db.query(
-      `insert into passmint_google_classes (template_id, class_id, template_version) values ($1, $2, $3)
+      `insert into passmint_google_classes (template_id, class_id, template_version, sent) values ($1, $2, $3, $4::json)
        on conflict (template_id) do update
-         set class_id = excluded.class_id, synced_at = now(),
+         set class_id = excluded.class_id, sent = excluded.sent, synced_at = now(),
              template_version = greatest(passmint_google_classes.template_version, excluded.template_version)`,
-      [templateId, mapped.classId, templateVersion],
+      [templateId, mapped.classId, templateVersion, JSON.stringify(mapped.class)],
     );
   };
 
@@ -121,7 +133,7 @@ export function createGoogleWorker(
   const syncObject = async (passTypeIdentifier: string, serialNumber: string): Promise<void> => {
     const synced = (
       await db.query<SyncedRow>(
-        'select object_id, resource, pass, synced_at from passmint_google_objects where pass_type_identifier = $1 and serial_number = $2',
+        'select object_id, resource, pass, sent, synced_at from passmint_google_objects where pass_type_identifier = $1 and serial_number = $2',
         [passTypeIdentifier, serialNumber],
       )
     )[0];
@@ -136,14 +148,16 @@ export function createGoogleWorker(
     const mapped = await mapPass(record.templateId, record.pass);
     if (mapped === undefined) return;
     await sendClass(record.templateId, template.version, mapped, false);
-    await put(mapped.objectResource, mapped.object, synced?.synced_at != null && synced.object_id === mapped.objectId && synced.resource === mapped.objectResource);
+    const sentBefore = synced?.synced_at != null && synced.object_id === mapped.objectId && synced.resource === mapped.objectResource;
+    await put(mapped.objectResource, mapped.object, sentBefore ? (synced.sent ?? {}) : undefined);
     if (synced?.pass != null && synced.synced_at !== null) await sendMessages(mapped, synced.pass, record.pass, synced.synced_at);
     await db.query(
-      `insert into passmint_google_objects (pass_type_identifier, serial_number, object_id, class_id, resource, pass, synced_at)
-       values ($1, $2, $3, $4, $5, $6::json, now())
+      `insert into passmint_google_objects (pass_type_identifier, serial_number, object_id, class_id, resource, pass, sent, synced_at)
+       values ($1, $2, $3, $4, $5, $6::json, $7::json, now())
        on conflict (pass_type_identifier, serial_number) do update
-         set object_id = excluded.object_id, class_id = excluded.class_id, resource = excluded.resource, pass = excluded.pass, synced_at = now()`,
-      [passTypeIdentifier, serialNumber, mapped.objectId, mapped.classId, mapped.objectResource, JSON.stringify(record.pass)],
+         set object_id = excluded.object_id, class_id = excluded.class_id, resource = excluded.resource, pass = excluded.pass,
+             sent = excluded.sent, synced_at = now()`,
+      [passTypeIdentifier, serialNumber, mapped.objectId, mapped.classId, mapped.objectResource, JSON.stringify(record.pass), JSON.stringify(mapped.object)],
     );
   };
 

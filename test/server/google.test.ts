@@ -183,6 +183,12 @@ for (const engine of ENGINES) {
       await eventually(() => JSON.stringify(objectOf('G-1')).includes('"Stufe"'), 10_000, 'the translated label');
       expect(JSON.stringify(objectOf('G-1'))).toContain('"de"');
       expect((await service.call('DELETE', `/v1/templates/${templateId}/files/de.lproj/pass.strings`)).status).toBe(204);
+
+      // A logo taken away is cleared at Google (a patch leaving it out would keep it).
+      expect(objectOf('G-1')!['logo']).toBeTruthy();
+      expect((await service.call('DELETE', `/v1/templates/${templateId}/files/logo.png`)).status).toBe(204);
+      await eventually(() => objectOf('G-1')!['logo'] === null, 10_000, 'the logo cleared');
+      expect(JSON.stringify(objectOf('G-1'))).not.toContain('"Stufe"');
     });
 
     test('a deleted pass\'s object becomes INACTIVE', async () => {
