@@ -3,6 +3,7 @@ import type { DeliveryResult } from '../webhooks/deliver.js';
 import { DEFAULT_TIMEOUT_MS, type FetchLike } from '../webhooks/post.js';
 import { nextRetryDelay } from '../webhooks/retry.js';
 import { signPayload } from '../webhooks/signature.js';
+import { claimOwner } from './claims.js';
 import { defaultLeaseMs } from './lease.js';
 import { createQueueWorker, retryWhileUnavailable, type Worker } from './queue-worker.js';
 import type { SqlDatabase } from './sql.js';
@@ -95,7 +96,7 @@ export function createDeliveryWorker(
 ): Worker {
   const batchSize = options.batchSize ?? 16;
   const leaseMs = options.leaseMs ?? defaultLeaseMs(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const owner = db.instanceId ?? null;
+  const owner = claimOwner(db);
   const attemptOptions = {
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),

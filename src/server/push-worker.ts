@@ -2,6 +2,7 @@ import type { PushResult } from '../apns/classify.js';
 import type { PushOptions } from '../apns/client.js';
 import { createEvent } from '../webhooks/event.js';
 import { nextRetryDelay } from '../webhooks/retry.js';
+import { claimOwner } from './claims.js';
 import { addEvents } from './outbox.js';
 import { createQueueWorker, retryWhileUnavailable, type Worker } from './queue-worker.js';
 import type { SqlDatabase } from './sql.js';
@@ -48,7 +49,7 @@ export function createPushWorker(
 ): Worker {
   const batchSize = options.batchSize ?? 64;
   const leaseMs = options.leaseMs ?? 60_000;
-  const owner = db.instanceId ?? null;
+  const owner = claimOwner(db);
 
   const record = async (row: PushRow, lease: string, result: PushResult): Promise<void> => {
     const error = result.reason ?? result.error ?? null;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { releaseOrphanedClaims } from '../../src/server/claims.js';
+import { claimOwner, releaseOrphanedClaims } from '../../src/server/claims.js';
 import { openPostgres } from '../../src/server/postgres.js';
 import { migrate } from '../../src/server/schema.js';
 import { bundleCli, startServe, type ServeProcess } from './child.js';
@@ -96,7 +96,7 @@ test('on PostgreSQL, only the claims of processes with no connection left are fr
     await migrate(starter);
     await starter.query(`insert into passmint_pushes (push_token, topic, status, locked_until, lease, claimed_by)
       values ('a', 't', 'pending', now() + interval '1 minute', gen_random_uuid(), $1),
-             ('g', 't', 'pending', now() + interval '1 minute', gen_random_uuid(), $2)`, [alive.instanceId, gone.instanceId]);
+             ('g', 't', 'pending', now() + interval '1 minute', gen_random_uuid(), $2)`, [claimOwner(alive), claimOwner(gone)]);
     expect(await releaseOrphanedClaims(starter, 'gone')).toBe(0); // both still connected
     await gone.close();
     await eventually(async () => (await releaseOrphanedClaims(starter, 'gone')) === 1, 5000, 'the closed one\'s claim freed');
