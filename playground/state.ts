@@ -1,4 +1,4 @@
-import { batch, computed, signal } from '@preact/signals';
+import { batch, computed, effect, signal } from '@preact/signals';
 import type { ReadonlySignal } from '@preact/signals';
 import { buildPass, compileTemplate, PassmintError, validatePass, validateTemplate } from '../src/index.js';
 import type { CompiledTemplate, Issue, Pass, PassIssuer, PassTemplate, Report } from '../src/index.js';
@@ -156,7 +156,6 @@ export interface BuildResult {
   /** A pass for the preview even when values are missing (they show as `${name}`). */
   readonly previewPass: Pass | undefined;
   readonly renderIssues: readonly Issue[];
-  readonly passReport: Report | undefined;
 }
 
 /**
@@ -181,7 +180,7 @@ function attempt<T extends object>(run: () => T): T | { issues: readonly Issue[]
   }
 }
 
-const NOTHING: BuildResult = { pass: undefined, previewPass: undefined, renderIssues: [], passReport: undefined };
+const NOTHING: BuildResult = { pass: undefined, previewPass: undefined, renderIssues: [] };
 
 export const build: ReadonlySignal<BuildResult> = computed(() => {
   const template = compiled.value;
@@ -189,17 +188,17 @@ export const build: ReadonlySignal<BuildResult> = computed(() => {
   if (!('compiled' in template)) return { ...NOTHING, renderIssues: template.issues };
   const { real, preview } = valueSet.value;
   const issuerValue = passIssuer.value;
-  const options = { allowHttp: issuer.value.allowHttp };
   const make = (values: Record<string, unknown>) => attempt(() => ({ pass: buildPass(template.compiled, values, issuerValue, { validate: false }) }));
   const built = make(real);
-  if ('pass' in built) return { pass: built.pass, previewPass: built.pass, renderIssues: [], passReport: validatePass(built.pass, options) };
+  if ('pass' in built) return { pass: built.pass, previewPass: built.pass, renderIssues: [] };
   const fallback = make(preview);
-  return {
-    pass: undefined,
-    previewPass: 'pass' in fallback ? fallback.pass : undefined,
-    renderIssues: built.issues,
-    passReport: 'pass' in fallback ? validatePass(fallback.pass, options) : undefined,
-  };
+  return { pass: undefined, previewPass: 'pass' in fallback ? fallback.pass : undefined, renderIssues: built.issues };
+});
+
+/** validatePass's report on the pass the preview shows: computed only when the issues are. */
+export const passReport: ReadonlySignal<Report | undefined> = computed(() => {
+  const pass = build.value.previewPass;
+  return pass === undefined ? undefined : validatePass(pass, { allowHttp: issuer.value.allowHttp });
 });
 
 let lastShown: Pass | undefined;
@@ -275,17 +274,37 @@ export const issues: ReadonlySignal<readonly IssueEntry[]> = computed(() => {
     const { message, line, column, offset } = result.error;
     return [{ id: 'json', source: 'json', severity: 'error', code: 'invalid-json', message, path: '', offset, line, column }];
   }
-  const { renderIssues, passReport } = build.value;
+  const { renderIssues } = build.value;
+  const report = passReport.value;
   return mergeDuplicates([
     ...(templateReport.value?.issues ?? []).map((issue, index) => fromIssue('template', issue, index)),
     ...valueSet.value.problems,
     ...renderIssues.map((issue, index) => fromIssue('render', issue, index)),
-    ...(passReport?.issues ?? []).map((issue, index) => fromIssue('pass', issue, index)),
+    ...(report?.issues ?? []).map((issue, index) => fromIssue('pass', issue, index)),
     ...previewProblems.value,
     ...cutValues.value,
     ...imageIssues.value,
     ...stringsIssues.value,
   ]);
+});
+
+/** The issues as the list and the editor show them: they follow {@link issues} once the keystroke's frame is painted and the page is idle, so typing never waits for the checks. */
+export const shownIssues = signal<readonly IssueEntry[]>([]);
+/** Google Wallet's losses, following the same way. */
+export const shownGoogleIssues = signal<readonly IssueEntry[]>([]);
+
+const whenIdle = (run: () => void): number =>
+  typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 200 }) : window.setTimeout(run, 30);
+const cancelIdle = (id: number): void => (typeof cancelIdleCallback === 'function' ? cancelIdleCallback(id) : clearTimeout(id));
+let issuesPending = 0;
+effect(() => {
+  // Only the inputs are read here; the checks themselves run in the idle callback.
+  void [text.value, values.value, issuer.value, images.value, imageErrors.value, stringsTexts.value, previewProblems.value, cutValues.value, googleMapper.value];
+  cancelIdle(issuesPending);
+  issuesPending = whenIdle(() => {
+    shownIssues.value = issues.peek();
+    shownGoogleIssues.value = googleIssues.peek();
+  });
 });
 
 // The template's checks look at `/description/…`, the pass's at the same place

@@ -26,7 +26,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { JSX } from 'preact';
 import { setEditorHandle } from '../lib/editor-bridge.js';
 import { issueTarget } from '../lib/issue-target.js';
-import { issues, setText, text } from '../state.js';
+import { setText, shownIssues, text } from '../state.js';
 
 // Colors come from CSS variables, so one highlight style serves both themes.
 const highlight = HighlightStyle.define([
@@ -59,7 +59,7 @@ function diagnostics(view: EditorView): Diagnostic[] {
   if (doc !== text.peek()) return [];
   const tree = fullTree(view);
   const result: Diagnostic[] = [];
-  for (const entry of issues.peek()) {
+  for (const entry of shownIssues.peek()) {
     const target = issueTarget(entry, doc, tree);
     if (target === undefined || target.kind !== 'editor') continue;
     const from = Math.min(target.anchor, target.head);
@@ -132,7 +132,7 @@ export function Editor(): JSX.Element {
     let pending = 0;
     let shown = 0;
     const stopLint = effect(() => {
-      const count = issues.value.length;
+      const count = shownIssues.value.length;
       clearTimeout(pending);
       // Nothing to add and nothing to clear: leave the editor alone (the common case while typing).
       if (count === 0 && shown === 0) return;

@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
 import { revealIssue } from '../lib/editor-bridge.js';
-import { googleIssues, type IssueEntry, issues, type IssueSource } from '../state.js';
+import { type IssueEntry, type IssueSource, shownGoogleIssues, shownIssues } from '../state.js';
 
 const SOURCE_NAMES: Readonly<Record<IssueSource, string>> = {
   json: 'JSON',
@@ -32,8 +32,8 @@ function IssueButton({ entry }: { entry: IssueEntry }): JSX.Element {
 
 /** Every issue as a button that takes the cursor to its place; what Google Wallet loses, apart. */
 export function IssuesList(): JSX.Element {
-  const list = issues.value;
-  const lost = googleIssues.value;
+  const list = shownIssues.value;
+  const lost = shownGoogleIssues.value;
   const errors = list.filter((entry) => entry.severity === 'error').length;
   const warnings = list.length - errors;
   return (

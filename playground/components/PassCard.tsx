@@ -33,7 +33,7 @@ function FieldView({ field, row, path }: { field: Field; row: string; path: stri
 function Row({ fields, row, paths }: { fields: readonly Field[]; row: string; paths: FieldPaths }): JSX.Element | null {
   if (fields.length === 0) return null;
   return (
-    <div class={`row row-${row}`} data-testid={`${row}-fields`}>
+    <div class={`row row-${row}${fields.length === 1 ? ' single' : ''}`} data-testid={`${row}-fields`}>
       {fields.map((field, index) => (
         <FieldView key={`${field.key}:${index}`} field={field} row={row} path={paths(field)} />
       ))}

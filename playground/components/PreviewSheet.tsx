@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { issues } from '../state.js';
+import { shownIssues } from '../state.js';
 import { PassPreview } from './PassPreview.js';
 
 /**
@@ -39,7 +39,7 @@ export function PreviewSheet(): JSX.Element {
     return () => removeEventListener('keydown', onKey);
   }, [open]);
 
-  const errors = issues.value.filter((entry) => entry.severity === 'error').length;
+  const errors = shownIssues.value.filter((entry) => entry.severity === 'error').length;
   return (
     <div class="phone-preview">
       {open ? (

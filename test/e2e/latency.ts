@@ -1,5 +1,8 @@
 import type { Page } from 'playwright-core';
 
+/** Keystrokes measured per run (after 3 warm-ups): enough for a p95. */
+export const KEYSTROKES = 40;
+
 /** One keystroke's timings, from its keydown in the page: DOM showing the result, the next frame's start (rAF), and that frame painted. */
 export interface Sample {
   readonly dom: number;
@@ -48,12 +51,12 @@ export async function installStopwatch(page: Page): Promise<void> {
 }
 
 /**
- * Presses digit keys 18 times (the first 3 warm up and are not counted), each time
+ * Presses digit keys KEYSTROKES + 3 times (the first 3 warm up and are not counted), each time
  * waiting until `selector` shows `expected(i)` and the frame is painted.
  */
 export async function measureTyping(page: Page, expected: (i: number) => string, selector: string): Promise<Sample[]> {
   const samples: Sample[] = [];
-  for (let i = 1; i <= 18; i++) {
+  for (let i = 1; i <= KEYSTROKES + 3; i++) {
     await page.evaluate(
       ({ text, css }) => {
         const timing = (window as unknown as { timing: Timing }).timing;
@@ -77,11 +80,16 @@ export function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-/** median, p90 and max, for the log. */
+/** The q-quantile of a list (nearest rank). */
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
+}
+
+/** median, p90, p95 and max, for the log. */
 export function describeSamples(samples: readonly number[], target: number): string {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-  return `median ${at(0.5).toFixed(1)} ms, p90 ${at(0.9).toFixed(1)} ms, max ${at(1).toFixed(1)} ms (n=${samples.length}; target ${target} ms)`;
+  const at = (q: number): number => quantile(samples, q);
+  return `median ${at(0.5).toFixed(1)} ms, p90 ${at(0.9).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms, max ${at(1).toFixed(1)} ms (n=${samples.length}; target ${target} ms)`;
 }
 
 /** Puts the editor's cursor just before the closing quote of the line holding `needle`. */
