@@ -3,7 +3,9 @@
 // node:http + pg + node:crypto, no passmint), on the same database.
 //
 //   node bench/load.js [--clients 16] [--seconds 3] [--rounds 3] [--pglite] [--no-write] [--profile DIR]
-//                      [--routes create,update,download,storm,template,deliveries]
+//                      [--routes create,update,download,storm,template,deliveries] [--source DIR]
+//
+// --source DIR: run the service built from DIR/src (another checkout, a change to try) instead of this tree's.
 //
 // --profile DIR: both servers run with --cpu-prof, their profiles written to DIR when they stop.
 //
@@ -56,12 +58,12 @@ const valuesOf = (index) => ({ club: 'Chess', name: `Member ${index}`, level: in
 
 // --- Processes ---------------------------------------------------------------------
 
-/** The CLI bundled from src/ (node condition), under node_modules/.cache so pg and PGlite resolve. */
-async function bundleCli() {
+/** The CLI bundled from `source`/src (node condition), under node_modules/.cache so pg and PGlite resolve. */
+async function bundleCli(source = root) {
   const dir = `${root}node_modules/.cache/passmint-load-${process.pid}`;
   mkdirSync(dir, { recursive: true });
   const bundle = await rolldown({
-    input: { cli: `${root}src/cli/main.ts` },
+    input: { cli: join(source, 'src/cli/main.ts') },
     resolve: { extensionAlias: { '.js': ['.ts', '.js'] }, conditionNames: ['node', 'import', 'default'] },
     platform: 'node',
     external: [/^pg(\/|$)/, /^@electric-sql\//],
@@ -232,12 +234,12 @@ const ROUTES = [
 /**
  * Runs the load test; resolves with the bench rows and the per-route figures.
  *
- * @param {{ clients?: number, seconds?: number, rounds?: number, pglite?: boolean, registrations?: number, events?: number, profile?: string, routes?: string[], log?: (line: string) => void }} [options]
+ * @param {{ clients?: number, seconds?: number, rounds?: number, pglite?: boolean, registrations?: number, events?: number, profile?: string, routes?: string[], source?: string, log?: (line: string) => void }} [options]
  */
 export async function benchService(options = {}) {
   const { clients = 16, seconds = 3, rounds = 3, pglite = false, registrations = 16, events = 50, log = () => undefined } = options;
   const dir = mkdtempSync(join(tmpdir(), 'passmint-load-'));
-  const { cli, remove } = await bundleCli();
+  const { cli, remove } = await bundleCli(options.source);
   const receiver = await startReceiver();
   try {
     const pki = makePki(dir);
@@ -249,13 +251,22 @@ export async function benchService(options = {}) {
       mkdirSync(dirname(join(dir, 'files', path)), { recursive: true });
       writeFileSync(join(dir, 'files', path), bytes);
     }
-    const serveArgs = (database) => [cli, 'serve', '--port', '0', ...database, '--public-url', PUBLIC_URL, '--cert', join(dir, 'pass.pem'), '--key', join(dir, 'pass.key'), '--wwdr', join(dir, 'wwdr.pem'), '--allow-private-webhooks', '--poll-ms', '5'];
+    const serveArgs = (database, extra = []) => [cli, 'serve', '--port', '0', ...database, '--public-url', PUBLIC_URL, '--cert', join(dir, 'pass.pem'), '--key', join(dir, 'pass.key'), '--wwdr', join(dir, 'wwdr.pem'), '--allow-private-webhooks', ...extra];
     const run = async (databaseUrl, pg) => {
       const profile = options.profile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.profile];
-      const serve = await start(serveArgs(databaseUrl === undefined ? ['--data', join(dir, 'pglite')] : ['--database-url', databaseUrl]), /listening on (http:\/\/\S+)[\s\S]*API key[^:]*: (\S+)\n/, join(dir, 'serve.log'), profile);
+      const database = databaseUrl === undefined ? ['--data', join(dir, 'pglite')] : ['--database-url', databaseUrl];
+      // The routes run against `passmint serve` as deployed (its defaults); the deliveries against a
+      // restart with --poll-ms 5, as often as the bare loop looks for due deliveries.
+      let serve = await start(serveArgs(database), /listening on (http:\/\/\S+)[\s\S]*API key[^:]*: (\S+)\n/, join(dir, 'serve.log'), profile);
+      const key = serve.match[2];
+      const restartPolling = async () => {
+        await serve.stop();
+        serve = await start(serveArgs(database, ['--poll-ms', '5']), /listening on (http:\/\/\S+)/, join(dir, 'serve-deliveries.log'), profile);
+        return serve.match[1];
+      };
       const bare = databaseUrl === undefined ? undefined : await start([join(root, 'bench/baselines/bare-service.js'), databaseUrl, dir], /listening on (http:\/\/\S+)/, join(dir, 'bare.log'), profile);
       try {
-        return await measureAll({ serve: { base: serve.match[1], key: serve.match[2] }, bare: bare && { base: bare.match[1] }, databaseUrl, pg, clients, seconds, rounds, registrations, events, receiver, files, log, only: options.routes });
+        return await measureAll({ serve: { base: serve.match[1], key }, restartPolling, bare: bare && { base: bare.match[1] }, databaseUrl, pg, clients, seconds, rounds, registrations, events, receiver, files, log, only: options.routes });
       } finally {
         await Promise.all([serve.stop(), bare?.stop()]);
       }
@@ -270,7 +281,7 @@ export async function benchService(options = {}) {
   }
 }
 
-async function measureAll({ serve, bare, databaseUrl, pg, clients, seconds, rounds, registrations, events, receiver, files, log, only }) {
+async function measureAll({ serve, restartPolling, bare, databaseUrl, pg, clients, seconds, rounds, registrations, events, receiver, files, log, only }) {
   const auth = { authorization: `Bearer ${serve.key}`, 'content-type': 'application/json' };
   const setupAgent = new Agent({ keepAlive: true });
   const ours = async (method, path, body, headers = auth) => {
@@ -346,6 +357,7 @@ async function measureAll({ serve, bare, databaseUrl, pg, clients, seconds, roun
   if (pg !== undefined && (only === undefined || only.includes('deliveries'))) {
     const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
     try {
+      serve.base = await restartPolling();
       deliveries = await measureDeliveries({ db, ours, id, receiver, registrations, events, rounds, bare: bareSide !== undefined });
       log(describe(deliveries));
     } catch (error) {
@@ -509,6 +521,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     pglite: args.includes('--pglite'),
     ...(args.includes('--profile') ? { profile: args[args.indexOf('--profile') + 1] } : {}),
     ...(args.includes('--routes') ? { routes: args[args.indexOf('--routes') + 1].split(',') } : {}),
+    ...(args.includes('--source') ? { source: args[args.indexOf('--source') + 1] } : {}),
     log: (line) => console.log(line),
   });
   const seconds = (performance.now() - started) / 1000;
