@@ -348,6 +348,31 @@ describe('Google Wallet links too long to carry the pass', () => {
     await working.close();
   });
 
+  test('a callback while Google\'s root keys cannot be fetched is 503 google-keys-unavailable', async () => {
+    const asked: string[] = [];
+    const offline: typeof fetch = async (input) => {
+      asked.push(String(input instanceof Request ? input.url : input));
+      return new Response('unavailable', { status: 503 });
+    };
+    const service = await startService(database, {
+      google: { credentials: readGoogleCredentials(account.json), issuerId: ISSUER, apiUrl: standIn.apiUrl, tokenUrl: standIn.tokenUrl, fetch: offline },
+    });
+    const body = createCallbackSigner().sign({
+      issuerId: ISSUER,
+      message: { classId: 'c', objectId: 'o', expTimeMillis: Date.now() + 60_000, eventType: 'save', nonce: 'n' },
+      intermediateExpiration: Date.now() + 3_600_000,
+    });
+    const answer = await fetch(`${service.url}/google/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('60');
+    expect((await answer.json()).code).toBe('google-keys-unavailable');
+    expect(asked).toEqual(['https://pay.google.com/gp/m/issuer/keys']);
+    // A second callback within the minute does not ask Google again.
+    expect((await fetch(`${service.url}/google/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(503);
+    expect(asked).toHaveLength(1);
+    await service.close();
+  });
+
   test('a service without Google answers 409 google-not-configured, and no callback route', async () => {
     const plain = await startService(database);
     const { status, body: template } = await plain.call('POST', '/v1/templates', {
