@@ -52,8 +52,8 @@ const retryable = (error: unknown): boolean => !(error instanceof GoogleWalletEr
  * object and a killed process's claims are taken again once they expire.
  *
  * An object job reads the pass as it is now, sends its class first when the
- * template changed since the class was sent, upserts the object (insert;
- * patch when it exists), then adds one `TEXT_AND_NOTIFY` message per field
+ * template changed since the class was sent, sends the object (a patch
+ * when Google has it, clearing what is gone; else an insert), then adds one `TEXT_AND_NOTIFY` message per field
  * with a `changeMessage` whose value changed since the pass Google last got —
  * at most 3 in 24 hours per object, the rest recorded as `over-limit`. A
  * deleted pass's object becomes `INACTIVE`. A class job sends the template's
@@ -140,7 +140,13 @@ export function createGoogleWorker(
     const record = await store.findPass(db, passTypeIdentifier, serialNumber);
     if (record === undefined) {
       // Deleted: the holder's copy stays in Google Wallet, shown as no longer valid.
-      if (synced?.synced_at != null) await client.patch(synced.resource as ServiceGoogleMapping['objectResource'], synced.object_id, { state: 'INACTIVE' });
+      if (synced?.synced_at == null) return;
+      try {
+        await client.patch(synced.resource as ServiceGoogleMapping['objectResource'], synced.object_id, { state: 'INACTIVE' });
+      } catch (error) {
+        // Google has no such object any more: nothing to mark.
+        if (!(error instanceof GoogleWalletError) || error.code !== 'not-found') throw error;
+      }
       return;
     }
     const template = await store.findTemplate(db, record.templateId);
@@ -214,6 +220,8 @@ export function createGoogleWorker(
       );
       return;
     }
+    // Not Google's answer (a fault here): retried like Google's, and told to the operator.
+    if (!(error instanceof GoogleWalletError)) onError(error);
     const delay = nextRetryDelay(row.attempts + 1) ?? 86_400_000;
     await db.query(
       `update passmint_google_jobs set attempts = attempts + 1, last_error = $2, locked_until = null, lease = null, claimed_by = null, updated_at = now(),

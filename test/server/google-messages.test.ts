@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { changeMessages } from '../../src/server/google-messages.js';
 import type { Pass } from '../../src/types.js';
 
-const pass = (fields: Pass['generic']): Pass => ({
+const pass = (fields: NonNullable<Pass['generic']>): Pass => ({
   formatVersion: 1,
   passTypeIdentifier: 'pass.com.example.member',
   serialNumber: 'M-1',
