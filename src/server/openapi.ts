@@ -27,6 +27,8 @@ const json = (schema: Json, description: string, headers?: Json): Json => ({
 });
 const problem = (description: string): Json => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
 const empty = (description: string): Json => ({ description });
+// Every route anyone may call (Apple's web service, links opened with a pass's token) counts requests per address and per token.
+const rateLimited = problem('Too many requests from this address or for this pass (`rate-limited`); `Retry-After` says when to try again.');
 const location: Json = { location: { description: 'The new resource', schema: { type: 'string' } } };
 const body = (schema: Json, required = true): Json => ({ required, content: { 'application/json': { schema } } });
 
@@ -212,6 +214,7 @@ const PATHS: Record<string, Record<string, Operation>> = {
         401: problem('Neither an API key nor the pass\'s own token (`missing-credentials`, `invalid-credentials`).'),
         404: problem('No such pass.'),
         409: problem('Google Wallet is not configured (`google-not-configured`).'),
+        429: problem('Opened with `?token=`: too many requests from this address or for this pass (`rate-limited`); `Retry-After` says when to try again.'),
         503: problem('The pass is too large for a link that carries it and is not at Google yet (`google-not-ready`); `Retry-After` says when to ask again.'),
       },
     },
@@ -235,7 +238,16 @@ const PATHS: Record<string, Record<string, Operation>> = {
     post: { summary: 'Disable a webhook registration', responses: { 200: json(ref('Webhook'), 'The registration, disabled.'), 404: problem('No such registration.') } },
   },
   '/v1/webhooks/{id}/secret': {
-    post: { summary: 'Rotate the signing secret', responses: { 200: json(ref('Webhook'), 'The registration with its new secret (shown this once).'), 404: problem('No such registration.') } },
+    post: {
+      summary: 'Rotate the signing secret',
+      description: 'Without a body the service makes the new secret; send `{"secret": …}` to choose it (configure the receiver with it first). The old secret signs nothing from now on.',
+      requestBody: body(object({ secret: string('16 to 256 visible ASCII characters without spaces.') }, []), false),
+      responses: {
+        200: json(ref('Webhook'), 'The registration with its new secret (shown this once).'),
+        404: problem('No such registration.'),
+        422: problem('A chosen secret that is not 16 to 256 visible ASCII characters, or a body that is not an object (`invalid-body`).'),
+      },
+    },
   },
   '/v1/webhooks/{id}/deliveries': {
     get: { summary: 'A registration\'s deliveries', query: [limit, before], responses: { 200: json(page('Delivery'), 'Newest first, each with its attempts.'), 404: problem('No such registration.') } },
@@ -315,16 +327,21 @@ const PATHS: Record<string, Record<string, Operation>> = {
       summary: 'Apple: register a device for a pass\'s updates',
       access: 'apple-pass',
       requestBody: body(object({ pushToken: string() })),
-      responses: { 200: empty('Already registered.'), 201: empty('Registered.'), 400: problem('A bad body.'), 429: problem('Too many registrations.') },
+      responses: {
+        200: empty('Already registered; or the pass or the device is at its registration cap (`maxRegistrationsPerPass`, `maxRegistrationsPerDevice`): nothing stored, no event.'),
+        201: empty('Registered.'),
+        400: problem('A bad body.'),
+        429: rateLimited,
+      },
     },
-    delete: { summary: 'Apple: unregister a device', access: 'apple-pass', responses: { 200: empty('Unregistered.') } },
+    delete: { summary: 'Apple: unregister a device', access: 'apple-pass', responses: { 200: empty('Unregistered.'), 429: rateLimited } },
   },
   '/wallet/v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}': {
     get: {
       summary: 'Apple: the serial numbers changed since a tag',
       access: 'public',
       query: [parameter('passesUpdatedSince', 'The `lastUpdated` tag of the previous answer.', 'query')],
-      responses: { 200: json(object({ lastUpdated: string(), serialNumbers: { type: 'array', items: string() } }), 'The serial numbers and the new tag.'), 204: empty('Nothing changed.') },
+      responses: { 200: json(object({ lastUpdated: string(), serialNumbers: { type: 'array', items: string() } }), 'The serial numbers and the new tag.'), 204: empty('Nothing changed.'), 429: rateLimited },
     },
   },
   '/wallet/v1/passes/{passTypeIdentifier}/{serialNumber}': {
@@ -334,6 +351,7 @@ const PATHS: Record<string, Record<string, Operation>> = {
       responses: {
         200: { description: 'The signed pass.', content: { 'application/vnd.apple.pkpass': { schema: { type: 'string' } } } },
         304: empty('Not modified since `If-Modified-Since`.'),
+        429: rateLimited,
       },
     },
   },
@@ -342,7 +360,7 @@ const PATHS: Record<string, Record<string, Operation>> = {
       summary: 'Apple: personalize a rewards-enrollment pass',
       access: 'apple-pass',
       requestBody: body(object({ personalizationToken: string(), requiredPersonalizationInfo: { type: 'object' } })),
-      responses: { 200: { description: 'The signed personalization token.', content: { 'application/octet-stream': { schema: { type: 'string' } } } }, 400: problem('A bad body.') },
+      responses: { 200: { description: 'The signed personalization token.', content: { 'application/octet-stream': { schema: { type: 'string' } } } }, 400: problem('A bad body.'), 429: rateLimited },
     },
   },
   '/wallet/v1/log': {
@@ -350,7 +368,7 @@ const PATHS: Record<string, Record<string, Operation>> = {
       summary: 'Apple: log messages from devices',
       access: 'public',
       requestBody: body(object({ logs: { type: 'array', items: string() } })),
-      responses: { 200: empty('Received.'), 400: problem('Not `{"logs": [...]}`.') },
+      responses: { 200: empty('Received.'), 400: problem('Not `{"logs": [...]}`.'), 429: rateLimited },
     },
   },
 };

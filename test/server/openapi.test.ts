@@ -190,6 +190,10 @@ describe('the OpenAPI document', () => {
     expect((await call('POST', '/wallet/v1/log', { key: null, body: { logs: ['hello'] } })).status).toBe(200);
     expect((await call('POST', '/wallet/v1/log', { key: null, body: { nope: 1 } })).status).toBe(400);
     expect((await call('DELETE', registration, { key: null, headers: apple })).status).toBe(200);
+    // Over a registration cap the answer is 200 with nothing stored; 429 is the rate limit of every /wallet route.
+    const register = doc.paths['/wallet/v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}/{serialNumber}']!['post'] as unknown as { responses: Record<string, { description: string }> };
+    expect(register.responses['200']!.description).toMatch(/registration cap/);
+    expect(register.responses['429']!.description).toMatch(/rate-limited/);
 
     // Webhooks and events.
     const hook = await call('POST', '/v1/webhooks', { body: { url: `${receiver.url}/openapi`, secret: 'openapi-secret-0123456789' } });
@@ -200,6 +204,11 @@ describe('the OpenAPI document', () => {
     expect((await call('GET', `/v1/webhooks/${hookId}`)).status).toBe(200);
     expect((await call('POST', `/v1/webhooks/${hookId}/verify`)).status).toBe(200);
     expect((await call('POST', `/v1/webhooks/${hookId}/secret`)).status).toBe(200);
+    expect((await call('POST', `/v1/webhooks/${hookId}/secret`, { body: { secret: 'chosen-secret-0123456789' } })).status).toBe(200);
+    expect((await call('POST', `/v1/webhooks/${hookId}/secret`, { body: { secret: 'short' } })).status).toBe(422);
+    const rotation = doc.paths['/v1/webhooks/{id}/secret']!['post'] as unknown as { requestBody: { required: boolean; content: Record<string, { schema: { properties: object } }> } };
+    expect(rotation.requestBody.required).toBe(false);
+    expect(Object.keys(rotation.requestBody.content['application/json']!.schema.properties)).toEqual(['secret']);
     expect((await call('PUT', `${pass}/values`, { body: { club: 'Go', name: 'Ada' } })).status).toBe(200);
     await expect.poll(async () => (await call('GET', `/v1/webhooks/${hookId}/deliveries`)).body.items.length, { timeout: 10_000 }).toBeGreaterThan(0);
     const events = await call('GET', '/v1/events?limit=5');
