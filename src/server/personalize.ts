@@ -39,14 +39,23 @@ export function filesFor(values: JsonObject, files: PreparedFiles): PreparedFile
  * rendered again from its template (serial number and token kept), its
  * version and update tag move forward, pushes are queued, and
  * `pass.personalized` (with the fields) and `pass.updated` join the outbox.
+ * `false` (nothing changed) for a pass whose template has no
+ * `personalization.json`, or that is personalized already.
  */
-export function personalizePass(kit: Kit): (signup: WalletPersonalization, request: Request) => Promise<void> {
+export function personalizePass(kit: Kit): (signup: WalletPersonalization, request: Request) => Promise<boolean> {
   const { context, builder, commitEvents } = kit;
   return async (signup, request) => {
     const { passTypeIdentifier, serialNumber, requiredPersonalizationInfo: info } = signup;
+    let personalized = true;
     await commitEvents(async (tx) => {
       const current = await store.findPass(tx, passTypeIdentifier, serialNumber, true);
       if (current === undefined) throw new Error(`the pass ${passTypeIdentifier}/${serialNumber} is gone`);
+      // Anyone who knows the serial number can call: only a pass that asks for a signup and has none yet takes one.
+      const files = await store.templateFileSizes(tx, current.templateId);
+      if (isPersonalized(current.values) || !files.some((file) => file.path === 'personalization.json')) {
+        personalized = false;
+        return;
+      }
       const template = await store.findTemplate(tx, current.templateId);
       if (template === undefined) throw new Error(`the template of ${passTypeIdentifier}/${serialNumber} is gone`);
       const values: JsonObject = { ...current.values, ...info, [PERSONALIZATION_VALUE]: { ...info } };
@@ -59,5 +68,6 @@ export function personalizePass(kit: Kit): (signup: WalletPersonalization, reque
         createEvent('pass.updated', { serialNumber, passTypeIdentifier }),
       ]);
     });
+    return personalized;
   };
 }

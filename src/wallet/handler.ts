@@ -86,10 +86,14 @@ export interface WalletHandlerOptions {
    * and the personalization token. Create the account and make the
    * personalized pass the one `findPass` gives from now on (with a later
    * `lastModified`); then the handler answers with the token signed by
-   * `signer` and reports `pass.personalized` to `onEvent`. What it throws is
-   * answered 500 and nothing is signed. Without it the endpoint answers 404.
+   * `signer` and reports `pass.personalized` to `onEvent`. Apple sends no
+   * token with this call, so anyone who knows a serial number can make it:
+   * return `false` for a pass that takes no signup (its pass asks for none, or
+   * it was personalized already) — answered 404 like an unknown pass, nothing
+   * signed, nothing reported. What it throws is answered 500 and nothing is
+   * signed. Without it the endpoint answers 404.
    */
-  readonly onPersonalize?: ((personalization: WalletPersonalization, request: Request) => void | PromiseLike<void>) | undefined;
+  readonly onPersonalize?: ((personalization: WalletPersonalization, request: Request) => void | boolean | PromiseLike<void | boolean>) | undefined;
   /**
    * Signs personalization tokens (required with `onPersonalize`): the signer
    * of the passes' certificate, or a function choosing it by pass type.
@@ -214,7 +218,7 @@ export function createWalletHandler(options: WalletHandlerOptions): WalletHandle
       return problemResponse(
         'invalid-personalization',
         400,
-        'The body is {"personalizationToken": <string>, "requiredPersonalizationInfo": {<fullName, givenName, familyName, emailAddress, postalCode, ISOCountryCode, phoneNumber: strings>}}.',
+        'The body is {"personalizationToken": <visible ASCII without braces>, "requiredPersonalizationInfo": {<fullName, givenName, familyName, emailAddress, postalCode, ISOCountryCode, phoneNumber: strings>}}.',
         false,
       );
     }
@@ -224,7 +228,8 @@ export function createWalletHandler(options: WalletHandlerOptions): WalletHandle
     if (tokenSigner === undefined || tokenSigner.passTypeIdentifier !== passTypeIdentifier) {
       throw new TypeError(`createWalletHandler: no signer for pass type ${JSON.stringify(passTypeIdentifier)} (the signer's is ${JSON.stringify(tokenSigner?.passTypeIdentifier)})`);
     }
-    await onPersonalize!(personalization, request);
+    // false: this pass takes no signup (none asked for, or done already) — nothing signed, nothing told.
+    if ((await onPersonalize!(personalization, request)) === false) return problemResponse('not-found', 404, 'There is no such pass to personalize.', false);
     const signed = await signPersonalizationToken(signup.personalizationToken, tokenSigner);
     if (onEvent !== undefined) {
       await tell(() => onEvent(createEvent('pass.personalized', { serialNumber, passTypeIdentifier, personalization: signup.requiredPersonalizationInfo }), request), request);

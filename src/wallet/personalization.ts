@@ -1,6 +1,8 @@
 // The body Wallet posts to the personalize endpoint (rewards enrollment):
 // {"personalizationToken": "…", "requiredPersonalizationInfo": {…}}.
 
+import { isVisibleAscii } from '../http/visible-ascii.js';
+
 /**
  * What the user typed into the signup form: the members Apple's
  * `RequiredPersonalizationInfo` holds, each present when the pass's
@@ -51,8 +53,20 @@ const MAX_TOKEN_LENGTH = 4096;
 const MAX_VALUE_LENGTH = 1024;
 
 /**
+ * Whether a token is one the pass certificate may sign: visible ASCII without
+ * braces. Anyone who knows a serial number may post to the personalize call,
+ * and the answer is a signature made exactly as a pass's: a token that read as
+ * a JSON dictionary could be a forger's manifest.json, signed by the issuer.
+ * Visible ASCII has no whitespace, no byte-order mark and no NUL (no UTF-16
+ * text), so without `{` no encoding of it is a dictionary.
+ */
+function isSafeToken(token: string): boolean {
+  return isVisibleAscii(token) && !token.includes('{') && !token.includes('}');
+}
+
+/**
  * Reads a personalize body: a non-empty `personalizationToken` (at most 4096
- * characters) and a `requiredPersonalizationInfo` object whose known members
+ * characters of visible ASCII, no braces) and a `requiredPersonalizationInfo` object whose known members
  * are strings of at most 1024 characters (others are left out). `undefined`
  * when the body is not that.
  */
@@ -61,7 +75,7 @@ export function readPersonalizationBody(value: unknown): { personalizationToken:
   const body = value as Record<string, unknown>;
   const token = Object.hasOwn(body, 'personalizationToken') ? body['personalizationToken'] : undefined;
   const given = Object.hasOwn(body, 'requiredPersonalizationInfo') ? body['requiredPersonalizationInfo'] : undefined;
-  if (typeof token !== 'string' || token === '' || token.length > MAX_TOKEN_LENGTH) return undefined;
+  if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH || !isSafeToken(token)) return undefined;
   if (typeof given !== 'object' || given === null || Array.isArray(given)) return undefined;
   const info: Record<string, string> = {};
   for (const key of PERSONALIZATION_INFO_KEYS) {
