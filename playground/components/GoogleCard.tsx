@@ -48,7 +48,9 @@ function titles(pass: GoogleWalletPass): { title: string; header: string; subhea
       const carrier = record(info?.['carrier'])?.['carrierIataCode'] as string | undefined;
       const from = record(walletClass['origin'])?.['airportIataCode'] as string | undefined;
       const to = record(walletClass['destination'])?.['airportIataCode'] as string | undefined;
-      return { title, header: `${from ?? '?'} → ${to ?? '?'}`, subheader: `${carrier ?? ''}${(info?.['flightNumber'] as string | undefined) ?? ''}` };
+      // Google refuses a flight class without its airports: say so where they would be.
+      const header = from !== undefined && to !== undefined ? `${from} → ${to}` : 'No airports: Google needs the departureAirportCode and destinationAirportCode semantic tags';
+      return { title, header, subheader: `${carrier ?? ''}${(info?.['flightNumber'] as string | undefined) ?? ''}` };
     }
     case 'transit': {
       const leg = record(object['ticketLeg']);
