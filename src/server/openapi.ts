@@ -51,8 +51,11 @@ const PARAMETERS: Record<string, Json> = {
   serialNumber: parameter('serialNumber', 'The serial number.'),
 };
 const limit = parameter('limit', 'Items per page, 1 to 100 (default 50).', 'query', { type: 'integer', minimum: 1, maximum: 100 });
-const after = parameter('after', 'The `next` cursor of the previous page.', 'query');
-const before = parameter('before', 'The `next` cursor of the previous page (newest first).', 'query');
+const after = parameter('after', 'The items after this cursor, oldest first: `0` for the oldest, or the `next` of a page read with `after`.', 'query');
+const before = parameter('before', 'The items before this cursor, newest first: `999999999999999` for the newest, or the `next` of a page read with `before`.', 'query');
+// Every list pages both ways; a cursor no page gave is refused the same way on each.
+const paging: readonly Json[] = [limit, after, before];
+const badPage = problem('A cursor that is not one a page gave, `after` and `before` together, or a `limit` outside 1–100 (`invalid-query`).');
 const passToken = parameter('token', 'The pass\'s authentication token (the link in `links.pkpass`), instead of an API key.', 'query');
 
 /** How an operation is opened: an API key with a scope (from the router's table), or something else. */
@@ -121,7 +124,7 @@ function operation(method: string, path: string, spec: Operation): Json {
 
 const PATHS: Record<string, Record<string, Operation>> = {
   '/v1/templates': {
-    get: { summary: 'List templates', query: [limit, after], responses: { 200: json(page('Template'), 'A page of templates, oldest first.') } },
+    get: { summary: 'List templates', query: paging, responses: { 200: json(page('Template'), 'A page of templates, oldest first unless read `before` a cursor.'), 400: badPage } },
     post: {
       summary: 'Create a template',
       requestBody: body(ref('TemplateInput')),
@@ -164,8 +167,8 @@ const PATHS: Record<string, Record<string, Operation>> = {
   '/v1/passes': {
     get: {
       summary: 'List passes',
-      query: [limit, after, parameter('templateId', 'Only passes made from this template.', 'query')],
-      responses: { 200: json(page('PassSummary'), 'A page of passes, oldest first.') },
+      query: [...paging, parameter('templateId', 'Only passes made from this template.', 'query')],
+      responses: { 200: json(page('PassSummary'), 'A page of passes, oldest first unless read `before` a cursor.'), 400: problem('A bad cursor or `limit` (as on every list), or a `templateId` that is no template id (`invalid-query`).') },
     },
   },
   '/v1/passes/{type}/{serial}': {
@@ -220,7 +223,7 @@ const PATHS: Record<string, Record<string, Operation>> = {
     },
   },
   '/v1/webhooks': {
-    get: { summary: 'List webhook registrations', query: [limit, after], responses: { 200: json(page('Webhook'), 'A page of registrations (secrets are shown at creation and rotation only).') } },
+    get: { summary: 'List webhook registrations', query: paging, responses: { 200: json(page('Webhook'), 'A page of registrations, oldest first unless read `before` a cursor (secrets are shown at creation and rotation only).'), 400: badPage } },
     post: {
       summary: 'Register a webhook',
       description: 'Sends the `webhook.verify` handshake; a receiver that answers it is enabled.',
@@ -250,16 +253,16 @@ const PATHS: Record<string, Record<string, Operation>> = {
     },
   },
   '/v1/webhooks/{id}/deliveries': {
-    get: { summary: 'A registration\'s deliveries', query: [limit, before], responses: { 200: json(page('Delivery'), 'Newest first, each with its attempts.'), 404: problem('No such registration.') } },
+    get: { summary: 'A registration\'s deliveries', query: paging, responses: { 200: json(page('Delivery'), 'Newest first unless read `after` a cursor, each with its attempts.'), 400: badPage, 404: problem('No such registration.') } },
   },
   '/v1/events': {
-    get: { summary: 'List events', query: [limit, before], responses: { 200: json(page('Event'), 'Newest first.') } },
+    get: { summary: 'List events', query: paging, responses: { 200: json(page('Event'), 'Newest first unless read `after` a cursor.'), 400: badPage } },
   },
   '/v1/events/{id}': {
     get: {
       summary: 'Read an event and its deliveries',
-      query: [limit, after],
-      responses: { 200: json(object({ event: ref('Event'), deliveries: { type: 'array', items: ref('Delivery') }, next: nullable('string') }), 'The event, a page of its deliveries.'), 404: problem('No such event.') },
+      query: paging,
+      responses: { 200: json(object({ event: ref('Event'), deliveries: { type: 'array', items: ref('Delivery') }, next: nullable('string') }), 'The event, a page of its deliveries (oldest first unless read `before` a cursor).'), 400: badPage, 404: problem('No such event.') },
     },
   },
   '/v1/events/{id}/replay': {

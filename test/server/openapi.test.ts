@@ -244,6 +244,27 @@ describe('the OpenAPI document', () => {
     expect((await call('DELETE', `/v1/templates/${id}`)).status).toBe(204);
   });
 
+  test('every list documents limit, after and before, and the 400 invalid-query a bad cursor gets', async () => {
+    type Parameter = { name: string; in: string };
+    type ListOperation = { parameters?: Parameter[]; responses: Record<string, { description: string; content?: Record<string, { schema: { properties?: object } }> }> };
+    const lists = Object.entries(doc.paths)
+      .map(([path, methods]) => [path, methods['get'] as unknown as ListOperation | undefined] as const)
+      .filter(([, get]) => get?.responses['200']?.content?.['application/json']?.schema.properties !== undefined && 'next' in get.responses['200'].content['application/json'].schema.properties);
+    expect(lists.map(([path]) => path).sort()).toEqual(['/v1/events', '/v1/events/{id}', '/v1/passes', '/v1/templates', '/v1/webhooks', '/v1/webhooks/{id}/deliveries']);
+    for (const [path, get] of lists) {
+      const query = (get!.parameters ?? []).filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
+      expect(query, path).toEqual(expect.arrayContaining(['limit', 'after', 'before']));
+      expect(get!.responses['400']?.description, path).toMatch(/invalid-query/);
+    }
+    // Real answers: each is the documented 400 (not only the catch-all `default`).
+    for (const path of ['/v1/templates?after=abc', '/v1/passes?before=-1', '/v1/webhooks?after=1&before=2', '/v1/events?after=x', '/v1/events?limit=0']) {
+      const answer = await call('GET', path);
+      expect(answer.status, path).toBe(400);
+      expect(answer.body.code, path).toBe('invalid-query');
+      expect((doc.paths[templateOf(path)!]!['get'] as unknown as ListOperation).responses['400'], path).toBeDefined();
+    }
+  });
+
   test('the requests above reached most documented operations', () => {
     const all = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).filter((method) => METHODS.includes(method)).map((method) => `${method} ${path}`));
     const missed = all.filter((operation) => !checked.has(operation));
