@@ -33,7 +33,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { rolldown } from 'rolldown';
 import { median } from './lib/measure.js';
 import { mergeRows } from './lib/sections.js';
-import { makePki, workload } from './pkpass.js';
+import { makePki, noisePng, utf16Strings } from './pkpass.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const PASS_TYPE = 'pass.com.example.bench';
@@ -55,6 +55,21 @@ const template = {
 // passes keep a run of a few minutes under that.
 const PASSES = 256;
 const valuesOf = (index) => ({ club: 'Chess', name: `Member ${index}`, level: index % 2 === 0 ? 'gold' : 'silver' });
+
+/**
+ * The template's files: icons of noise (incompressible), logos of one colour,
+ * a German pass.strings — a package of about 16 KB, the size of a typical
+ * pass (a large photograph-like set is what bench/pkpass.js measures).
+ */
+function serviceFiles() {
+  return {
+    'icon.png': noisePng(29, 29),
+    'icon@2x.png': noisePng(58, 58),
+    'logo.png': noisePng(160, 50, false),
+    'logo@2x.png': noisePng(320, 100, false),
+    'de.lproj/pass.strings': utf16Strings([['Member', 'Mitglied'], ['Level', 'Stufe']]),
+  };
+}
 
 // --- Processes ---------------------------------------------------------------------
 
@@ -246,7 +261,7 @@ export async function benchService(options = {}) {
     writeFileSync(join(dir, 'pass.pem'), pki.certPem);
     writeFileSync(join(dir, 'pass.key'), pki.keyPem);
     writeFileSync(join(dir, 'wwdr.pem'), pki.wwdrPem);
-    const { files } = workload();
+    const files = serviceFiles();
     for (const [path, bytes] of Object.entries(files)) {
       mkdirSync(dirname(join(dir, 'files', path)), { recursive: true });
       writeFileSync(join(dir, 'files', path), bytes);

@@ -78,8 +78,8 @@ export function makePki(dir) {
 }
 
 // --- The workload: a generic pass and its images ---------------------------
-/** A PNG of noise (incompressible, as real artwork mostly is), made with node:zlib. */
-export function noisePng(width, height) {
+/** A PNG of noise (incompressible, as real artwork mostly is), or of one colour, made with node:zlib. */
+export function noisePng(width, height, noise = true) {
   const chunk = (type, data) => {
     const head = Buffer.alloc(8);
     head.writeUInt32BE(data.length, 0);
@@ -93,12 +93,13 @@ export function noisePng(width, height) {
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8;
   ihdr[9] = 2; // RGB
-  const raw = randomBytes((width * 3 + 1) * height);
+  // Noise: incompressible, as photographs are; flat (noise false): one colour, as a simple logo nearly is.
+  const raw = noise ? randomBytes((width * 3 + 1) * height) : Buffer.alloc((width * 3 + 1) * height, 0x5a);
   for (let row = 0; row < height; row++) raw[row * (width * 3 + 1)] = 0;
   return new Uint8Array(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlibDeflate(raw)), chunk('IEND', Buffer.alloc(0))]));
 }
 
-function utf16Strings(pairs) {
+export function utf16Strings(pairs) {
   const text = pairs.map(([key, value]) => `"${key}" = "${value}";\n`).join('');
   return new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
 }
