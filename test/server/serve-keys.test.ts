@@ -21,7 +21,7 @@ const get = (url: string, key: string): Promise<Response> => fetch(url, { header
 describe('passmint serve keys', () => {
   let cli: { script: string; remove: () => void };
   let dir: string;
-  const running: { child: { kill(signal: string): boolean; exitCode: number | null } }[] = [];
+  const running: { child: { kill(signal: NodeJS.Signals): boolean; exitCode: number | null } }[] = [];
 
   beforeAll(async () => {
     cli = await bundleCli();
