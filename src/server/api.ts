@@ -98,7 +98,7 @@ export function createServiceHandler(context: ServiceContext, log?: LogSink): Se
     }
     return response;
   };
-  return Object.assign(handler, { routes: routes.map((route) => ({ pattern: route.pattern, methods: Object.keys(route.methods) })) });
+  return Object.assign(handler, { routes: routes.map((route) => ({ pattern: route.pattern, methods: Object.keys(route.methods) })), flush: () => kit.eventBatch.flush() });
 }
 
 /**
@@ -109,6 +109,8 @@ export function createServiceHandler(context: ServiceContext, log?: LogSink): Se
 export interface ServiceHandler {
   (request: Request): Promise<Response>;
   readonly routes: readonly { readonly pattern: string; readonly methods: readonly string[] }[];
+  /** Writes the events still waiting in memory (`pass.downloaded`); `close` calls it before the database closes. */
+  flush(): Promise<void>;
 }
 
 /** The answer while the database cannot be reached: 503, try again in a few seconds. */

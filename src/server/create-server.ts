@@ -203,7 +203,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
       return added;
     },
     listen(port = 0, host = '127.0.0.1') {
-      const server = createHttpServer(nodeListener(fetch, onError));
+      // A client that sends its headers or body slowly holds a connection: 10 s for the headers, 60 s for the whole request (Node's defaults: 60 s and 5 min).
+      const server = createHttpServer({ headersTimeout: 10_000, requestTimeout: 60_000, connectionsCheckingInterval: 5_000 }, nodeListener(fetch, onError));
       servers.push(server);
       return new Promise((resolve, reject) => {
         server.once('error', reject);
@@ -225,6 +226,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
             }),
         ),
       );
+      await fetch.flush();
       await Promise.all([deliveries.stop(), pushes?.stop(), googleSync?.stop(), retention.stop()]);
       if (owned) await db.close();
     },

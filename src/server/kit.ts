@@ -10,6 +10,7 @@ import { isObject, nestedDeeperThan } from './body.js';
 import { baseUrl, type ServiceContext } from './context.js';
 import { createPassBuilder, type PassBuilder } from './pass-builder.js';
 import { filesFor } from './personalize.js';
+import { createEventBatch, type EventBatch } from './event-batch.js';
 import { createPkpassCache, signerId } from './pkpass-cache.js';
 import { createPublicGuard, type PublicGuard } from './public-guard.js';
 import { ServiceProblem } from './problem.js';
@@ -35,6 +36,8 @@ export interface Kit {
   readonly guard: PublicGuard;
   /** The seed's two GETs (`createPassHandler` on the SQL store). */
   readonly seed: PassHandler;
+  /** Events that record no change (`pass.downloaded`), written in the background, many in one statement. */
+  readonly eventBatch: EventBatch;
   /** Runs a transaction that queues events or pushes, then wakes this process's workers. */
   commitEvents(work: (tx: SqlQueryable) => Promise<void>): Promise<void>;
   /** The pass's signed `.pkpass`; 409 without a signer, 422 when it cannot be packed. */
@@ -67,6 +70,7 @@ export function createKit(context: ServiceContext): Kit {
   const builder = createPassBuilder(context);
   const pkpasses = createPkpassCache(context.limits.pkpassCacheBytes);
   const guard = createPublicGuard(context.limits);
+  const eventBatch = createEventBatch(db, { onWritten: context.notify, onError: context.onError });
 
   const commitEvents = async (work: (tx: SqlQueryable) => Promise<void>): Promise<void> => {
     await db.transaction(work);
@@ -85,12 +89,18 @@ export function createKit(context: ServiceContext): Kit {
     if (signer === undefined) {
       throw new ServiceProblem(409, 'signing-not-configured', 'The service has no pass signing certificate (start it with --cert, --key and --wwdr).');
     }
-    const template = await store.findTemplate(db, record.templateId);
-    if (template === undefined) throw new ServiceProblem(404, 'template-not-found', 'The pass\'s template is gone.');
+    const readTemplate = async (): Promise<store.TemplateRecord> => {
+      const template = await store.findTemplate(db, record.templateId);
+      if (template === undefined) throw new ServiceProblem(404, 'template-not-found', 'The pass\'s template is gone.');
+      return template;
+    };
+    // The pass's row carries its template's version (read with it): a cached package costs no second query.
+    const known = record.templateVersion === undefined ? await readTemplate() : undefined;
     // Signed once per pass version, template version (its files) and signer; a pass deleted and made
     // again under its serial starts at version 1 again, so its creation time is part of the version.
-    const version = `${record.created.getTime()}.${record.version}:${template.version}:${signerId(signer)}`;
+    const version = `${record.created.getTime()}.${record.version}:${known?.version ?? record.templateVersion}:${signerId(signer)}`;
     return pkpasses.get(`${record.passTypeIdentifier}\u0000${record.serialNumber}`, version, async () => {
+      const template = known ?? (await readTemplate());
       try {
         return await packPass(record.pass, filesFor(record.values, await builder.files(template)), signer, { allowHttp: record.pass.webServiceURL?.startsWith('http:') === true });
       } catch (error) {
@@ -223,6 +233,7 @@ export function createKit(context: ServiceContext): Kit {
     builder,
     guard,
     seed,
+    eventBatch,
     commitEvents,
     pack,
     templateOf,

@@ -13,7 +13,7 @@ import { markPassUpdated } from './wallet-store.js';
 
 /** Passes: list, read, change values, the seed's passjson, the signed download, delete. */
 export function passRoutes(kit: Kit): Route[] {
-  const { context, db, builder, guard, seed, commitEvents, pack, passOf, valuesOf, passSummary, passResource } = kit;
+  const { context, db, builder, guard, seed, eventBatch, commitEvents, pack, passOf, valuesOf, passSummary, passResource } = kit;
   return [
     {
       pattern: '/v1/passes',
@@ -98,9 +98,9 @@ export function passRoutes(kit: Kit): Route[] {
           // The same version fetched again by the same client (address and token, or API key) within the window adds no event.
           const client = `${guard.addressOf(request) ?? ''}\u0000${byToken ? token : 'api-key'}`;
           if (!guard.repeats.repeated(`${record!.passTypeIdentifier}\u0000${record!.serialNumber}\u0000${record!.version}\u0000${client}`)) {
-            // One event is one statement, atomic without a transaction around it.
-            await addEvents(db, [createEvent('pass.downloaded', { serialNumber: record!.serialNumber, passTypeIdentifier: record!.passTypeIdentifier })]);
-            context.notify();
+            // A download changes nothing: its event is written in the background with others', not awaited
+            // (see createEventBatch for what that trades).
+            eventBatch.add(createEvent('pass.downloaded', { serialNumber: record!.serialNumber, passTypeIdentifier: record!.passTypeIdentifier }));
           }
           return new Response(bytes as Uint8Array<ArrayBuffer>, { status: 200, headers: { ...pkpassHeaders(`${safeName(record!.serialNumber)}.pkpass`), 'last-modified': record!.updated.toUTCString() } });
         },

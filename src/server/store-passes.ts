@@ -14,6 +14,8 @@ export interface PassRecord {
   readonly created: Date;
   readonly updated: Date;
   readonly seq: number;
+  /** The version of its template when read (by {@link findPass}); lets a cached package be found without reading the template. */
+  readonly templateVersion?: number | undefined;
 }
 
 interface PassRow {
@@ -26,6 +28,7 @@ interface PassRow {
   created_at: Date;
   updated_at: Date;
   seq: number;
+  template_version?: number | null;
 }
 
 const passColumns = 'pass_type_identifier, serial_number, template_id, pass_values, pass, version, created_at, updated_at, seq';
@@ -40,6 +43,7 @@ const toPass = (row: PassRow): PassRecord => ({
   created: row.created_at,
   updated: row.updated_at,
   seq: row.seq,
+  ...(row.template_version === undefined || row.template_version === null ? {} : { templateVersion: row.template_version }),
 });
 
 /** Inserts a pass; `undefined` when one with its serial number already exists. */
@@ -61,7 +65,8 @@ export async function findPass(
   lock = false,
 ): Promise<PassRecord | undefined> {
   const rows = await sql.query<PassRow>(
-    `select ${passColumns} from passmint_passes where pass_type_identifier = $1 and serial_number = $2${lock ? ' for update' : ''}`,
+    `select ${passColumns}, (select t.version from passmint_templates t where t.id = passmint_passes.template_id) as template_version
+       from passmint_passes where pass_type_identifier = $1 and serial_number = $2${lock ? ' for update of passmint_passes' : ''}`,
     [passTypeIdentifier, serialNumber],
   );
   return rows[0] === undefined ? undefined : toPass(rows[0]);
