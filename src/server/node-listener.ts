@@ -51,6 +51,14 @@ async function serve(
     }
   }
   const method = incoming.method ?? 'GET';
+  // Methods fetch's Request refuses to carry (it throws): answered here, as a method no route serves.
+  if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
+    outgoing.writeHead(501, { 'content-type': 'application/problem+json', connection: 'close' });
+    outgoing.end(
+      JSON.stringify({ type: 'https://passmint.dev/problems/method-not-implemented', title: 'Method not implemented', status: 501, detail: `${method} is not served here.`, code: 'method-not-implemented' }),
+    );
+    return;
+  }
   const hasBody = method !== 'GET' && method !== 'HEAD';
   outgoing.on('close', () => controller.abort());
   const request = new Request(url, {
@@ -80,6 +88,9 @@ async function serve(
   // A body the handler never read (a 401 before it): drain it too, so the client can read the answer.
   if (hasBody && !incoming.readableEnded) drain(incoming);
 }
+
+/** The methods the Fetch standard forbids in a Request. */
+const FORBIDDEN_METHODS: ReadonlySet<string> = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 // What is drained of a body the handler stopped reading (a 413) before the connection is cut.
 const MAX_DRAIN_BYTES = 16 * 1024 * 1024;
