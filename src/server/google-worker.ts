@@ -6,6 +6,7 @@ import { nextRetryDelay } from '../webhooks/retry.js';
 import { mapStoredPass, type ServiceGoogleMapping } from './google-mapping.js';
 import { changeMessages, GOOGLE_NOTIFICATIONS_PER_DAY, notificationsToday } from './google-messages.js';
 import type { GoogleService } from './google-service.js';
+import { claimOwner } from './claims.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 import { createQueueWorker, retryWhileUnavailable, type Worker } from './queue-worker.js';
 import type { SqlDatabase } from './sql.js';
@@ -73,7 +74,7 @@ export function createGoogleWorker(
 ): Worker {
   const batchSize = options.batchSize ?? 16;
   const leaseMs = options.leaseMs ?? 60_000;
-  const owner = db.instanceId ?? null;
+  const owner = claimOwner(db);
   const mapping = { issuerId: google.issuerId, publicUrl: options.publicUrl };
   const { client } = google;
 
@@ -264,6 +265,15 @@ export function createGoogleWorker(
            from unnest($1::bigint[], $2::uuid[]) as c(id, lease)
           where j.id = c.id and j.lease = c.lease`,
         [claims.map((claim) => claim.job.id), claims.map((claim) => claim.lease), leaseMs],
+      );
+    },
+    async releaseLost(keep) {
+      // A claim made and its answer lost with the connection: freed now, not when its lease runs out.
+      if (owner === null) return;
+      await db.query(
+        `update passmint_google_jobs set locked_until = null, lease = null, claimed_by = null
+          where claimed_by = $1 and not (lease = any($2::uuid[]))`,
+        [owner, keep],
       );
     },
     onError,
