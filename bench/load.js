@@ -3,9 +3,11 @@
 // node:http + pg + node:crypto, no passmint), on the same database.
 //
 //   node bench/load.js [--clients 16] [--seconds 3] [--rounds 3] [--pglite] [--no-write] [--profile DIR]
-//                      [--routes create,update,download,storm,template,deliveries] [--source DIR]
+//                      [--routes create,update,download,storm,template,deliveries] [--source DIR] [--processes 1]
 //
 // --source DIR: run the service built from DIR/src (another checkout, a change to try) instead of this tree's.
+// --processes N: N `passmint serve` processes on the one database, the clients spread over them (the routes;
+// deliveries run on one).
 //
 // --profile DIR: both servers run with --cpu-prof, their profiles written to DIR when they stop.
 //
@@ -154,7 +156,8 @@ const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(s
  * service's per-address rate limit applies per client. Requests per second
  * count 2xx answers; any other status is counted as an error.
  */
-async function drive(base, clients, seconds, next) {
+async function drive(bases, clients, seconds, next) {
+  const baseOf = (client) => (Array.isArray(bases) ? bases[client % bases.length] : bases);
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
   const latencies = [];
   const statuses = {};
@@ -168,7 +171,7 @@ async function drive(base, clients, seconds, next) {
       while (performance.now() < until) {
         const at = performance.now();
         try {
-          const { status } = await call(agent, base, next(client, count++), `127.0.1.${client + 1}`);
+          const { status } = await call(agent, baseOf(client), next(client, count++), `127.0.1.${client + 1}`);
           latencies.push(performance.now() - at);
           if (status >= 200 && status <= 299) succeeded++;
           else {
@@ -249,10 +252,10 @@ const ROUTES = [
 /**
  * Runs the load test; resolves with the bench rows and the per-route figures.
  *
- * @param {{ clients?: number, seconds?: number, rounds?: number, pglite?: boolean, registrations?: number, events?: number, profile?: string, routes?: string[], source?: string, log?: (line: string) => void }} [options]
+ * @param {{ clients?: number, seconds?: number, rounds?: number, pglite?: boolean, registrations?: number, events?: number, profile?: string, routes?: string[], source?: string, processes?: number, log?: (line: string) => void }} [options]
  */
 export async function benchService(options = {}) {
-  const { clients = 16, seconds = 3, rounds = 3, pglite = false, registrations = 16, events = 50, log = () => undefined } = options;
+  const { clients = 16, seconds = 3, rounds = 3, pglite = false, processes = 1, registrations = 16, events = 50, log = () => undefined } = options;
   const dir = mkdtempSync(join(tmpdir(), 'passmint-load-'));
   const { cli, remove } = await bundleCli(options.source);
   const receiver = await startReceiver();
@@ -274,21 +277,26 @@ export async function benchService(options = {}) {
       // restart with --poll-ms 5, as often as the bare loop looks for due deliveries.
       let serve = await start(serveArgs(database), /listening on (http:\/\/\S+)[\s\S]*API key[^:]*: (\S+)\n/, join(dir, 'serve.log'), profile);
       const key = serve.match[2];
+      // More processes on the same database (PostgreSQL only; a PGlite folder has one owner): clients take them in turn.
+      const more = [];
+      for (let index = 1; index < (databaseUrl === undefined ? 1 : processes); index++) {
+        more.push(await start(serveArgs(database), /listening on (http:\/\/\S+)/, join(dir, `serve-${index}.log`), profile));
+      }
       const restartPolling = async () => {
-        await serve.stop();
+        await Promise.all([serve.stop(), ...more.splice(0).map((other) => other.stop())]);
         serve = await start(serveArgs(database, ['--poll-ms', '5']), /listening on (http:\/\/\S+)/, join(dir, 'serve-deliveries.log'), profile);
         return serve.match[1];
       };
       const bare = databaseUrl === undefined ? undefined : await start([join(root, 'bench/baselines/bare-service.js'), databaseUrl, dir], /listening on (http:\/\/\S+)/, join(dir, 'bare.log'), profile);
       try {
-        return await measureAll({ serve: { base: serve.match[1], key }, restartPolling, bare: bare && { base: bare.match[1] }, databaseUrl, pg, clients, seconds, rounds, registrations, events, receiver, files, log, only: options.routes });
+        return await measureAll({ serve: { base: serve.match[1], bases: [serve.match[1], ...more.map((other) => other.match[1])], key }, restartPolling, bare: bare && { base: bare.match[1] }, databaseUrl, pg, clients, seconds, rounds, registrations, events, receiver, files, log, only: options.routes });
       } finally {
-        await Promise.all([serve.stop(), bare?.stop()]);
+        await Promise.all([serve.stop(), ...more.map((other) => other.stop()), bare?.stop()]);
       }
     };
     const adminUrl = process.env.DATABASE_URL ?? `${process.env.PASSMINT_BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432'}/postgres`;
     const measured = pglite ? await run(undefined, undefined) : await withDatabase(adminUrl, run);
-    return { ...measured, settings: { clients, seconds, rounds, database: pglite ? 'PGlite folder' : 'PostgreSQL', registrations, events } };
+    return { ...measured, settings: { clients, seconds, rounds, database: pglite ? 'PGlite folder' : 'PostgreSQL', processes: pglite ? 1 : processes, registrations, events } };
   } finally {
     await receiver.close();
     remove();
@@ -348,10 +356,10 @@ async function measureAll({ serve, restartPolling, bare, databaseUrl, pg, client
   for (const route of ROUTES.filter((entry) => only === undefined || only.includes(entry.key))) {
     const sides = { ours: [], bare: [] };
     const names = bare === undefined ? ['ours'] : ['ours', 'bare'];
-    for (const side of names) await drive(side === 'ours' ? serve.base : bare.base, clients, 1, requests[route.key][side]); // warm-up
+    for (const side of names) await drive(side === 'ours' ? serve.bases : bare.base, clients, 1, requests[route.key][side]); // warm-up
     for (let round = 0; round < rounds; round++) {
       for (const side of round % 2 === 0 ? names : [...names].reverse()) {
-        sides[side].push(await drive(side === 'ours' ? serve.base : bare.base, clients, seconds, requests[route.key][side]));
+        sides[side].push(await drive(side === 'ours' ? serve.bases : bare.base, clients, seconds, requests[route.key][side]));
       }
     }
     const summary = (list) => {
@@ -537,11 +545,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     ...(args.includes('--profile') ? { profile: args[args.indexOf('--profile') + 1] } : {}),
     ...(args.includes('--routes') ? { routes: args[args.indexOf('--routes') + 1].split(',') } : {}),
     ...(args.includes('--source') ? { source: args[args.indexOf('--source') + 1] } : {}),
+    processes: option('processes', 1),
     log: (line) => console.log(line),
   });
   const seconds = (performance.now() - started) / 1000;
   const rows = serviceRows(measured);
-  console.log(`\npassmint load — ${environment()}, ${measured.settings.clients} clients, ${measured.settings.database}, ${seconds.toFixed(0)} s`);
+  console.log(`\npassmint load — ${environment()}, ${measured.settings.clients} clients, ${measured.settings.processes} serve process(es), ${measured.settings.database}, ${seconds.toFixed(0)} s`);
   console.log('| route | passmint serve | bare baseline | ratio | target | result |');
   console.log('|---|---|---|---|---|---|');
   for (const row of rows) console.log(`| ${row.name} | ${row.ours} | ${row.baseline} | ${row.ratioText} | ${row.target} | ${row.pass === null ? 'info' : row.pass ? 'PASS' : 'FAIL'} |`);

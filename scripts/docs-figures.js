@@ -45,9 +45,9 @@ const latency = (side) => (side === null || side === undefined || side.p50Ms ===
 function loadTable(results) {
   const load = results.load;
   if (load === undefined) return '_No load run in bench/results.json yet: run `npm run load`._';
-  const { clients, database, seconds, rounds, registrations, events } = load.settings;
+  const { clients, database, seconds, rounds, registrations, events, processes = 1 } = load.settings;
   const lines = [
-    `\`${load.command}\`, ${day(load.date)}: ${load.environment}; ${clients} clients, ${database}, ${rounds} rounds of ${seconds} s per side and route; deliveries: ${registrations} registrations × ${events} events.`,
+    `\`${load.command}\`, ${day(load.date)}: ${load.environment}; ${clients} clients, ${processes === 1 ? '' : `${processes} serve processes, `}${database}, ${rounds} rounds of ${seconds} s per side and route; deliveries: ${registrations} registrations × ${events} events.`,
     '',
     '| route | passmint serve | p50 / p99 | bare baseline: what it does | bare | p50 / p99 | ratio | target |',
     '|---|---|---|---|---|---|---|---|',
