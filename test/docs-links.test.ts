@@ -60,4 +60,9 @@ describe('documentation links', () => {
     expect(broken).toEqual([]);
     expect(PAGES.length).toBeGreaterThan(10);
   });
+
+  test('the README leads to every page in docs/', () => {
+    const linked = new Set(relativeLinks(readFileSync(join(ROOT, 'README.md'), 'utf8')).map((target) => target.split('#')[0]));
+    expect(PAGES.filter((page) => page !== 'README.md' && !linked.has(page))).toEqual([]);
+  });
 });
