@@ -42,7 +42,8 @@ const SERVE_OPTIONS: OptionTable = {
 const USAGE = `Usage: passmint serve [options]
 
 Runs the pass service: templates, passes, signed .pkpass downloads, webhooks
-with durable delivery, and Apple's web service for Wallet. The data lives in
+with durable delivery, Apple's web service for Wallet, and Google Wallet
+passes kept in step (with --google-credentials). The data lives in
 an embedded PostgreSQL (PGlite) in a folder; with DATABASE_URL it lives in a
 PostgreSQL server instead, and any number of \`passmint serve\` processes on
 any number of machines share it. The first start prints an API key (only its
