@@ -14,8 +14,16 @@ import { EXIT_FAILED, EXIT_OK, type CliIo, type ExitCode } from './io.js';
 import { PASSPHRASE_HELP, PASSPHRASE_OPTIONS, readPassphrase } from './passphrase-option.js';
 import { UsageError } from './usage-error.js';
 
-// Every option, also read from PASSMINT_<NAME> (env-options.ts); the command line wins.
-const SERVE_OPTIONS: OptionTable = {
+/**
+ * Every option of `passmint serve`, each also read from `PASSMINT_<NAME>`
+ * (env-options.ts; the command line wins) and listed in `--help`.
+ *
+ * @example
+ * ```ts
+ * Object.keys(SERVE_OPTIONS); // ['port', 'host', 'data', 'database-url', …]
+ * ```
+ */
+export const SERVE_OPTIONS: OptionTable = {
   port: { type: 'string' },
   host: { type: 'string' },
   data: { type: 'string' },
