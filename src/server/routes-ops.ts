@@ -16,6 +16,18 @@ const READY_TIMEOUT_MS = 3000;
  */
 export function opsRoutes(kit: Kit): Route[] {
   const { context, db } = kit;
+  // Anyone may call /readyz: the calls that arrive while a query runs share it, so a flood holds
+  // at most one of the pool's connections (and a hung database gets one pending query, not thousands).
+  let running: Promise<number | 'down'> | undefined;
+  const readiness = (): Promise<number | 'down'> => {
+    running ??= db
+      .query<{ version: number }>('select coalesce(max(version), 0)::int as version from passmint_migrations')
+      .then((rows) => rows[0]?.version ?? 0, () => 'down' as const)
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
   return [
     {
       pattern: '/healthz',
@@ -30,9 +42,7 @@ export function opsRoutes(kit: Kit): Route[] {
           const late = new Promise<'late'>((resolve) => {
             timer = setTimeout(() => resolve('late'), READY_TIMEOUT_MS);
           });
-          const version = db
-            .query<{ version: number }>('select coalesce(max(version), 0)::int as version from passmint_migrations')
-            .then((rows) => rows[0]?.version ?? 0, () => 'down' as const);
+          const version = readiness();
           const answer = await Promise.race([version, late]);
           clearTimeout(timer);
           if (answer === 'late' || answer === 'down') {
