@@ -1,6 +1,6 @@
 import { batch, computed, effect, signal } from '@preact/signals';
 import type { ReadonlySignal } from '@preact/signals';
-import { buildPass, compileTemplate, PassmintError, validatePass, validateTemplate } from '../src/index.js';
+import { buildPass, compileTemplate, PassmintError, TemplateError, validatePass, validateTemplate } from '../src/index.js';
 import type { CompiledTemplate, Issue, Pass, PassIssuer, PassTemplate, Report } from '../src/index.js';
 import type { GoogleWalletPass } from '../src/google/index.js';
 import { type Example, examples, type FormValue } from './examples/index.js';
@@ -165,8 +165,9 @@ export interface BuildResult {
  */
 const compiled: ReadonlySignal<{ compiled: CompiledTemplate } | { issues: readonly Issue[] } | undefined> = computed(() => {
   const result = parsed.value;
-  const report = templateReport.value;
-  if (!result.ok || report === undefined || !report.ok) return undefined;
+  if (!result.ok) return undefined;
+  // compileTemplate checks the template itself (the checks of validateTemplate): a template
+  // with errors is not compiled, and its issues are listed from templateReport, when idle.
   return attempt(() => ({ compiled: compileTemplate(result.value as PassTemplate, { codegen: false }) }));
 });
 
@@ -174,6 +175,8 @@ function attempt<T extends object>(run: () => T): T | { issues: readonly Issue[]
   try {
     return run();
   } catch (error) {
+    // The template's own errors: templateReport lists them.
+    if (error instanceof TemplateError) return { issues: [] };
     if (error instanceof PassmintError) return { issues: error.issues };
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     return { issues: [{ severity: 'error', code: 'invalid-template', message, path: '' }] };
