@@ -314,7 +314,7 @@ async function measureAll({ serve, restartPolling, bare, databaseUrl, pg, client
   };
   const { id } = await ours('POST', '/v1/templates', JSON.stringify(template));
   for (const [path, bytes] of Object.entries(files)) await ours('PUT', `/v1/templates/${id}/files/${path}`, bytes, { authorization: auth.authorization });
-  // Passes to update and download (round robin), and one for the fetch storm.
+  // Passes to update, download and fetch in turn (PASSES of them: see there).
   const made = [];
   for (let index = 0; index < PASSES; index++) {
     const pass = await ours('POST', `/v1/templates/${id}/passes`, JSON.stringify({ values: valuesOf(index) }));
