@@ -8,7 +8,8 @@ import { type JsonSyntaxError, parseJson } from './lib/json-locate.js';
 import type { SharedState } from './lib/share.js';
 import { imageErrors, imageRefs, images } from './images.js';
 import { fileIssues } from './lib/file-issues.js';
-import { stringsTables, stringsTexts } from './localization-state.js';
+import { previewTable, stringsTables, stringsTexts } from './localization-state.js';
+import { localizePass } from './lib/localize.js';
 
 // The playground's whole state: signals hold what a person typed, computeds derive
 // everything else, components only read, and the actions below are the only writers.
@@ -249,8 +250,11 @@ export const googleMapper = signal<((pass: Pass, images: ReadonlyMap<string, str
 /** The shown pass as Google Wallet's class and object, with its loss report; `undefined` until the mapping has loaded. */
 export const googlePass: ReadonlySignal<GoogleWalletPass | undefined> = computed(() => {
   const map = googleMapper.value;
-  const pass = shownPass.value.pass;
-  if (map === undefined || pass === undefined) return undefined;
+  const own = shownPass.value.pass;
+  if (map === undefined || own === undefined) return undefined;
+  // In the language the preview shows.
+  const table = previewTable.value;
+  const pass = table === undefined ? own : localizePass(own, table);
   // Google reads each image once, at its plain name: the densest the page has.
   const urls = new Map<string, string>();
   for (const image of images.value.values()) {

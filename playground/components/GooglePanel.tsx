@@ -2,6 +2,7 @@ import { signal } from '@preact/signals';
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { images } from '../images.js';
+import { stringsTables } from '../localization-state.js';
 import { build } from '../state.js';
 
 // Like the Apple key: the service-account key lives in this signal only — never in
@@ -18,7 +19,9 @@ async function makeLink(): Promise<void> {
   result.value = { kind: 'working', message: 'Signing…' };
   const { makeSaveLink } = await import('../lib/google-view.js');
   const paths = [...new Set([...images.value.keys()].map((path) => path.replace(/@[23]x\.png$/, '.png')))];
-  const made = await makeSaveLink(pass, key.json, issuerId.value, imageBase.value, paths, location.origin);
+  // Each language's pass.strings becomes Google's translatedValues.
+  const strings = Object.fromEntries([...stringsTables.value].flatMap(([language, table]) => (table instanceof Map ? [[language, Object.fromEntries(table)] as const] : [])));
+  const made = await makeSaveLink(pass, key.json, issuerId.value, imageBase.value, paths, location.origin, strings);
   result.value = made.ok
     ? { kind: 'done', url: made.url, message: `Signed by ${made.clientEmail}. The link holds the class and the object; Google creates them when the pass is saved.` }
     : { kind: 'failed', code: made.code, message: made.message };

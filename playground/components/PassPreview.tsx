@@ -18,7 +18,7 @@ const cardImages = computed<CardImages>(() => {
 });
 
 /** Which wallet the preview draws. */
-export const walletView = signal<'apple' | 'google'>('apple');
+export const walletView = signal<'apple' | 'google' | 'both'>('apple');
 
 const Loading = (): JSX.Element => <p class="empty">Google Wallet's view is loading…</p>;
 const GoogleView = lazyComponent<Record<string, never>>(() => import('./GoogleView.js').then((module) => module.GoogleView), Loading);
@@ -49,6 +49,9 @@ function WalletSwitch(): JSX.Element {
       </button>
       <button type="button" aria-pressed={walletView.value === 'google'} onClick={() => (walletView.value = 'google')} data-testid="show-google">
         Google Wallet
+      </button>
+      <button type="button" aria-pressed={walletView.value === 'both'} onClick={() => (walletView.value = 'both')} data-testid="show-both">
+        Both
       </button>
     </div>
   );
@@ -99,6 +102,7 @@ export function PassPreview({ testId = 'pass-preview' }: { testId?: string } = {
         </p>
       ) : null}
       {drawPoster ? <PosterCard pass={pass} layout={poster} images={cardImages.value} /> : <PassCard pass={pass} images={cardImages.value} testId={testId} />}
+      {walletView.value === 'both' ? <GoogleView /> : null}
     </div>
   );
 }

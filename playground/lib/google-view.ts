@@ -33,12 +33,20 @@ export type SaveLinkResult = { readonly ok: true; readonly url: string; readonly
  * const result = await makeSaveLink(pass, keyJson, '3388000000012345678', 'https://passes.example.com/images/', ['logo.png']);
  * ```
  */
-export async function makeSaveLink(pass: Pass, keyJson: string, issuerId: string, imageBase: string, imagePaths: readonly string[], origin: string): Promise<SaveLinkResult> {
+export async function makeSaveLink(
+  pass: Pass,
+  keyJson: string,
+  issuerId: string,
+  imageBase: string,
+  imagePaths: readonly string[],
+  origin: string,
+  strings?: Readonly<Record<string, Readonly<Record<string, string>>>>,
+): Promise<SaveLinkResult> {
   try {
     const credentials = readGoogleCredentials(keyJson);
     const base = imageBase.trim() === '' ? undefined : imageBase.trim().replace(/\/?$/, '/');
     const hosted = new Map(base === undefined ? [] : imagePaths.map((path) => [path, `${base}${path}`] as const));
-    const { type, class: walletClass, object } = mapToGoogle(pass, hosted, issuerId.trim());
+    const { type, class: walletClass, object } = mapToGoogle(pass, hosted, issuerId.trim(), strings);
     const url = await createSaveUrl(credentials, { objects: [{ type, object }], classes: [{ type, class: walletClass }], origins: [origin] });
     return { ok: true, url, clientEmail: credentials.clientEmail };
   } catch (error) {

@@ -48,6 +48,22 @@ describe.skipIf(!chromiumAvailable)('playground: Google Wallet beside Apple Wall
     expect(errors).toEqual([]);
   });
 
+  test('"Both" draws Apple Wallet and Google Wallet together; the preview language applies to both', async () => {
+    const { page, errors } = await open();
+    await page.locator('[data-testid=google-losses]').waitFor();
+    await page.locator('[data-testid=show-both]').click();
+    await page.locator('[data-testid=google-preview]').waitFor();
+    expect(await page.locator('[data-testid=pass-preview]').count()).toBe(1);
+    await page.locator('#new-language').fill('de');
+    await page.locator('[data-testid=add-language]').click();
+    const strings = page.locator('#strings-de');
+    await strings.fill((await strings.inputValue()).replace('"Member no." = "Member no.";', '"Member no." = "Mitgliedsnr.";'));
+    await expect.poll(() => page.locator('[data-testid=google-preview] [data-id=memberId] .google-item-label').textContent()).toBe('Mitgliedsnr.');
+    expect(await page.locator('[data-testid=pass-preview] [data-key=memberId] .field-label').textContent()).toBe('Mitgliedsnr.');
+    await screenshot(page, '61-both-wallets-de', false);
+    expect(errors).toEqual([]);
+  });
+
   test('a service-account key given in the page makes a signed "Add to Google Wallet" link; the key goes nowhere', async () => {
     const { page, errors } = await open();
     const requests: string[] = [];
