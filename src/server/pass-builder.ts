@@ -96,6 +96,11 @@ export function createPassBuilder(context: ServiceContext): PassBuilder {
   const queue = createPrepareQueue();
   return {
     build(request, record, values, ids) {
+      // Every URL client resolves a path segment "." or ".." before sending: such a pass could never be reached by its links.
+      if (ids.serialNumber === '.' || ids.serialNumber === '..') {
+        const message = '"serialNumber" "." or ".." cannot be a URL path segment (clients resolve it away)';
+        throw new ServiceProblem(422, 'invalid-body', `${message}.`, { issues: [{ severity: 'error', code: 'unsafe-serial-number', message, path: '/serialNumber' }] });
+      }
       const key = `${record.template.id}:${record.version}`;
       const webServiceURL = `${baseUrl(context, request)}/wallet`;
       if (renderedSize(remember(uses, key, () => placeholderUses(record.template as PassTemplate)), values) > MAX_RENDERED_CHARACTERS) {
