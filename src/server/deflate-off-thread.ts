@@ -4,7 +4,7 @@
 import { deflate, deflateSync } from 'fflate';
 
 /** Below this many bytes data is deflated in place: a worker costs more than the work. */
-export const IN_PLACE_BYTES = 256 * 1024;
+export const IN_PLACE_BYTES: number = 256 * 1024;
 
 /**
  * `data` deflated at `level` (raw DEFLATE, as a zip entry holds it).
