@@ -115,7 +115,9 @@ export function googleRoutes(kit: Kit, google: GoogleService | undefined): Route
     {
       pattern: '/google/images/:template/:hash/*',
       methods: {
-        GET: async ({ params }) => {
+        GET: async ({ request, params }) => {
+          // Anyone may fetch (each hit reads up to 4 MiB from the database): the address's rate, as on the other public routes.
+          kit.guard.admit(request);
           const templateId = /^[1-9]\d{0,9}$/.test(params[0]!) ? Number(params[0]) : undefined;
           const hash = params[1]!;
           const path = params.slice(2).join('/');

@@ -1,12 +1,14 @@
-// Attacks on the operations routes of `passmint serve` over real HTTP on
-// 127.0.0.1: `/readyz` needs no key, so a flood of it must not become a flood
-// of database queries (one at a time, not a pile of them while the database hangs).
+// Attacks on the routes of `passmint serve` that need no key, over real HTTP
+// on 127.0.0.1: a flood of `/readyz` must not become a flood of database
+// queries (one at a time, not a pile of them while the database hangs), and
+// the template images served for Google are rate limited per address like
+// the other public routes (each is a database read of up to 4 MiB).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SqlDatabase } from '../../src/server/sql.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { startService, type Service } from './harness.js';
 
-describe('attacks on the operations routes', () => {
+describe('attacks on the routes that need no key', () => {
   let database: TestDatabase;
   let service: Service;
   let running = 0;
@@ -25,7 +27,7 @@ describe('attacks on the operations routes', () => {
         };
       },
     }) as SqlDatabase;
-    service = await startService({ ...database, db: counted });
+    service = await startService({ ...database, db: counted }, { limits: { ratePerAddress: 5 } });
   });
   afterAll(async () => {
     await service?.close();
@@ -39,5 +41,19 @@ describe('attacks on the operations routes', () => {
     expect(((await answers[0]!.json()) as { status: string }).status).toBe('ready');
     // The requests that arrive while a query runs share it: one pool connection, whatever the flood.
     expect(mostRunning).toBe(1);
+  });
+
+  test('the Google images route takes from the address\'s bucket before any work: past the rate, 429 rate-limited with Retry-After', async () => {
+    const image = `${service.url}/google/images/1/${'0'.repeat(64)}/logo.png`;
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let index = 0; index < 6; index++) {
+      last = await fetch(image);
+      statuses.push(last.status);
+      if (index < 5) await last.arrayBuffer();
+    }
+    expect(statuses).toEqual([404, 404, 404, 404, 404, 429]);
+    expect(last!.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    expect(((await last!.json()) as { code: string }).code).toBe('rate-limited');
   });
 });
