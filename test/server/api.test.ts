@@ -6,6 +6,7 @@ import { png } from '../pkpass/helpers.js';
 import { makePki, PASS_TYPE_IDENTIFIER, TEAM_IDENTIFIER } from '../pkpass/pki.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { startService, type Service } from './harness.js';
+import { openApiChecker, type Answer, type AnswerCheck } from './openapi-check.js';
 import { eventually, startReceiver, type Receiver } from './receiver.js';
 
 /** A POST through node:http, which reads an early answer (a 413) while the body is still going out. */
@@ -38,6 +39,8 @@ for (const engine of ENGINES) {
     let database: TestDatabase;
     let service: Service;
     let receiver: Receiver;
+    let check: AnswerCheck;
+    const answers: Answer[] = [];
 
     beforeAll(async () => {
       const pki = await makePki();
@@ -45,6 +48,17 @@ for (const engine of ENGINES) {
       database = await engine.open();
       service = await startService(database, { signer, issuer: { organizationName: 'Example Club' } });
       receiver = await startReceiver();
+      // Every answer these tests get through service.call is checked against the OpenAPI document at the end.
+      check = await openApiChecker(service.url);
+      const call = service.call.bind(service);
+      service = {
+        ...service,
+        async call(method, path, body, headers) {
+          const answer = await call(method, path, body, headers);
+          answers.push({ method, path, status: answer.status, contentType: answer.headers.get('content-type'), body: answer.body });
+          return answer;
+        },
+      };
     });
 
     afterAll(async () => {
@@ -205,9 +219,11 @@ for (const engine of ENGINES) {
       expect(events.every((entry) => entry.signatureValid)).toBe(true);
       expect(events[0]!.event.data).toEqual({ serialNumber: 'M-1', passTypeIdentifier: PASS_TYPE_IDENTIFIER });
 
-      // Attempts are visible per registration and per event.
+      // Attempts are visible per registration and per event (recorded just after the receiver answered: polled).
+      await expect
+        .poll(async () => (await service.call('GET', `/v1/webhooks/${hook.body.id}/deliveries`)).body.items.map((item: { status: string }) => item.status), { timeout: 10_000 })
+        .toEqual(['delivered', 'delivered', 'delivered']);
       const deliveries = await service.call('GET', `/v1/webhooks/${hook.body.id}/deliveries`);
-      expect(deliveries.body.items.map((item: { status: string }) => item.status)).toEqual(['delivered', 'delivered', 'delivered']);
       expect(deliveries.body.items[0].history).toMatchObject([{ outcome: 'received', status: 200 }]);
       const event = await service.call('GET', `/v1/events/${events[0]!.event.id}`);
       expect(event.body.event).toEqual(events[0]!.event);
@@ -242,6 +258,18 @@ for (const engine of ENGINES) {
       expect(replay).toMatchObject({ status: 202, body: { queued: 1 } });
       await eventually(() => receiver.received.some((entry) => entry.path === '/failing'), 10_000, 'the replayed event');
       expect(receiver.received.find((entry) => entry.path === '/failing')?.event.id).toBe(failed.eventId);
+
+      // A replay with no body at all (curl -X POST without -d: a chunked, empty body) replays to every registration.
+      const { request: httpRequest } = await import('node:http');
+      const bare = await new Promise<number>((resolve, reject) => {
+        const sent = httpRequest(`${service.url}/v1/events/${failed.eventId}/replay`, { method: 'POST', headers: { authorization: `Bearer ${service.key}` } }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        sent.on('error', reject);
+        sent.end();
+      });
+      expect(bare).toBe(202);
 
       // A rotated secret signs what comes next.
       const rotated = await service.call('POST', `/v1/webhooks/${good.body.id}/secret`);
@@ -289,6 +317,11 @@ for (const engine of ENGINES) {
       await eventually(() => receiver.received.some((entry) => entry.path === '/wallet' && entry.event.type === 'registration.created'), 10_000, 'registration.created');
       const event = receiver.received.find((entry) => entry.path === '/wallet' && entry.event.type === 'registration.created');
       expect(event?.event.data).toMatchObject({ serialNumber: 'D-1', passTypeIdentifier: PASS_TYPE_IDENTIFIER, deviceLibraryIdentifier: device });
+    });
+
+    test('every answer above is documented in the OpenAPI document and validates against its schemas', () => {
+      expect(answers.length).toBeGreaterThan(50);
+      expect(answers.map(check).filter((problem) => problem !== undefined)).toEqual([]);
     });
   });
 }
