@@ -1,38 +1,12 @@
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { examples } from '../../playground/examples/index.js';
+import { seriousViolations } from './axe.js';
 import { chromiumAvailable, replaceEditorText, screenshot, playgroundSession, sharedStateOf } from './browser.js';
 
 const templateText = (template: unknown): string => `${JSON.stringify(template, null, 2)}\n`;
 const first = examples[0];
 if (first === undefined) throw new Error('no examples');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** axe-core's serious and critical violations on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axeSource });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
-    // The pass is drawn in the colors its author chose: their contrast is the pass's
-    // business (validatePass has no opinion), the page's own colors are checked everywhere else.
-    const everything = await axe.run(document, { resultTypes: ['violations'], rules: { 'color-contrast': { enabled: false } } });
-    const contrast = await axe.run({ exclude: [['.pass']] }, { resultTypes: ['violations'], runOnly: ['color-contrast'] });
-    return [...everything.violations, ...contrast.violations];
-  });
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 4).join(', ')}`);
-}
-
 describe.skipIf(!chromiumAvailable)('playground: fixes (links, picker, issues, phone, accessibility, layout)', () => {
   const session = playgroundSession();
   const { open } = session;
