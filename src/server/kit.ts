@@ -11,6 +11,7 @@ import { baseUrl, type ServiceContext } from './context.js';
 import { createPassBuilder, type PassBuilder } from './pass-builder.js';
 import { filesFor } from './personalize.js';
 import { createEventBatch, type EventBatch } from './event-batch.js';
+import { createPassBatch, type PassBatch } from './pass-batch.js';
 import { createPkpassCache, signerId } from './pkpass-cache.js';
 import { createPublicGuard, type PublicGuard } from './public-guard.js';
 import { ServiceProblem } from './problem.js';
@@ -24,6 +25,9 @@ export const json = (body: unknown, status = 200, headers: Record<string, string
 
 /** A 204 response. */
 export const noContent = (): Response => new Response(null, { status: 204 });
+
+/** Templates a process keeps in memory for creates. */
+const TEMPLATES_HELD = 256;
 
 const iso = (date: Date | null): string | null => (date === null ? null : date.toISOString());
 
@@ -43,6 +47,16 @@ export interface Kit {
   /** The pass's signed `.pkpass`; 409 without a signer, 422 when it cannot be packed. */
   pack(record: store.PassRecord): Promise<Uint8Array>;
   templateOf(text: string): Promise<store.TemplateRecord>;
+  /**
+   * The template as this process last read it (creates only: their insert
+   * checks the version, so an old copy costs a second try, never a pass
+   * rendered from an old template); read when not held.
+   */
+  cachedTemplateOf(text: string): Promise<store.TemplateRecord>;
+  /** The template read now (and the copy in memory replaced, or forgotten when it is gone). */
+  freshTemplateOf(text: string): Promise<store.TemplateRecord>;
+  /** New passes with their `pass.created`, many creates in one statement (group commit). */
+  readonly passBatch: PassBatch;
   passOf(passTypeIdentifier: string, serialNumber: string): Promise<store.PassRecord>;
   webhookOf(id: string): Promise<store.WebhookRecord>;
   eventOf(id: string): Promise<store.EventRecord>;
@@ -71,6 +85,8 @@ export function createKit(context: ServiceContext): Kit {
   const pkpasses = createPkpassCache(context.limits.pkpassCacheBytes);
   const guard = createPublicGuard(context.limits);
   const eventBatch = createEventBatch(db, { onWritten: context.notify, onError: context.onError });
+  const passBatch = createPassBatch(db, { onWritten: context.notify });
+  const templates = new Map<number, store.TemplateRecord>();
 
   const commitEvents = async (work: (tx: SqlQueryable) => Promise<void>): Promise<void> => {
     await db.transaction(work);
@@ -115,6 +131,20 @@ export function createKit(context: ServiceContext): Kit {
     const record = id === undefined ? undefined : await store.findTemplate(db, id);
     if (record === undefined) throw new ServiceProblem(404, 'template-not-found', `No template ${JSON.stringify(text)} exists.`);
     return record;
+  };
+
+  const freshTemplateOf = async (text: string): Promise<store.TemplateRecord> => {
+    const id = templateIdOf(text);
+    if (id !== undefined) templates.delete(id);
+    const record = await templateOf(text);
+    if (templates.size >= TEMPLATES_HELD) templates.delete(templates.keys().next().value!);
+    templates.set(record.template.id, record);
+    return record;
+  };
+
+  const cachedTemplateOf = async (text: string): Promise<store.TemplateRecord> => {
+    const id = templateIdOf(text);
+    return (id === undefined ? undefined : templates.get(id)) ?? freshTemplateOf(text);
   };
 
   const passOf = async (passTypeIdentifier: string, serialNumber: string): Promise<store.PassRecord> => {
@@ -237,6 +267,9 @@ export function createKit(context: ServiceContext): Kit {
     commitEvents,
     pack,
     templateOf,
+    cachedTemplateOf,
+    freshTemplateOf,
+    passBatch,
     passOf,
     webhookOf,
     eventOf,

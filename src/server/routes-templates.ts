@@ -1,3 +1,4 @@
+import type { Pass } from '../types.js';
 import { createEvent } from '../webhooks/event.js';
 import { isObject, readBody, readJson } from './body.js';
 import { baseUrl } from './context.js';
@@ -15,7 +16,7 @@ const MAX_SERIAL = 256;
 
 /** Templates, their files, and passes made from them. */
 export function templateRoutes(kit: Kit): Route[] {
-  const { context, db, builder, seed, commitEvents, templateOf, checkedTemplate, valuesOf, passLinks, passResource } = kit;
+  const { context, db, builder, seed, commitEvents, templateOf, cachedTemplateOf, freshTemplateOf, passBatch, checkedTemplate, valuesOf, passLinks, passResource } = kit;
   return [
     {
       pattern: '/v1/templates',
@@ -107,7 +108,7 @@ export function templateRoutes(kit: Kit): Route[] {
       pattern: '/v1/templates/:id/passes',
       methods: {
         POST: async ({ request, params }) => {
-          const template = await templateOf(params[0]!);
+          let template = await cachedTemplateOf(params[0]!);
           const body = await readJson(request, context.maxBodyBytes);
           if (!isObject(body)) throw new ServiceProblem(422, 'invalid-body', 'Send { "values": { … } }, and optionally a "serialNumber".');
           const serialNumber = body['serialNumber'];
@@ -120,8 +121,22 @@ export function templateRoutes(kit: Kit): Route[] {
             throw new ServiceProblem(422, 'invalid-body', `${message}.`, { issues: [{ severity: 'error', code: 'unsafe-serial-number', message, path: '/serialNumber' }] });
           }
           const values = valuesOf(body['values'] ?? {});
-          const pass = builder.build(request, template, values, { serialNumber });
-          let record: store.PassRecord | undefined;
+          let pass: Pass;
+          try {
+            pass = builder.build(request, template, values, { serialNumber });
+          } catch (error) {
+            // What the copy in memory refuses is checked again against the stored template.
+            if (!(error instanceof ServiceProblem)) throw error;
+            template = await freshTemplateOf(params[0]!);
+            pass = builder.build(request, template, values, { serialNumber });
+          }
+          // Many creates share one statement and one commit; Google's queue is written the one-by-one way.
+          const event = createEvent('pass.created', { serialNumber: pass.serialNumber, passTypeIdentifier: pass.passTypeIdentifier });
+          let record = context.google === undefined ? await passBatch.insert({ templateId: template.template.id, templateVersion: template.version, values, pass, event }) : undefined;
+          if (record !== undefined) return json(passResource(request, record), 201, { location: passLinks(request, record)['self']! });
+          // Not inserted there: the template changed or went since it was read, or the serial number is taken.
+          const fresh = await freshTemplateOf(params[0]!);
+          if (fresh.version !== template.version) pass = builder.build(request, (template = fresh), values, { serialNumber });
           try {
             await commitEvents(async (tx) => {
               record = await store.insertPass(tx, template.template.id, values, pass);
