@@ -10,7 +10,7 @@ import { createMetrics, type Metrics, type PoolStats } from './metrics.js';
 import { createRetention } from './retention.js';
 import { createDeliveryWorker, type DeliveryAttempt, type DeliveryOptions, type Worker } from './delivery-worker.js';
 import { nodeListener } from './node-listener.js';
-import { releaseOrphanedClaims } from './claims.js';
+import { releaseClaimsAtStart } from './claims.js';
 import { defaultLeaseMs, leaseProblem } from './lease.js';
 import { openPglite } from './pglite.js';
 import { openPostgres } from './postgres.js';
@@ -133,11 +133,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
     (options.databaseUrl !== undefined && options.databaseUrl !== ''
       ? await openPostgres({ connectionString: options.databaseUrl })
       : await openPglite({ dataDir: options.dataDir }));
+  let startRelease: { cancel(): void } | undefined;
   try {
     await migrate(db);
     // Claims of a process that is gone are freed now rather than when their lease runs out: on a
     // PGlite folder this process holds the lock, so every claim is a dead one's.
-    if (owned || db.engine === 'postgres') await releaseOrphanedClaims(db, db.engine === 'pglite' ? 'every' : 'gone');
+    if (owned || db.engine === 'postgres') startRelease = await releaseClaimsAtStart(db, onError);
   } catch (error) {
     if (owned) await db.close();
     throw error;
@@ -227,6 +228,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
         ),
       );
       await fetch.flush();
+      startRelease?.cancel();
       await Promise.all([deliveries.stop(), pushes?.stop(), googleSync?.stop(), retention.stop()]);
       if (owned) await db.close();
     },
