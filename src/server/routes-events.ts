@@ -1,4 +1,4 @@
-import { isObject, readJson } from './body.js';
+import { isObject, readOptionalJson } from './body.js';
 import { type Kit, json } from './kit.js';
 import { ServiceProblem } from './problem.js';
 import { isUuid, page, readPage } from './query.js';
@@ -37,7 +37,7 @@ export function eventRoutes(kit: Kit): Route[] {
       methods: {
         POST: async ({ request, params }) => {
           const event = await eventOf(params[0]!);
-          const body = request.headers.get('content-length') === '0' || request.body === null ? {} : await readJson(request, context.maxBodyBytes);
+          const body = (await readOptionalJson(request, context.maxBodyBytes)) ?? {};
           const webhookId = isObject(body) ? body['webhookId'] : undefined;
           if (!isObject(body) || (webhookId !== undefined && (typeof webhookId !== 'string' || !isUuid(webhookId)))) {
             throw new ServiceProblem(422, 'invalid-body', 'Send nothing, or { "webhookId": "<id>" } to replay to one registration.');
