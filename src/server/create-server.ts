@@ -13,6 +13,7 @@ import { nodeListener } from './node-listener.js';
 import { releaseClaimsAtStart } from './claims.js';
 import { defaultLeaseMs, leaseProblem } from './lease.js';
 import { openPglite } from './pglite.js';
+import { createOutboxSignal } from './outbox-signal.js';
 import { openPostgres } from './postgres.js';
 import { createPushWorker, type Pusher } from './push-worker.js';
 import { createGoogleService, type GoogleServiceOptions } from './google-service.js';
@@ -151,6 +152,17 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
   const googleSync =
     google === undefined ? undefined : createGoogleWorker(db, google, { publicUrl: options.publicUrl, pollMs: delivery.pollMs, leaseMs: delivery.leaseMs }, onError);
 
+  // Other processes on the same PostgreSQL wake this one's workers when they queue work (and this one theirs).
+  const wakeWorkers = (): void => {
+    deliveries.wake();
+    pushes?.wake();
+    googleSync?.wake();
+  };
+  const signal =
+    db.engine === 'postgres' && options.database === undefined && options.databaseUrl !== undefined && db.instanceId !== undefined
+      ? await createOutboxSignal({ connectionString: options.databaseUrl, db, instanceId: db.instanceId, onSignal: wakeWorkers })
+      : undefined;
+
   const keys = createApiKeyChecker(db, { extraKeys: options.apiKeys });
   const retention = createRetention(db, { days: options.retentionDays ?? 30, log: options.log }, onError);
   const fetch = createServiceHandler({
@@ -176,9 +188,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
     maxFileBytes: options.maxFileBytes ?? 4 * 1024 * 1024,
     limits,
     notify: () => {
-      deliveries.wake();
-      pushes?.wake();
-      googleSync?.wake();
+      wakeWorkers();
+      signal?.notify();
     },
     onError,
   }, options.log);
@@ -229,7 +240,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
       );
       await fetch.flush();
       startRelease?.cancel();
-      await Promise.all([deliveries.stop(), pushes?.stop(), googleSync?.stop(), retention.stop()]);
+      await Promise.all([deliveries.stop(), pushes?.stop(), googleSync?.stop(), retention.stop(), signal?.close()]);
       if (owned) await db.close();
     },
   };

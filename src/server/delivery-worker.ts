@@ -157,6 +157,21 @@ export function createDeliveryWorker(
     const status = result.status ?? null;
     const error = result.ok ? null : (result.error ?? null);
     const firstAttemptAt = row.first_attempt_at?.getTime() ?? startedAt;
+    if (result.outcome === 'received') {
+      // The common case in one statement (one round trip, atomic on its own): the attempt, once, and the delivered state.
+      await db.query(
+        `with attempt as (
+           insert into passmint_attempts (delivery_id, attempted_at, outcome, status, error, duration_ms)
+           select $1::bigint, to_timestamp($2 / 1000.0), 'received', $3::int, $4::text, $5::int
+            where not exists (select 1 from passmint_attempts where delivery_id = $1 and attempted_at = to_timestamp($2 / 1000.0)))
+         update passmint_deliveries
+            set status = 'delivered', delivered_at = now(), attempts = attempts + 1, last_status = $3, last_error = $4,
+                locked_until = null, lease = null, claimed_by = null, first_attempt_at = coalesce(first_attempt_at, to_timestamp($2 / 1000.0))
+          where id = $1 and status = 'pending'`,
+        [row.id, startedAt, status, error, durationMs],
+      );
+      return;
+    }
     await db.transaction(async (tx) => {
       // Once per attempt, even when this transaction runs again because its commit's answer was lost.
       await tx.query(
@@ -167,13 +182,6 @@ export function createDeliveryWorker(
       );
       const common = `attempts = attempts + 1, last_status = $2, last_error = $3, locked_until = null, lease = null, claimed_by = null,
                       first_attempt_at = coalesce(first_attempt_at, to_timestamp($4 / 1000.0))`;
-      if (result.outcome === 'received') {
-        await tx.query(
-          `update passmint_deliveries set status = 'delivered', delivered_at = now(), ${common} where id = $1 and status = 'pending'`,
-          [row.id, status, error, startedAt],
-        );
-        return;
-      }
       if (result.outcome === 'gone') {
         await tx.query(`update passmint_deliveries set status = 'failed', ${common} where id = $1 and status = 'pending'`, [
           row.id,
