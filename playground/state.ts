@@ -303,16 +303,6 @@ export const shownGoogleIssues = signal<readonly IssueEntry[]>([]);
 const whenIdle = (run: () => void): number =>
   typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 200 }) : window.setTimeout(run, 30);
 const cancelIdle = (id: number): void => (typeof cancelIdleCallback === 'function' ? cancelIdleCallback(id) : clearTimeout(id));
-let issuesPending = 0;
-effect(() => {
-  // Only the inputs are read here; the checks themselves run in the idle callback.
-  void [text.value, values.value, issuer.value, images.value, imageErrors.value, stringsTexts.value, previewProblems.value, cutValues.value, googleMapper.value];
-  cancelIdle(issuesPending);
-  issuesPending = whenIdle(() => {
-    shownIssues.value = issues.peek();
-    shownGoogleIssues.value = googleIssues.peek();
-  });
-});
 
 // The template's checks look at `/description/…`, the pass's at the same place
 // without that prefix: one finding seen twice is listed once, at the template.
@@ -452,3 +442,29 @@ export const pickerValue: ReadonlySignal<string> = computed(() => {
 export function setTheme(next: Theme): void {
   theme.value = next;
 }
+
+// Started last: the first run computes the issues, which needs everything above.
+let issuesPending = 0;
+let firstRun = true;
+
+/** Brings the shown issues up to date now (the first screen, a shared link just opened). */
+export function refreshIssuesNow(): void {
+  cancelIdle(issuesPending);
+  batch(() => {
+    shownIssues.value = issues.peek();
+    shownGoogleIssues.value = googleIssues.peek();
+  });
+}
+
+effect(() => {
+  // Only the inputs are read here; the checks themselves run in the idle callback.
+  void [text.value, values.value, issuer.value, images.value, imageErrors.value, stringsTexts.value, previewProblems.value, cutValues.value, googleMapper.value];
+  if (firstRun) {
+    // The first screen lists its issues from the start: never "No issues" for a pass Wallet refuses.
+    firstRun = false;
+    refreshIssuesNow();
+    return;
+  }
+  cancelIdle(issuesPending);
+  issuesPending = whenIdle(refreshIssuesNow);
+});

@@ -1,12 +1,14 @@
 import { effect } from '@preact/signals';
 import { restoreImages } from '../images.js';
-import { applySharedState, linkProblem, sharedState } from '../state.js';
+import { applySharedState, linkProblem, refreshIssuesNow, sharedState } from '../state.js';
 import { encodeState, type HashContent, readHash, type SharedState } from './share.js';
 
-function apply(state: SharedState): Promise<void> {
+async function apply(state: SharedState): Promise<void> {
   linkProblem.value = '';
   applySharedState(state);
-  return restoreImages(state.images ?? {});
+  refreshIssuesNow();
+  await restoreImages(state.images ?? {});
+  refreshIssuesNow();
 }
 
 function report(content: Extract<HashContent, { kind: 'broken' }>): void {

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { examples } from '../../playground/examples/index.js';
 import { chromiumAvailable, playgroundSession } from './browser.js';
+import { sharedHash } from './many-fields.js';
 import { pngFile, solidPng } from './png.js';
 
 /** Clicks every issue in the list and returns, per issue code, where the focus went (an element's id, or "editor"). */
@@ -27,7 +28,8 @@ async function clickEveryIssue(page: Page): Promise<string[]> {
 }
 
 describe.skipIf(!chromiumAvailable)('playground: every problem Wallet refuses is listed from the first screen, each with a place', () => {
-  const { open } = playgroundSession();
+  const session = playgroundSession();
+  const { open } = session;
   const codes = (page: Page) => page.locator('[data-testid=issues] button').evaluateAll((buttons) => buttons.map((button) => button.getAttribute('data-code')));
 
   test('the first screen lists missing-icon as an error (packPass\'s check), not "the pass is valid"', async () => {
@@ -44,6 +46,36 @@ describe.skipIf(!chromiumAvailable)('playground: every problem Wallet refuses is
     await page.locator('#image-icon-1').setInputFiles(pngFile('icon.png', solidPng(29, 29, [0, 0, 0])));
     await expect.poll(() => page.locator('[data-testid=issue-summary]').textContent()).toBe('No issues: the pass is valid.');
     expect(errors).toEqual([]);
+  });
+
+  test('the summary never says "the pass is valid" while the page starts, nor for a shared link', async () => {
+    const context = await session.harness.browser.newContext();
+    // Every text the summary shows, from the first render on.
+    await context.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { summaries: string[] }).summaries = seen;
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid=issue-summary]')?.textContent ?? '';
+        if (text !== '' && seen[seen.length - 1] !== text) seen.push(text);
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    const page = await context.newPage();
+    await page.goto(session.harness.url);
+    await page.locator('.cm-content').waitFor();
+    await page.waitForTimeout(500);
+    expect(await page.evaluate(() => (window as unknown as { summaries: string[] }).summaries)).toEqual(['1 error, 0 warnings']);
+    // A shared link with a bad color: its own issues from the first render.
+    const coupon = examples.find((example) => example.id === 'coupon')!;
+    const template = structuredClone(coupon.template) as unknown as { description: Record<string, unknown> };
+    template.description['backgroundColor'] = 'red';
+    const shared = await context.newPage();
+    await shared.goto(`${session.harness.url}${sharedHash(template, coupon.values)}`);
+    await shared.locator('.cm-content').waitFor();
+    await shared.waitForTimeout(500);
+    const seen = await shared.evaluate(() => (window as unknown as { summaries: string[] }).summaries);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatch(/^2 errors, /);
+    await context.close();
   });
 
   test('a file that is not an image is an error in the Issues list, at its slot; emptying the slot clears it', async () => {
