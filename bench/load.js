@@ -106,13 +106,28 @@ async function start(args, ready, logFile, nodeOptions = []) {
   for (const started = performance.now(); performance.now() - started < 60_000; ) {
     const output = readFileSync(logFile, 'utf8');
     const match = ready.exec(output);
-    if (match !== null) return { match, stop };
+    if (match !== null) return { match, stop, cpuMs: () => cpuMsOf(child.pid) };
     if (code !== undefined) throw new Error(`${args[0]} ended (${code}) before it was ready: ${output.slice(-2000)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   await stop();
   throw new Error(`${args[0]} was not ready within 60 s`);
 }
+
+/**
+ * CPU time a process has used so far (user + system, every thread), in ms,
+ * from /proc on Linux; `undefined` elsewhere. Per route it gives what a
+ * request costs each server's process, whatever else the machine runs.
+ */
+function cpuMsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+const CLOCK_TICKS = 100; // USER_HZ on Linux
 
 async function withDatabase(adminUrl, run) {
   const { default: pg } = await import('pg');
@@ -292,7 +307,8 @@ export async function benchService(options = {}) {
       };
       const bare = databaseUrl === undefined ? undefined : await start([join(root, 'bench/baselines/bare-service.js'), databaseUrl, dir], /listening on (http:\/\/\S+)/, join(dir, 'bare.log'), profile);
       try {
-        return await measureAll({ serve: { base: serve.match[1], bases: [serve.match[1], ...more.map((other) => other.match[1])], key }, restartPolling, bare: bare && { base: bare.match[1] }, databaseUrl, pg, clients, seconds, rounds, registrations, events, receiver, files, log, only: options.routes });
+        const sumCpu = (list) => () => list.reduce((sum, process) => (sum === undefined || process.cpuMs() === undefined ? undefined : sum + process.cpuMs()), 0);
+        return await measureAll({ serve: { base: serve.match[1], bases: [serve.match[1], ...more.map((other) => other.match[1])], key, cpuMs: sumCpu([serve, ...more]) }, restartPolling, bare: bare && { base: bare.match[1], cpuMs: sumCpu([bare]) }, databaseUrl, pg, clients, seconds, rounds, registrations, events, receiver, files, log, only: options.routes });
       } finally {
         await Promise.all([serve.stop(), ...more.map((other) => other.stop()), bare?.stop()]);
       }
@@ -368,7 +384,11 @@ async function measureAll({ serve, restartPolling, bare, databaseUrl, pg, client
     for (const side of names) await drive(side === 'ours' ? serve.bases : bare.base, clients, 1, requests[route.key][side], onAnswer(side)); // warm-up
     for (let round = 0; round < rounds; round++) {
       for (const side of round % 2 === 0 ? names : [...names].reverse()) {
-        sides[side].push(await drive(side === 'ours' ? serve.bases : bare.base, clients, seconds, requests[route.key][side], onAnswer(side)));
+        const cpuBefore = (side === 'ours' ? serve : bare).cpuMs();
+        const measured = await drive(side === 'ours' ? serve.bases : bare.base, clients, seconds, requests[route.key][side], onAnswer(side));
+        const cpuAfter = (side === 'ours' ? serve : bare).cpuMs();
+        measured.cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+        sides[side].push(measured);
       }
     }
     const summary = (list) => {
@@ -376,7 +396,8 @@ async function measureAll({ serve, restartPolling, bare, databaseUrl, pg, client
       const latencies = list.flatMap((entry) => entry.latencies).sort((a, b) => a - b);
       const statuses = {};
       for (const entry of list) for (const [status, n] of Object.entries(entry.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
-      return { rps: median(list.map((entry) => entry.rps)), p50: percentile(latencies, 50), p99: percentile(latencies, 99), requests: latencies.length, errors: list.reduce((sum, entry) => sum + entry.errors, 0), statuses };
+      const cpu = list.some((entry) => entry.cpuMs === undefined) ? undefined : list.reduce((sum, entry) => sum + entry.cpuMs, 0) / latencies.length;
+      return { rps: median(list.map((entry) => entry.rps)), p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpuMsPerRequest: cpu, requests: latencies.length, errors: list.reduce((sum, entry) => sum + entry.errors, 0), statuses };
     };
     const result = { ...route, ours: summary(sides.ours), bare: summary(sides.bare) };
     if (bare !== undefined) result.ratio = median(sides.ours.map((entry, index) => entry.rps / sides.bare[index].rps));
@@ -476,7 +497,7 @@ async function measureDeliveries({ db, ours, id, receiver, registrations, events
 
 const perSecond = (value) => `${Math.round(value).toLocaleString('en')}/s`;
 const ms = (value) => (Number.isFinite(value) ? `${value.toFixed(value < 10 ? 1 : 0)} ms` : '—');
-const sideText = (side) => (side === undefined ? '—' : `${perSecond(side.rps)}${side.p50 === undefined ? '' : ` · p50 ${ms(side.p50)} · p99 ${ms(side.p99)}`}${side.errors > 0 ? ` · ${side.errors} errors ${JSON.stringify(side.statuses)}` : ''}`);
+const sideText = (side) => (side === undefined ? '—' : `${perSecond(side.rps)}${side.p50 === undefined ? '' : ` · p50 ${ms(side.p50)} · p99 ${ms(side.p99)}`}${side.cpuMsPerRequest === undefined ? '' : ` · CPU ${side.cpuMsPerRequest.toFixed(2)} ms/request`}${side.errors > 0 ? ` · ${side.errors} errors ${JSON.stringify(side.statuses)}` : ''}`);
 
 function describe(result) {
   if (result.failed !== undefined) return `${result.name}: not measured (${result.failed})`;
@@ -515,7 +536,17 @@ export function serviceRows({ routes, deliveries }) {
 
 /** The per-route figures as stored under `load` in results.json. */
 export function loadFigures({ routes, deliveries, settings }, seconds, command = 'npm run load') {
-  const side = (value) => (value === undefined ? null : { rps: Math.round(value.rps), p50Ms: value.p50 === undefined ? null : Number(value.p50.toFixed(2)), p99Ms: value.p99 === undefined ? null : Number(value.p99.toFixed(2)), requests: value.requests, errors: value.errors });
+  const side = (value) =>
+    value === undefined
+      ? null
+      : {
+          rps: Math.round(value.rps),
+          p50Ms: value.p50 === undefined ? null : Number(value.p50.toFixed(2)),
+          p99Ms: value.p99 === undefined ? null : Number(value.p99.toFixed(2)),
+          cpuMsPerRequest: value.cpuMsPerRequest === undefined ? null : Number(value.cpuMsPerRequest.toFixed(3)),
+          requests: value.requests,
+          errors: value.errors,
+        };
   return {
     command,
     date: new Date().toISOString(),

@@ -42,6 +42,8 @@ const perSecond = (value) => (typeof value === 'number' ? `${value.toLocaleStrin
 const ms = (value) => (typeof value === 'number' ? `${value < 10 ? value.toFixed(1) : Math.round(value)} ms` : '—');
 const latency = (side) => (side === null || side === undefined || side.p50Ms === null || side.p50Ms === undefined ? '—' : `${ms(side.p50Ms)} / ${ms(side.p99Ms)}`);
 
+const cpu = (side) => (typeof side?.cpuMsPerRequest === 'number' ? `${side.cpuMsPerRequest.toFixed(2)} ms` : '—');
+
 function loadTable(results) {
   const load = results.load;
   if (load === undefined) return '_No load run in bench/results.json yet: run `npm run load`._';
@@ -49,16 +51,18 @@ function loadTable(results) {
   const lines = [
     `\`${load.command}\`, ${day(load.date)}: ${load.environment}; ${clients} clients, ${processes === 1 ? '' : `${processes} serve processes, `}${database}, ${rounds} rounds of ${seconds} s per side and route; deliveries: ${registrations} registrations × ${events} events.`,
     '',
-    '| route | passmint serve | p50 / p99 | bare baseline: what it does | bare | p50 / p99 | ratio | target |',
-    '|---|---|---|---|---|---|---|---|',
+    '| route | passmint serve | p50 / p99 | CPU per request | bare baseline: what it does | bare | p50 / p99 | CPU per request | ratio | target |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...load.routes.map((route) =>
       `| ${[
         route.name,
         route.failed === undefined ? perSecond(route.ours?.rps) : `not measured: ${route.failed}`,
         latency(route.ours),
+        cpu(route.ours),
         route.baseline ?? '—',
         perSecond(route.bare?.rps),
         latency(route.bare),
+        cpu(route.bare),
         typeof route.ratio === 'number' ? `${route.ratio.toFixed(2)}×` : '—',
         route.target ?? '—',
       ]
