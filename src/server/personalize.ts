@@ -20,6 +20,12 @@ export function isPersonalized(values: JsonObject): boolean {
   return typeof recorded === 'object' && recorded !== null && !Array.isArray(recorded);
 }
 
+/** Whether a recorded signup holds exactly these fields (stored objects may come back in another key order). */
+function sameSignup(recorded: JsonObject, info: Readonly<Record<string, string>>): boolean {
+  const keys = Object.keys(info);
+  return keys.length === Object.keys(recorded).length && keys.every((key) => Object.hasOwn(recorded, key) && recorded[key] === info[key]);
+}
+
 /**
  * The files of a personalized pass: the template's without `personalization.json`
  * and `personalizationLogo*.png` (a pass that still had them would ask the user
@@ -40,7 +46,8 @@ export function filesFor(values: JsonObject, files: PreparedFiles): PreparedFile
  * version and update tag move forward, pushes are queued, and
  * `pass.personalized` (with the fields) and `pass.updated` join the outbox.
  * `false` (nothing changed) for a pass whose template has no
- * `personalization.json`, or that is personalized already.
+ * `personalization.json`, or that is personalized already with other
+ * fields; `true` without a change for the same signup again.
  */
 export function personalizePass(kit: Kit): (signup: WalletPersonalization, request: Request) => Promise<boolean> {
   const { context, builder, commitEvents } = kit;
@@ -51,8 +58,13 @@ export function personalizePass(kit: Kit): (signup: WalletPersonalization, reque
       const current = await store.findPass(tx, passTypeIdentifier, serialNumber, true);
       if (current === undefined) throw new Error(`the pass ${passTypeIdentifier}/${serialNumber} is gone`);
       // Anyone who knows the serial number can call: only a pass that asks for a signup and has none yet takes one.
+      // The same signup again (Wallet never got the answer) is signed again, and changes and tells nothing.
+      if (isPersonalized(current.values)) {
+        personalized = sameSignup(current.values[PERSONALIZATION_VALUE] as JsonObject, info);
+        return;
+      }
       const files = await store.templateFileSizes(tx, current.templateId);
-      if (isPersonalized(current.values) || !files.some((file) => file.path === 'personalization.json')) {
+      if (!files.some((file) => file.path === 'personalization.json')) {
         personalized = false;
         return;
       }

@@ -86,5 +86,10 @@ describe('attacks on the personalize endpoint', () => {
     const again = await personalize('R-2', { personalizationToken: 'f6e5d4c3b2a1', requiredPersonalizationInfo: { fullName: 'Mallory' } });
     expect(again.status).toBe(404);
     expect(await stateOf('R-2')).toEqual(before);
+    // The same signup again (Wallet lost the first answer) is signed again, and changes and tells nothing.
+    const repeat = await personalize('R-2', { personalizationToken: 'a1b2c3d4e5f6', requiredPersonalizationInfo: { fullName: 'Grace Hopper' } });
+    expect(repeat.status).toBe(200);
+    expect(repeat.headers.get('content-type')).toBe('application/octet-stream');
+    expect(await stateOf('R-2')).toEqual(before);
   });
 });
