@@ -19,6 +19,7 @@ import {
   highlightActiveLineGutter,
   keymap,
   lineNumbers,
+  tooltips,
 } from '@codemirror/view';
 import { effect } from '@preact/signals';
 import { tags } from '@lezer/highlight';
@@ -82,6 +83,8 @@ export function Editor(): JSX.Element {
         doc: text.peek(),
         extensions: [
           lineNumbers(),
+          // The editor's box contains its paint: tooltips (an issue under the pointer) live in the body, so none is cut at its edge.
+          tooltips({ parent: document.body }),
           foldGutter(),
           lintGutter(),
           highlightActiveLineGutter(),

@@ -117,6 +117,23 @@ describe.skipIf(!chromiumAvailable)('playground: small defects', () => {
     expect([...errors, ...earlyErrors]).toEqual([]);
   });
 
+  test('an issue\'s tooltip in the editor is not cut by the editor\'s box', async () => {
+    const { page, errors } = await open();
+    await page.locator('.cm-content').waitFor();
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText(templateText(byId('membership').template).replace('"${level}"', '"${levle}"'));
+    const underline = page.locator('.cm-lintRange-error').first();
+    await underline.waitFor();
+    await underline.hover();
+    const tooltip = page.locator('.cm-tooltip-hover');
+    await tooltip.waitFor();
+    expect(await tooltip.textContent()).toContain('levle');
+    // Placed in the page, outside the editor's contained box.
+    expect(await tooltip.evaluate((element) => element.closest('.editor') === null)).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
   test('a pasted private key is drawn masked, and can be shown on request', async () => {
     const { page, errors } = await open();
     const key = page.locator('#key-pem');
