@@ -82,7 +82,12 @@ export interface PassBuilder {
     request: Request,
     record: TemplateRecord,
     values: JsonObject,
-    ids: { readonly serialNumber?: string | undefined; readonly authenticationToken?: string | undefined },
+    ids: {
+      readonly serialNumber?: string | undefined;
+      readonly authenticationToken?: string | undefined;
+      /** Kept instead of one made from the request's origin (a call anyone can make, whose Host anyone can choose). */
+      readonly webServiceURL?: string | undefined;
+    },
   ): Pass;
   /** The template's files, hashed and checked once per version. */
   files(record: TemplateRecord): Promise<PreparedFiles>;
@@ -102,7 +107,7 @@ export function createPassBuilder(context: ServiceContext): PassBuilder {
         throw new ServiceProblem(422, 'invalid-body', `${message}.`, { issues: [{ severity: 'error', code: 'unsafe-serial-number', message, path: '/serialNumber' }] });
       }
       const key = `${record.template.id}:${record.version}`;
-      const webServiceURL = `${baseUrl(context, request)}/wallet`;
+      const webServiceURL = ids.webServiceURL ?? `${baseUrl(context, request)}/wallet`;
       if (renderedSize(remember(uses, key, () => placeholderUses(record.template as PassTemplate)), values) > MAX_RENDERED_CHARACTERS) {
         throw new ServiceProblem(422, 'invalid-values', `With these values the pass would be larger than ${MAX_RENDERED_CHARACTERS} characters.`, {
           issues: [{ severity: 'error', code: 'invalid-value', message: `The rendered pass would be larger than ${MAX_RENDERED_CHARACTERS} characters`, path: '' }],

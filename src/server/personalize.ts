@@ -71,7 +71,12 @@ export function personalizePass(kit: Kit): (signup: WalletPersonalization, reque
       const template = await store.findTemplate(tx, current.templateId);
       if (template === undefined) throw new Error(`the template of ${passTypeIdentifier}/${serialNumber} is gone`);
       const values: JsonObject = { ...current.values, ...info, [PERSONALIZATION_VALUE]: { ...info } };
-      const pass = builder.build(request, template, values, { serialNumber, authenticationToken: current.pass.authenticationToken });
+      // The pass's own web service address, not one from this request's Host (anyone may send this call).
+      const pass = builder.build(request, template, values, {
+        serialNumber,
+        authenticationToken: current.pass.authenticationToken,
+        webServiceURL: typeof current.pass.webServiceURL === 'string' ? current.pass.webServiceURL : undefined,
+      });
       await store.updatePass(tx, values, pass);
       await markPassUpdated(tx, passTypeIdentifier, serialNumber);
       if (context.pushes) await store.queuePushes(tx, passTypeIdentifier, serialNumber);

@@ -3,6 +3,7 @@
 // pass's serial number can post to it: it must neither sign what a stranger
 // chooses (a manifest.json signed with the pass certificate is a forged pass),
 // nor overwrite the values of a pass that asks for no signup or already has one.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createPassSigner } from '../../src/pkpass/signer.js';
 import { png } from '../pkpass/helpers.js';
@@ -50,7 +51,7 @@ describe('attacks on the personalize endpoint', () => {
     for (const id of [rewards, plain]) expect((await service.call('PUT', `/v1/templates/${id}/files/icon.png`, png(29, 29))).status).toBe(201);
     const file = new TextEncoder().encode(JSON.stringify(personalization));
     expect((await service.call('PUT', `/v1/templates/${rewards}/files/personalization.json`, file)).status).toBe(201);
-    for (const [id, serial] of [[rewards, 'R-1'], [rewards, 'R-2'], [plain, 'P-1']] as const) {
+    for (const [id, serial] of [[rewards, 'R-1'], [rewards, 'R-2'], [rewards, 'R-3'], [plain, 'P-1']] as const) {
       expect((await service.call('POST', `/v1/templates/${id}/passes`, { values: { fullName: 'Ada Lovelace' }, serialNumber: serial })).status).toBe(201);
     }
   });
@@ -78,7 +79,7 @@ describe('attacks on the personalize endpoint', () => {
     expect(await stateOf('P-1')).toEqual(before);
   });
 
-  test('a pass already personalized is not personalized again by a stranger: 404, the member\'s values stay', async () => {
+  test('a pass already personalized is not personalized again by a stranger (404, the member\'s values stay); the same signup again is signed again, nothing changed', async () => {
     const first = await personalize('R-2', { personalizationToken: 'a1b2c3d4e5f6', requiredPersonalizationInfo: { fullName: 'Grace Hopper' } });
     expect(first.status).toBe(200);
     const before = await stateOf('R-2');
@@ -91,5 +92,32 @@ describe('attacks on the personalize endpoint', () => {
     expect(repeat.status).toBe(200);
     expect(repeat.headers.get('content-type')).toBe('application/octet-stream');
     expect(await stateOf('R-2')).toEqual(before);
+  });
+
+  test('a signup sent with another Host keeps the pass\'s webServiceURL (the service has no public URL of its own)', async () => {
+    const passjson = async (): Promise<{ webServiceURL: string; authenticationToken: string }> =>
+      (await service.call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/R-3/passjson`)).body as { webServiceURL: string; authenticationToken: string };
+    const before = await passjson();
+    const body = JSON.stringify({ personalizationToken: 'a1b2c3d4e5f6', requiredPersonalizationInfo: { fullName: 'Mallory' } });
+    const { port } = new URL(service.url);
+    // fetch cannot send another Host: raw HTTP on the same connection the service listens on.
+    const status = await new Promise<string>((resolve) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString('latin1');
+      });
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(received.split('\r\n')[0] ?? ''));
+      socket.write(
+        `POST /wallet/v1/passes/${PASS_TYPE_IDENTIFIER}/R-3/personalize HTTP/1.1\r\nHost: attacker.example\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    });
+    expect(status).toBe('HTTP/1.1 200 OK');
+    const after = await passjson();
+    expect(after.webServiceURL).toBe(before.webServiceURL);
+    expect(after.webServiceURL.startsWith(service.url)).toBe(true);
+    expect(after.authenticationToken).toBe(before.authenticationToken);
   });
 });
