@@ -4,7 +4,7 @@
 
 import { PreparedFiles } from '../pkpass/prepare.js';
 import type { JsonObject } from '../types.js';
-import type { WalletPersonalization } from '../wallet/personalization.js';
+import type { PersonalizationInfo, WalletPersonalization } from '../wallet/personalization.js';
 import { createEvent } from '../webhooks/event.js';
 import type { Kit } from './kit.js';
 import { addEvents } from './outbox.js';
@@ -21,9 +21,9 @@ export function isPersonalized(values: JsonObject): boolean {
 }
 
 /** Whether a recorded signup holds exactly these fields (stored objects may come back in another key order). */
-function sameSignup(recorded: JsonObject, info: Readonly<Record<string, string>>): boolean {
-  const keys = Object.keys(info);
-  return keys.length === Object.keys(recorded).length && keys.every((key) => Object.hasOwn(recorded, key) && recorded[key] === info[key]);
+function sameSignup(recorded: JsonObject, info: PersonalizationInfo): boolean {
+  const given = Object.entries(info);
+  return given.length === Object.keys(recorded).length && given.every(([key, value]) => Object.hasOwn(recorded, key) && recorded[key] === value);
 }
 
 /**
