@@ -85,7 +85,10 @@ export interface PassBuilder {
     ids: {
       readonly serialNumber?: string | undefined;
       readonly authenticationToken?: string | undefined;
-      /** Kept instead of one made from the request's origin (a call anyone can make, whose Host anyone can choose). */
+      /**
+       * The pass's current one, kept when the service has no public URL rather than one made from this
+       * request's Host (which the caller chooses: an internal name, or a forged one on a call anyone can make).
+       */
       readonly webServiceURL?: string | undefined;
     },
   ): Pass;
@@ -107,7 +110,7 @@ export function createPassBuilder(context: ServiceContext): PassBuilder {
         throw new ServiceProblem(422, 'invalid-body', `${message}.`, { issues: [{ severity: 'error', code: 'unsafe-serial-number', message, path: '/serialNumber' }] });
       }
       const key = `${record.template.id}:${record.version}`;
-      const webServiceURL = ids.webServiceURL ?? `${baseUrl(context, request)}/wallet`;
+      const webServiceURL = (context.publicUrl === undefined ? ids.webServiceURL : undefined) ?? `${baseUrl(context, request)}/wallet`;
       if (renderedSize(remember(uses, key, () => placeholderUses(record.template as PassTemplate)), values) > MAX_RENDERED_CHARACTERS) {
         throw new ServiceProblem(422, 'invalid-values', `With these values the pass would be larger than ${MAX_RENDERED_CHARACTERS} characters.`, {
           issues: [{ severity: 'error', code: 'invalid-value', message: `The rendered pass would be larger than ${MAX_RENDERED_CHARACTERS} characters`, path: '' }],

@@ -71,7 +71,7 @@ export function personalizePass(kit: Kit): (signup: WalletPersonalization, reque
       const template = await store.findTemplate(tx, current.templateId);
       if (template === undefined) throw new Error(`the template of ${passTypeIdentifier}/${serialNumber} is gone`);
       const values: JsonObject = { ...current.values, ...info, [PERSONALIZATION_VALUE]: { ...info } };
-      // The pass's own web service address, not one from this request's Host (anyone may send this call).
+      // Without a public URL, the pass's own web service address, not one from this request's Host (anyone may send this call).
       const pass = builder.build(request, template, values, {
         serialNumber,
         authenticationToken: current.pass.authenticationToken,

@@ -61,6 +61,8 @@ export function passRoutes(kit: Kit): Route[] {
             const pass = builder.build(request, template, values, {
               serialNumber: current.serialNumber,
               authenticationToken: current.pass.authenticationToken,
+              // Without a public URL, not the origin this request came through (an internal name moved the pass's web service).
+              webServiceURL: typeof current.pass.webServiceURL === 'string' ? current.pass.webServiceURL : undefined,
             });
             record = await store.updatePass(tx, values, pass);
             await markPassUpdated(tx, current.passTypeIdentifier, current.serialNumber);

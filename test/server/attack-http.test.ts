@@ -3,6 +3,7 @@
 // that hold a connection open by sending slowly.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PASS_TYPE_IDENTIFIER } from '../pkpass/pki.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { startService, type Service } from './harness.js';
 
@@ -54,4 +55,28 @@ describe('attacks on the HTTP layer', () => {
     const answer = await exchange(service.url, 'POST /wallet/v1/log HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
     expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout');
   }, 30_000);
+
+  test('values changed through another Host (an internal name, or a forged one) keep the pass\'s webServiceURL when the service has no public URL', async () => {
+    const template = {
+      name: 'Member card',
+      formatVersion: 1,
+      passType: PASS_TYPE_IDENTIFIER,
+      description: { backgroundColor: 'rgb(20, 40, 60)', generic: { primaryFields: [{ key: 'name', label: 'Member', value: '${name}' }] } },
+      placeholder: ['name'],
+    };
+    const id = (await service.call('POST', '/v1/templates', template)).body.id as number;
+    expect((await service.call('POST', `/v1/templates/${id}/passes`, { values: { name: 'Ada' }, serialNumber: 'H-1' })).status).toBe(201);
+    const passjson = async (): Promise<{ webServiceURL: string }> => (await service.call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/H-1/passjson`)).body as { webServiceURL: string };
+    const before = await passjson();
+    const body = JSON.stringify({ name: 'Grace' });
+    const answer = await exchange(
+      service.url,
+      `PUT /v1/passes/${PASS_TYPE_IDENTIFIER}/H-1/values HTTP/1.1\r\nHost: passmint.internal:8080\r\nAuthorization: Bearer ${service.key}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    expect(answer.split('\r\n')[0], answer.slice(-400)).toBe('HTTP/1.1 200 OK');
+    const after = await passjson();
+    expect(after).toMatchObject({ webServiceURL: before.webServiceURL });
+    expect(after.webServiceURL.startsWith(service.url)).toBe(true);
+  });
 });
