@@ -4,6 +4,7 @@ import { requiredScope } from '../../src/server/scopes.js';
 import type { SqlDatabase } from '../../src/server/sql.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { startService, type Service } from './harness.js';
+import { openApiChecker, recordAnswers, type Answer } from './openapi-check.js';
 
 const TEMPLATE = {
   name: 'Card',
@@ -18,10 +19,11 @@ const bearer = (key: string): Record<string, string> => ({ authorization: `Beare
 describe.each(ENGINES)('API keys and scopes ($name)', (engine) => {
   let database: TestDatabase;
   let service: Service;
+  const answers: Answer[] = [];
 
   beforeAll(async () => {
     database = await engine.open();
-    service = await startService(database);
+    service = recordAnswers(await startService(database), answers);
   });
 
   afterAll(async () => {
@@ -122,6 +124,12 @@ describe.each(ENGINES)('API keys and scopes ($name)', (engine) => {
   test('revoking every key does not make a restart print a new one', async () => {
     for (const key of await listApiKeys(database.db)) await revokeApiKey(database.db, key.id);
     expect(await ensureFirstApiKey(database.db)).toBeUndefined();
+  });
+
+  test('every answer above is as the OpenAPI document says (status documented, body valid)', async () => {
+    const check = await openApiChecker(service.url);
+    expect(answers.length).toBeGreaterThan(10);
+    expect(answers.map(check).filter((problem) => problem !== undefined)).toEqual([]);
   });
 });
 

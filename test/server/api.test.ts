@@ -6,7 +6,7 @@ import { png } from '../pkpass/helpers.js';
 import { makePki, PASS_TYPE_IDENTIFIER, TEAM_IDENTIFIER } from '../pkpass/pki.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { startService, type Service } from './harness.js';
-import { openApiChecker, type Answer, type AnswerCheck } from './openapi-check.js';
+import { openApiChecker, recordAnswers, type Answer, type AnswerCheck } from './openapi-check.js';
 import { eventually, startReceiver, type Receiver } from './receiver.js';
 
 /** A POST through node:http, which reads an early answer (a 413) while the body is still going out. */
@@ -50,15 +50,7 @@ for (const engine of ENGINES) {
       receiver = await startReceiver();
       // Every answer these tests get through service.call is checked against the OpenAPI document at the end.
       check = await openApiChecker(service.url);
-      const call = service.call.bind(service);
-      service = {
-        ...service,
-        async call(method, path, body, headers) {
-          const answer = await call(method, path, body, headers);
-          answers.push({ method, path, status: answer.status, contentType: answer.headers.get('content-type'), body: answer.body });
-          return answer;
-        },
-      };
+      service = recordAnswers(service, answers);
     });
 
     afterAll(async () => {

@@ -3,6 +3,7 @@
 // documented (a problem may fall under `default`), and a JSON body validates
 // against the documented schema (ajv, JSON Schema 2020-12).
 import AjvModule from 'ajv/dist/2020.js';
+import type { Service } from './harness.js';
 
 // A CommonJS module: its class is the default export's `default` under Node's ESM interop.
 const Ajv2020 = ((AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule) as unknown as typeof import('ajv/dist/2020.js').Ajv2020;
@@ -57,5 +58,18 @@ export async function openApiChecker(serviceUrl: string): Promise<AnswerCheck> {
     const validate = ajv.getSchema(pointer('paths', template, method.toLowerCase(), 'responses', index, 'content', type, 'schema'));
     if (validate === undefined) return `${where}: no schema`;
     return validate(body) ? undefined : `${where}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(body).slice(0, 300)}`;
+  };
+}
+
+/** The service with each answer of `service.call` added to `answers`, to be checked at the end. */
+export function recordAnswers(service: Service, answers: Answer[]): Service {
+  const call = service.call.bind(service);
+  return {
+    ...service,
+    async call(method, path, body, headers) {
+      const answer = await call(method, path, body, headers);
+      answers.push({ method, path, status: answer.status, contentType: answer.headers.get('content-type'), body: answer.body });
+      return answer;
+    },
   };
 }

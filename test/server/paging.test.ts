@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { startService, type Service } from './harness.js';
+import { openApiChecker, recordAnswers, type Answer } from './openapi-check.js';
 import { eventually, startReceiver, type Receiver } from './receiver.js';
 
 const TOP = '999999999999999'; // the largest cursor: `before` it is the end of any list
@@ -13,12 +14,13 @@ for (const engine of ENGINES) {
   describe(`paging on ${engine.name}`, () => {
     let database: TestDatabase;
     let service: Service;
+    const answers: Answer[] = [];
     let receiver: Receiver;
     const lists: { path: string; key: (item: any) => string; size: number }[] = [];
 
     beforeAll(async () => {
       database = await engine.open();
-      service = await startService(database);
+      service = recordAnswers(await startService(database), answers);
       receiver = await startReceiver();
       const hooks: string[] = [];
       for (const path of ['/p1', '/p2', '/p3']) {
@@ -106,6 +108,12 @@ for (const engine of ENGINES) {
           expect(response.body.code, `${path}?${query}`).toBe('invalid-query');
         }
       }
+    });
+
+    test('every answer above is as the OpenAPI document says (status documented, body valid)', async () => {
+      const check = await openApiChecker(service.url);
+      expect(answers.length).toBeGreaterThan(50);
+      expect(answers.map(check).filter((problem) => problem !== undefined)).toEqual([]);
     });
   });
 }

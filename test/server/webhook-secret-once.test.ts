@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { receiveWebhook, respondToVerification } from '../../src/webhooks/index.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { startService, type Service } from './harness.js';
+import { openApiChecker, recordAnswers, type Answer } from './openapi-check.js';
 
 const FIRST = 'whsec_first-secret-of-the-receiver-0001';
 const SECOND = 'whsec_second-secret-of-the-receiver-002';
@@ -33,11 +34,12 @@ for (const engine of ENGINES) {
   describe(`webhook secrets on ${engine.name}`, () => {
     let database: TestDatabase;
     let service: Service;
+    const answers: Answer[] = [];
     let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
     beforeAll(async () => {
       database = await engine.open();
-      service = await startService(database);
+      service = recordAnswers(await startService(database), answers);
       receiver = await startReceiver();
     });
     afterAll(async () => {
@@ -93,6 +95,12 @@ for (const engine of ENGINES) {
         expect([refused.status, refused.body.code]).toEqual([422, 'invalid-body']);
       }
       expect((await service.call('POST', `/v1/webhooks/${id}/verify`)).body.verification).toEqual({ verified: true, status: 200 });
+    });
+
+    test('every answer above is as the OpenAPI document says (status documented, body valid)', async () => {
+      const check = await openApiChecker(service.url);
+      expect(answers.length).toBeGreaterThan(5);
+      expect(answers.map(check).filter((problem) => problem !== undefined)).toEqual([]);
     });
   });
 }
