@@ -1,4 +1,5 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { ifNoneMatchMatches } from '../http/etag.js';
 import { readBearerToken } from '../http/bearer-auth.js';
 import { type Kit, json } from './kit.js';
 import { openApiDocument } from './openapi.js';
@@ -19,6 +20,7 @@ export function opsRoutes(kit: Kit): Route[] {
   // Anyone may call /readyz: the calls that arrive while a query runs share it, so a flood holds
   // at most one of the pool's connections (and a hung database gets one pending query, not thousands).
   let running: Promise<number | 'down'> | undefined;
+  let openApi: { readonly body: string; readonly etag: string } | undefined;
   const readiness = (): Promise<number | 'down'> => {
     running ??= db
       .query<{ version: number }>('select coalesce(max(version), 0)::int as version from passmint_migrations')
@@ -77,7 +79,16 @@ export function opsRoutes(kit: Kit): Route[] {
     },
     {
       pattern: '/v1/openapi.json',
-      methods: { GET: async () => json(openApiDocument()) },
+      methods: {
+        GET: async ({ request }) => {
+          // Anyone may ask: the 74 KB document is written and hashed once, and a client holding it gets a 304.
+          openApi ??= openApiAnswer();
+          const headers = { 'content-type': 'application/json; charset=utf-8', etag: openApi.etag, 'cache-control': 'no-cache' };
+          const condition = request.headers.get('if-none-match');
+          if (condition !== null && ifNoneMatchMatches(condition, openApi.etag)) return new Response(null, { status: 304, headers });
+          return new Response(openApi.body, { status: 200, headers });
+        },
+      },
       public: ['GET', 'HEAD'],
     },
   ];
@@ -88,4 +99,10 @@ function sameText(a: string, b: string): boolean {
   const left = Buffer.from(a, 'utf8');
   const right = Buffer.from(b, 'utf8');
   return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** The OpenAPI document as sent, and its strong entity tag (base64url SHA-256). */
+function openApiAnswer(): { readonly body: string; readonly etag: string } {
+  const body = JSON.stringify(openApiDocument());
+  return { body, etag: `"${createHash('sha256').update(body).digest('base64url')}"` };
 }

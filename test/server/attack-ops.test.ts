@@ -56,4 +56,20 @@ describe('attacks on the routes that need no key', () => {
     expect(last!.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
     expect(((await last!.json()) as { code: string }).code).toBe('rate-limited');
   });
+
+  test('/v1/openapi.json (74 KB, no key) is written once: every answer carries one strong ETag, and If-None-Match is a 304 without a body', async () => {
+    const first = await fetch(`${service.url}/v1/openapi.json`);
+    const text = await first.text();
+    const etag = first.headers.get('etag');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    expect((JSON.parse(text) as { openapi: string }).openapi).toBe('3.1.0');
+    const second = await fetch(`${service.url}/v1/openapi.json`);
+    expect(second.headers.get('etag')).toBe(etag);
+    expect(await second.text()).toBe(text);
+    const cached = await fetch(`${service.url}/v1/openapi.json`, { headers: { 'if-none-match': `W/"other", ${etag!}` } });
+    expect(cached.status).toBe(304);
+    expect(await cached.text()).toBe('');
+  });
 });
