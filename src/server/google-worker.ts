@@ -58,7 +58,8 @@ const retryable = (error: unknown): boolean => !(error instanceof GoogleWalletEr
  * with a `changeMessage` whose value changed since the pass Google last got —
  * at most 3 in 24 hours per object, the rest recorded as `over-limit`. A
  * deleted pass's object becomes `INACTIVE`. A class job sends the template's
- * class as its latest pass renders it.
+ * class as its latest pass renders it. The class is sent once per template
+ * version: jobs of one template wait for a send in flight, then find it done.
  */
 export function createGoogleWorker(
   db: SqlDatabase,
@@ -96,13 +97,33 @@ export function createGoogleWorker(
     await client.upsert(resource, resourceBody);
   };
 
-  /** Sends the class when the stored one is older than the template (or always, `force`). */
-  const sendClass = async (templateId: number, templateVersion: number, mapped: ServiceGoogleMapping, force: boolean): Promise<void> => {
+  // The class send in flight per template: the class job and every object job of a changed
+  // template want the class at once; the first sends it, the others wait and find it sent.
+  const classSends = new Map<number, Promise<void>>();
+
+  /**
+   * Sends the class when the stored one is older than the template: once per
+   * template version, however many jobs of the template run at the same time.
+   */
+  const sendClass = async (templateId: number, templateVersion: number, mapped: ServiceGoogleMapping): Promise<void> => {
+    for (let running = classSends.get(templateId); running !== undefined; running = classSends.get(templateId)) {
+      await running.catch(() => undefined);
+    }
+    const sending = sendClassNow(templateId, templateVersion, mapped);
+    classSends.set(templateId, sending);
+    try {
+      await sending;
+    } finally {
+      if (classSends.get(templateId) === sending) classSends.delete(templateId);
+    }
+  };
+
+  const sendClassNow = async (templateId: number, templateVersion: number, mapped: ServiceGoogleMapping): Promise<void> => {
     const rows = await db.query<{ class_id: string; template_version: number; sent: GoogleWalletResourceBody | null }>(
       'select class_id, template_version, sent from passmint_google_classes where template_id = $1',
       [templateId],
     );
-    if (!force && (rows[0]?.template_version ?? 0) >= templateVersion) return;
+    if ((rows[0]?.template_version ?? 0) >= templateVersion) return;
     await put(mapped.classResource, mapped.class, rows[0]?.class_id === mapped.classId ? (rows[0].sent ?? {}) : undefined);
     await db.query(
       `insert into passmint_google_classes (template_id, class_id, template_version, sent) values ($1, $2, $3, $4::json)
@@ -128,7 +149,7 @@ export function createGoogleWorker(
     );
     // No pass yet: the first pass's object job sends the class.
     const mapped = latest[0] === undefined ? undefined : await mapPass(templateId, latest[0].pass);
-    if (mapped !== undefined) await sendClass(templateId, template.version, mapped, true);
+    if (mapped !== undefined) await sendClass(templateId, template.version, mapped);
   };
 
   const syncObject = async (passTypeIdentifier: string, serialNumber: string): Promise<void> => {
@@ -154,7 +175,7 @@ export function createGoogleWorker(
     if (template === undefined) return;
     const mapped = await mapPass(record.templateId, record.pass);
     if (mapped === undefined) return;
-    await sendClass(record.templateId, template.version, mapped, false);
+    await sendClass(record.templateId, template.version, mapped);
     const sentBefore = synced?.synced_at != null && synced.object_id === mapped.objectId && synced.resource === mapped.objectResource;
     await put(mapped.objectResource, mapped.object, sentBefore ? (synced.sent ?? {}) : undefined);
     if (synced?.pass != null && synced.synced_at !== null) await sendMessages(mapped, synced.pass, record.pass, synced.synced_at);
