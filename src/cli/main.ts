@@ -55,7 +55,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode>
     return await command.run(args, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`passmint ${command.name}: ${error.message}\nRun \`passmint ${command.name} --help\` for usage.\n`);
+      const name = error.command ?? command.name;
+      io.stderr(`passmint ${name}: ${error.message}\nRun \`passmint ${name} --help\` for usage.\n`);
       return EXIT_USAGE;
     }
     // A bug, not the user's doing: say so plainly, with what is needed to report it.

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../server/api-keys.js';
 import { openPglite } from '../server/pglite.js';
+import { MissingPackageError } from '../server/missing-package.js';
 import { openPostgres } from '../server/postgres.js';
 import { keyRequest, keyResource } from '../server/routes-keys.js';
 import { ServiceProblem } from '../server/problem.js';
@@ -9,6 +10,7 @@ import type { SqlDatabase } from '../server/sql.js';
 import { flag, stringOption, type OptionTable } from './args.js';
 import { environmentHelp, parseWithEnvironment } from './env-options.js';
 import { resolvePath } from './files.js';
+import { missingPackageAdvice } from './missing-package-advice.js';
 import { EXIT_FAILED, EXIT_OK, type CliIo, type ExitCode } from './io.js';
 import { UsageError } from './usage-error.js';
 
@@ -56,6 +58,16 @@ Examples:
 
 /** `passmint serve keys create|list|revoke`: API keys on the data folder or DATABASE_URL, without a running service. */
 export async function runServeKeys(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  try {
+    return await serveKeys(args, io);
+  } catch (error) {
+    // A usage error names this command and its --help, not `passmint serve`'s.
+    if (error instanceof UsageError && error.command === undefined) throw new UsageError(error.message, { command: 'serve keys' });
+    throw error;
+  }
+}
+
+async function serveKeys(args: readonly string[], io: CliIo): Promise<ExitCode> {
   const parsed = parseWithEnvironment(args, OPTIONS, io.env);
   if (flag(parsed, 'help')) {
     io.stdout(SERVE_KEYS_USAGE);
@@ -116,7 +128,11 @@ async function open(databaseUrl: string | undefined, dataDir: string, io: CliIo)
     try {
       return await openPostgres({ connectionString: databaseUrl, max: 1 });
     } catch (error) {
-      io.stderr(`passmint serve keys: cannot reach the PostgreSQL server: ${error instanceof Error ? error.message : String(error)}\n`);
+      io.stderr(
+        error instanceof MissingPackageError
+          ? `passmint serve keys: ${missingPackageAdvice(error)}\n`
+          : `passmint serve keys: cannot reach the PostgreSQL server: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
       return undefined;
     }
   }

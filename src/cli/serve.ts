@@ -5,6 +5,8 @@ import { leaseProblem } from '../server/lease.js';
 import { DEFAULT_TIMEOUT_MS } from '../webhooks/post.js';
 import { flag, stringOption, type OptionTable, type ParsedCommandLine } from './args.js';
 import { environmentHelp, parseWithEnvironment } from './env-options.js';
+import { MissingPackageError } from '../server/missing-package.js';
+import { missingPackageAdvice } from './missing-package-advice.js';
 import { runServeKeys } from './serve-keys.js';
 import { GOOGLE_SERVE_HELP, GOOGLE_SERVE_OPTIONS, readGoogleServeOptions } from './serve-google.js';
 import { LIMIT_SERVE_HELP, LIMIT_SERVE_OPTIONS, readLimitOptions } from './serve-limits.js';
@@ -193,6 +195,11 @@ async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
         ),
     });
   } catch (error) {
+    if (error instanceof MissingPackageError) {
+      io.stderr(`passmint serve: ${missingPackageAdvice(error)}\n`);
+      await apns?.close();
+      return EXIT_FAILED;
+    }
     // The database cannot be reached or opened: say which, without the URL's password.
     io.stderr(`passmint serve: cannot open the database (${databaseUrl === undefined ? dataDir : redact(databaseUrl)}): ${error instanceof Error ? error.message : String(error)}\n`);
     if (databaseUrl !== undefined) {

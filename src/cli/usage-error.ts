@@ -9,4 +9,11 @@
  */
 export class UsageError extends Error {
   override name = 'UsageError';
+  /** The (sub)command whose usage was wrong, as typed after `passmint` (`serve keys`); default the command run. */
+  readonly command: string | undefined;
+
+  constructor(message: string, options: { readonly command?: string | undefined } = {}) {
+    super(message);
+    this.command = options.command;
+  }
 }

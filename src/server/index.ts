@@ -5,6 +5,7 @@ export type { Pusher } from './push-worker.js';
 export type { GoogleServiceOptions } from './google-service.js';
 export { DEFAULT_LIMITS, resolveLimits, type Limits, type ServiceLimits } from './limits.js';
 export { ClientClosedError } from './client-closed.js';
+export { MissingPackageError } from './missing-package.js';
 export { createSqlWalletStore, type SqlWalletStoreOptions } from './wallet-store.js';
 export { migrate } from './schema.js';
 export { openPglite, type PgliteOptions } from './pglite.js';

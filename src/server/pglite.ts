@@ -1,4 +1,5 @@
 import { lockDataDir } from './data-lock.js';
+import { MissingPackageError } from './missing-package.js';
 import { restrictFolder, withPrivateUmask } from './private-files.js';
 import type { SqlDatabase, SqlQueryable } from './sql.js';
 
@@ -72,14 +73,14 @@ export async function openPglite(options: PgliteOptions = {}): Promise<SqlDataba
   };
 }
 
-/** Imports an optional peer dependency, saying which one to install when it is missing. */
+/** Imports an optional peer dependency; a {@link MissingPackageError} naming it when it is not installed. */
 export async function importPeer<TModule>(name: string): Promise<TModule> {
   try {
     return (await import(name)) as TModule;
   } catch (cause) {
     const code = (cause as { code?: unknown }).code;
     if (code === 'ERR_MODULE_NOT_FOUND') {
-      throw new Error(`passmint/server needs the package "${name}": npm install ${name}`, { cause });
+      throw new MissingPackageError(name, { cause });
     }
     throw cause;
   }

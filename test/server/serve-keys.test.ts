@@ -1,8 +1,8 @@
 // `passmint serve keys` and the service's environment variables, end to end: the CLI bundled and spawned.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bundleCli, startServe } from './child.js';
 import { createPostgresDatabase } from './databases.js';
@@ -111,9 +111,17 @@ describe('passmint serve keys', () => {
     const scope = await runCli(cli.script, ['serve', 'keys', 'create', '--name', 'x', '--scopes', 'root', '--data', dir]);
     expect(scope.code).toBe(2);
     expect(scope.stderr).toContain('"root" is not a scope');
+    // The usage error names this command and its own help, not `passmint serve`'s.
+    expect(scope.stderr).toMatch(/^passmint serve keys: /);
+    expect(scope.stderr).toContain('Run `passmint serve keys --help` for usage.');
+    expect(scope.stderr).not.toContain('passmint serve:');
     const action = await runCli(cli.script, ['serve', 'keys', 'rotate']);
     expect(action.code).toBe(2);
     expect(action.stderr).toContain('keys has create, list and revoke, not "rotate"');
+    expect(action.stderr).toContain('Run `passmint serve keys --help` for usage.');
+    const option = await runCli(cli.script, ['serve', 'keys', 'list', '--bogus']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toMatch(/^passmint serve keys: .*--bogus/);
     const missing = await runCli(cli.script, ['serve', 'keys', 'list', '--data', join(dir, 'nowhere')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('there is no data folder at');
@@ -127,5 +135,25 @@ describe('passmint serve keys', () => {
     const wrongFlag = await runCli(cli.script, ['serve', '--port', '0'], { PASSMINT_ALLOW_PRIVATE_WEBHOOKS: 'maybe' });
     expect(wrongFlag.code).toBe(2);
     expect(wrongFlag.stderr).toContain('PASSMINT_ALLOW_PRIVATE_WEBHOOKS is 1 or 0');
+  }, 60_000);
+
+  test('without the pg package, DATABASE_URL says to install pg, not that the server cannot be reached', async () => {
+    // The same CLI where `pg` cannot be found: outside any node_modules.
+    const bare = mkdtempSync(join(tmpdir(), 'passmint-no-pg-'));
+    try {
+      cpSync(dirname(cli.script), bare, { recursive: true });
+      const script = join(bare, basename(cli.script));
+      const env = { DATABASE_URL: 'postgres://passmint:secret-pw@127.0.0.1:5432/passmint' };
+      for (const args of [['serve', 'keys', 'list'], ['serve', '--port', '0']]) {
+        const run = await runCli(script, args, env);
+        expect(run.code).toBe(1);
+        expect(run.stderr).toBe(
+          `passmint ${args[1] === 'keys' ? 'serve keys' : 'serve'}: PostgreSQL (DATABASE_URL or --database-url) needs the package "pg", which is not installed: ` +
+            'run npm install pg (or leave DATABASE_URL unset to use a PGlite data folder)\n',
+        );
+      }
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
   }, 60_000);
 });
