@@ -152,7 +152,40 @@ export async function post<TValue>(
   }
 }
 
-/** Frees the connection without reading a body nobody needs. */
+/** The most of an unread answer's body read to its end, so its keep-alive connection is used again. */
+const MAX_DISCARDED_BYTES = 64 * 1024;
+/** How long that reading may take before the connection is given up instead. */
+const MAX_DISCARD_MS = 5000;
+
+/**
+ * Frees the connection of a body nobody needs: a short body (most receivers
+ * answer with none or a few bytes) is read to its end in the background, so
+ * the connection goes back to the keep-alive pool (cancelling the body would
+ * close it, and the next delivery would connect again); a body longer than
+ * 64 KiB, or one still arriving after 5 s, is cut off.
+ */
 export function discardBody(response: Response): void {
-  response.body?.cancel().catch(() => undefined);
+  const body = response.body;
+  if (body === null) return;
+  const reader = body.getReader();
+  let read = 0;
+  const giveUp = (): void => {
+    reader.cancel().catch(() => undefined);
+  };
+  const timer = setTimeout(giveUp, MAX_DISCARD_MS);
+  // Never what keeps a process running (Node); a number elsewhere.
+  (timer as { unref?: () => void }).unref?.();
+  const next = (): void => {
+    reader.read().then(
+      ({ done, value }) => {
+        if (done) return clearTimeout(timer);
+        read += value.byteLength;
+        if (read <= MAX_DISCARDED_BYTES) return next();
+        clearTimeout(timer);
+        giveUp();
+      },
+      () => clearTimeout(timer),
+    );
+  };
+  next();
 }
