@@ -5,6 +5,8 @@ export interface BenchResults {
   readonly environment: string;
   readonly rows: readonly { readonly name: string; readonly ours: string; readonly baseline: string; readonly ratio: number | null; readonly target: string; readonly result: string }[];
   readonly load?: unknown;
+  /** The playground's build sizes and keystroke latency (`npm run figures:playground`). */
+  readonly playground?: unknown;
 }
 /** The generated text of one `<!-- figures:NAME -->` block. */
 export declare function renderFigures(results: BenchResults, name: string): string;

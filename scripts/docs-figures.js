@@ -2,7 +2,9 @@
 // every table between `<!-- figures:NAME -->` and `<!-- /figures:NAME -->` is
 // rewritten from the file. NAME is a section of `npm run bench` (render,
 // scaling, scan, hostile, webhooks, wallet, pkpass, server, service, sizes),
-// `all` (every row), or `load` (`npm run load`'s per-route figures).
+// `all` (every row), `load` (`npm run load`'s per-route figures), or `bundle`
+// and `latency` (the playground's build sizes and keystroke latency, written
+// under `playground` by `npm run figures:playground`).
 //
 //   node scripts/docs-figures.js           rewrite the tables
 //   node scripts/docs-figures.js --check   exit 1, naming the files, when a table differs
@@ -75,6 +77,50 @@ function loadTable(results) {
   return lines.join('\n');
 }
 
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+function bundleTable(results) {
+  const bundle = results.playground?.bundle;
+  if (bundle === undefined) return '_No playground build in bench/results.json yet: run `npm run figures:playground`._';
+  return [
+    `\`${bundle.command}\`, ${day(bundle.date)}: initial JavaScript ${kb(bundle.initialGzip)} gzipped of a ${bundle.budgetKb} KB budget.`,
+    '',
+    '| chunk | loaded | gzip -9 | raw |',
+    '|---|---|---|---|',
+    ...bundle.chunks.map((chunk) => `| ${[chunk.name, chunk.initial ? 'initial' : 'lazy', kb(chunk.gzip), kb(chunk.bytes)].map(cell).join(' | ')} |`),
+  ].join('\n');
+}
+
+const pair = (side) => `${side.median.toFixed(1)} / ${side.p95.toFixed(1)} ms`;
+const meets = (side, target) => (target.median === null || side.median <= target.median) && side.p95 <= target.p95;
+const targetText = (target) => [target.median === null ? '' : `median ≤ ${target.median}`, `p95 ≤ ${target.p95}`].filter(Boolean).join(', ');
+
+function latencyTable(results) {
+  const latency = results.playground?.latency;
+  if (latency === undefined) return '_No latency run in bench/results.json yet: run `npm run figures:playground`._';
+  const { start, end } = latency.loadAverage;
+  const load = [start, end].map((value) => value.toFixed(1));
+  return [
+    `\`${latency.command}\`, ${day(latency.date)}: ${latency.environment}; load average ${load[0] === load[1] ? load[0] : `${load[0]} at the start, ${load[1]} at the end`}; ${latency.keystrokes} keystrokes per cell, after 3 warm-ups.`,
+    '',
+    '| template | editor: painted median / p95 | value: painted median / p95 | editor: DOM median / p95 | value: DOM median / p95 | target (painted) | result |',
+    '|---|---|---|---|---|---|---|',
+    ...latency.cases.map((row) =>
+      `| ${[
+        row.template,
+        pair(row.editor.painted),
+        pair(row.value.painted),
+        pair(row.editor.dom),
+        pair(row.value.dom),
+        `${targetText(row.target)} ms`,
+        meets(row.editor.painted, row.target) && meets(row.value.painted, row.target) ? 'met' : 'not met',
+      ]
+        .map(cell)
+        .join(' | ')} |`,
+    ),
+  ].join('\n');
+}
+
 /**
  * The generated text of one block.
  *
@@ -84,8 +130,10 @@ function loadTable(results) {
  */
 export function renderFigures(results, name) {
   if (name === 'load') return loadTable(results);
+  if (name === 'bundle') return bundleTable(results);
+  if (name === 'latency') return latencyTable(results);
   if (name === 'all' || Object.hasOwn(SECTIONS, name)) return rowsTable(results, name);
-  throw new Error(`unknown figures block "${name}": use ${['all', 'load', ...Object.keys(SECTIONS)].join(', ')}`);
+  throw new Error(`unknown figures block "${name}": use ${['all', 'load', 'bundle', 'latency', ...Object.keys(SECTIONS)].join(', ')}`);
 }
 
 /**

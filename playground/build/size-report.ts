@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
+import { writePlaygroundFigures, writeRequested } from '../../scripts/results-part.js';
 
 /** Options of {@link sizeReport}. */
 export interface SizeReportOptions {
@@ -11,6 +12,7 @@ export interface SizeReportOptions {
 
 interface ChunkRow {
   file: string;
+  name: string;
   bytes: number;
   gzip: number;
   initial: boolean;
@@ -31,10 +33,11 @@ export function sizeReport(options: SizeReportOptions): Plugin {
     name: 'passmint-size-report',
     apply: 'build',
     generateBundle(_output, bundle) {
-      const chunks = new Map<string, { code: string; imports: string[]; isEntry: boolean; modules: string[] }>();
+      const chunks = new Map<string, { name: string; code: string; imports: string[]; isEntry: boolean; modules: string[] }>();
       for (const item of Object.values(bundle)) {
         if (item.type !== 'chunk') continue;
         chunks.set(item.fileName, {
+          name: item.name,
           code: item.code,
           imports: item.imports,
           isEntry: item.isEntry,
@@ -51,6 +54,7 @@ export function sizeReport(options: SizeReportOptions): Plugin {
 
       const rows: ChunkRow[] = [...chunks].map(([file, chunk]) => ({
         file,
+        name: chunk.name,
         bytes: Buffer.byteLength(chunk.code),
         gzip: gzipSync(chunk.code, { level: 9 }).length,
         initial: initial.has(file),
@@ -74,6 +78,11 @@ export function sizeReport(options: SizeReportOptions): Plugin {
       if (leaked.length > 0) this.error(`${leaked.join(', ')} must only be loaded lazily, but is in the initial JavaScript`);
       if (initialGzip > options.initialBudgetKb * 1024) {
         this.error(`initial JavaScript is ${kb(initialGzip)} gzipped, over the ${options.initialBudgetKb} KB budget`);
+      }
+      // PASSMINT_WRITE_FIGURES=1: the sizes go to bench/results.json, and from there to docs/playground.md.
+      if (writeRequested) {
+        const stored = rows.map(({ name, initial, gzip, bytes }) => ({ name, initial, gzip, bytes }));
+        writePlaygroundFigures('bundle', { command: 'npm run build:playground', date: new Date().toISOString(), budgetKb: options.initialBudgetKb, initialGzip, chunks: stored });
       }
     },
   };

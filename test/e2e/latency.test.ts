@@ -1,21 +1,47 @@
 import { deflateRawSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { examples } from '../../playground/examples/index.js';
 import { chromiumAvailable, type PlaygroundPage, screenshot, playgroundSession } from './browser.js';
 import { manyFields } from './many-fields.js';
 import { appendFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { cursorBeforeQuote, describeSamples, installStopwatch, KEYSTROKES, measureTyping, type Sample } from './latency.js';
+import { cursorBeforeQuote, describeSamples, installStopwatch, KEYSTROKES, measureTyping, quantile, type Sample } from './latency.js';
+import { writePlaygroundFigures, writeRequested } from '../../scripts/results-part.js';
 
 // From a real keystroke (Playwright's key press, timed from its keydown in the page)
 // to the painted frame that shows the result in the preview. A measurement, printed;
 // only its sanity is asserted (timing on shared CI machines varies). Targets: median
 // <= 12 ms and p95 <= 16 ms for the largest example and for 200 fields, p95 <= 33 ms for 500.
+// With PASSMINT_WRITE_FIGURES=1 (`npm run figures:playground`) the medians and p95s go to
+// bench/results.json, and from there to docs/playground.md.
 const templateText = (template: unknown): string => `${JSON.stringify(template, null, 2)}\n`;
 
 describe.skipIf(!chromiumAvailable)('playground: keystroke → painted preview', () => {
   const session = playgroundSession();
+  const loadStart = loadavg()[0] ?? 0;
+  let chromiumVersion = '';
+  const measured: { template: string; target: { median: number | null; p95: number }; editor: Sample[]; value: Sample[] }[] = [];
+
+  function record(template: string, target: number, editor: Sample[], value: Sample[]): void {
+    chromiumVersion = session.harness.browser.version();
+    measured.push({ template, target: target === 16 ? { median: 12, p95: 16 } : { median: null, p95: target }, editor, value });
+  }
+
+  afterAll(() => {
+    if (!writeRequested || measured.length === 0) return;
+    const figures = (samples: readonly number[]): { median: number; p95: number } => ({ median: quantile(samples, 0.5), p95: quantile(samples, 0.95) });
+    const side = (samples: readonly Sample[]) => ({ dom: figures(samples.map((s) => s.dom)), painted: figures(samples.map((s) => s.painted)) });
+    writePlaygroundFigures('latency', {
+      command: 'npm run figures:playground',
+      date: new Date().toISOString(),
+      environment: `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, headless Chromium ${chromiumVersion} at 1280×900`,
+      loadAverage: { start: loadStart, end: loadavg()[0] ?? 0 },
+      keystrokes: KEYSTROKES,
+      cases: measured.map(({ template, target, editor, value }) => ({ template, target, editor: side(editor), value: side(value) })),
+    });
+  });
 
   /** Opens a template through a shared link (every value filled in) with the stopwatch installed. */
   async function openShared(template: unknown, values: Record<string, unknown>): Promise<PlaygroundPage> {
@@ -67,6 +93,7 @@ describe.skipIf(!chromiumAvailable)('playground: keystroke → painted preview',
     sane(template);
     sane(value);
     expect(errors).toEqual([]);
+    record('largest example (boarding pass)', 16, template, value);
   });
 
   test.each([
@@ -84,5 +111,6 @@ describe.skipIf(!chromiumAvailable)('playground: keystroke → painted preview',
     sane(typed);
     sane(value);
     expect(errors).toEqual([]);
+    record(`${count} fields`, target, typed, value);
   });
 });
