@@ -7,6 +7,7 @@ import { flag, stringOption, type OptionTable, type ParsedCommandLine } from './
 import { environmentHelp, parseWithEnvironment } from './env-options.js';
 import { MissingPackageError } from '../server/missing-package.js';
 import { missingPackageAdvice } from './missing-package-advice.js';
+import { errorLogEntry } from './error-log.js';
 import { runServeKeys } from './serve-keys.js';
 import { GOOGLE_SERVE_HELP, GOOGLE_SERVE_OPTIONS, readGoogleServeOptions } from './serve-google.js';
 import { LIMIT_SERVE_HELP, LIMIT_SERVE_OPTIONS, readLimitOptions } from './serve-limits.js';
@@ -45,6 +46,7 @@ export const SERVE_OPTIONS: OptionTable = {
   'timeout-ms': { type: 'string' },
   'metrics-token': { type: 'string' },
   'retention-days': { type: 'string' },
+  debug: { type: 'boolean' },
   ...LIMIT_SERVE_OPTIONS,
   help: { type: 'boolean', short: 'h' },
 };
@@ -81,11 +83,13 @@ ${GOOGLE_SERVE_HELP}
   --metrics-token TOKEN   a bearer token that opens GET /metrics besides an API key (for a scraper)
   --retention-days N      delete events older than N days whose deliveries all ended, with their
                           deliveries and attempts (default 30; 0 keeps them)
+  --debug                 add the stack trace to each internal error's log line
 ${LIMIT_SERVE_HELP}
   -h, --help              this text
 
 Stop it with Ctrl-C (SIGINT) or SIGTERM: it finishes the deliveries in flight.
-It writes one JSON line per request on stdout (method, route, status, ms, request id).
+It writes one JSON line per request on stdout (method, route, status, ms, request id),
+and one per internal error (type "error": message, code, route; no stack trace unless --debug).
 
 Lost the only API key? \`passmint serve keys create --name NAME --scopes admin\`
 makes another on the data folder (stop the service first) or on DATABASE_URL;
@@ -187,12 +191,12 @@ async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
       retentionDays,
       limits,
       log: (entry) => io.stdout(`${JSON.stringify(entry)}\n`),
-      onError: (error) =>
-        io.stderr(
-          isDatabaseUnavailable(error)
-            ? `passmint serve: the database cannot be reached (${error instanceof Error ? error.message : String(error)}); the API answers 503 and the workers retry until it is back\n`
-            : `passmint serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-        ),
+      // An internal error is one JSON line on stdout like every event (its stack only with --debug).
+      onError: (error, where) => {
+        if (isDatabaseUnavailable(error)) {
+          io.stderr(`passmint serve: the database cannot be reached (${error instanceof Error ? error.message : String(error)}); the API answers 503 and the workers retry until it is back\n`);
+        } else io.stdout(`${JSON.stringify(errorLogEntry(error, where, { debug: flag(parsed, 'debug') }))}\n`);
+      },
     });
   } catch (error) {
     if (error instanceof MissingPackageError) {

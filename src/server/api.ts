@@ -6,7 +6,7 @@ import type { ServiceContext } from './context.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './database-errors.js';
 import { createKit } from './kit.js';
 import { personalizePass } from './personalize.js';
-import { requestIdOf, routeTemplate, type LogSink } from './log.js';
+import { requestIdOf, routeTemplate, type ErrorPlace, type LogSink } from './log.js';
 import { ServiceProblem, problemResponse } from './problem.js';
 import { createRouter, type RouteSeen } from './router.js';
 import { eventRoutes } from './routes-events.js';
@@ -27,7 +27,14 @@ import { createSqlWalletStore } from './wallet-store.js';
  * counted in the metrics and, with `log`, logged as one entry.
  */
 export function createServiceHandler(context: ServiceContext, log?: LogSink): ServiceHandler {
-  const kit = createKit(context);
+  // Each request in flight: the route the router matched and its id, for the error log.
+  const places = new WeakMap<Request, { readonly seen: RouteSeen; readonly requestId: string }>();
+  const placeOf = (request: Request): ErrorPlace => {
+    const known = places.get(request);
+    return { method: request.method, route: routeTemplate(pathOf(request.url), known?.seen.route), requestId: known?.requestId };
+  };
+  // The seed's handler reports an error with its request: told with the route and the request id.
+  const kit = createKit({ ...context, onError: (error, where) => context.onError(error, where instanceof Request ? placeOf(where) : where) });
   const { db, pack } = kit;
   const wallet = createWalletHandler({
     // The store adds registration.created/deleted in the registration's own transaction (no onEvent).
@@ -47,7 +54,7 @@ export function createServiceHandler(context: ServiceContext, log?: LogSink): Se
     // A client that went away mid-body is nobody's error: not logged.
     onError: (error, request) => {
       if (isDatabaseUnavailable(error)) walletOutage.add(request);
-      else if (!request.signal.aborted && !(error instanceof ClientClosedError)) context.onError(error);
+      else if (!request.signal.aborted && !(error instanceof ClientClosedError)) context.onError(error, placeOf(request));
     },
     // Rewards enrollment: a signup becomes a new version of the pass (src/server/personalize.ts).
     ...(context.signer === undefined ? {} : { onPersonalize: personalizePass(kit), signer: context.signer }),
@@ -75,7 +82,7 @@ export function createServiceHandler(context: ServiceContext, log?: LogSink): Se
       // The client went away mid-request (its body stream failed): nobody to answer, nothing to log.
       if (request.signal.aborted || error instanceof ClientClosedError) return problemResponse(clientClosed(), head);
       if (isDatabaseUnavailable(error)) return problemResponse(databaseUnavailable(), head);
-      context.onError(error);
+      context.onError(error, placeOf(request));
       return problemResponse(new ServiceProblem(500, 'internal-error', 'The service failed to answer; the error is in its log.'), head);
     }
   };
@@ -84,6 +91,7 @@ export function createServiceHandler(context: ServiceContext, log?: LogSink): Se
     const started = performance.now();
     const requestId = requestIdOf(request);
     const seen: RouteSeen = {};
+    places.set(request, { seen, requestId });
     let response = await answer(request, seen);
     const ms = Math.round((performance.now() - started) * 10) / 10;
     const route = routeTemplate(pathOf(request.url), seen.route);

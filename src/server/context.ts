@@ -3,6 +3,7 @@ import type { FetchLike } from '../webhooks/post.js';
 import type { ApiKeyChecker } from './api-keys.js';
 import type { GoogleService } from './google-service.js';
 import type { Limits } from './limits.js';
+import type { ErrorPlace } from './log.js';
 import type { Metrics } from './metrics.js';
 import type { SqlDatabase } from './sql.js';
 
@@ -36,7 +37,7 @@ export interface ServiceContext {
   readonly limits: Limits;
   /** Called after a commit that queued events or pushes: wakes this process's workers. */
   readonly notify: () => void;
-  readonly onError: (error: unknown) => void;
+  readonly onError: (error: unknown, where?: ErrorPlace) => void;
 }
 
 /** The origin links and `webServiceURL` are built from. */

@@ -4,7 +4,7 @@ import type { PassSigner } from '../pkpass/signer.js';
 import { addApiKey, createApiKeyChecker, ensureFirstApiKey } from './api-keys.js';
 import { DEFAULT_TIMEOUT_MS } from '../webhooks/post.js';
 import { createServiceHandler } from './api.js';
-import type { LogSink } from './log.js';
+import type { ErrorPlace, LogSink } from './log.js';
 import { resolveLimits, type ServiceLimits } from './limits.js';
 import { createMetrics, type Metrics, type PoolStats } from './metrics.js';
 import { createRetention } from './retention.js';
@@ -71,8 +71,8 @@ export interface ServerOptions {
   readonly metricsToken?: string | undefined;
   /** Delete events older than this many days whose deliveries all ended, with their deliveries and attempts; default 30, 0 keeps them. */
   readonly retentionDays?: number | undefined;
-  /** Told about every error behind a 500 and every failed worker round; default `console.error`. */
-  readonly onError?: ((error: unknown) => void) | undefined;
+  /** Told about every error behind a 500 (with the request's method, route template and id) and every failed worker round; default `console.error`. */
+  readonly onError?: ((error: unknown, where?: ErrorPlace) => void) | undefined;
 }
 
 /**

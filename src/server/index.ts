@@ -14,6 +14,6 @@ export { isDatabaseUnavailable } from './database-errors.js';
 export type { SqlDatabase, SqlQueryable } from './sql.js';
 export { ServiceProblem, type ServiceProblemCode } from './problem.js';
 export { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord, type ApiKeyScope } from './api-keys.js';
-export type { LogEntry, LogSink } from './log.js';
+export type { ErrorPlace, LogEntry, LogSink } from './log.js';
 export type { Metrics } from './metrics.js';
 export { openApiDocument } from './openapi.js';

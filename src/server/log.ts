@@ -11,8 +11,24 @@ import { matchWalletRoute, type WalletRoute } from '../wallet/route.js';
  */
 export interface LogEntry {
   readonly time: string;
-  readonly type: 'request' | 'delivery' | 'push' | 'retention';
+  readonly type: 'request' | 'delivery' | 'push' | 'retention' | 'error';
   readonly [field: string]: string | number | boolean | null;
+}
+
+/**
+ * Where an error happened, when a request was being answered: passed to
+ * `createServer`'s `onError` as its second argument.
+ *
+ * @example
+ * ```ts
+ * const where: ErrorPlace = { method: 'GET', route: '/v1/templates/{id}', requestId: '7f3c…' };
+ * ```
+ */
+export interface ErrorPlace {
+  readonly method?: string | undefined;
+  /** The route template (never the raw path). */
+  readonly route?: string | undefined;
+  readonly requestId?: string | undefined;
 }
 
 /** Where log entries go: `passmint serve` writes JSON lines to stdout; `createServer` writes none unless given one. */
