@@ -87,6 +87,12 @@ export function createKit(context: ServiceContext): Kit {
   const eventBatch = createEventBatch(db, { onWritten: context.notify, onError: context.onError });
   const passBatch = createPassBatch(db, { onWritten: context.notify });
   const templates = new Map<number, store.TemplateRecord>();
+  const hold = (record: store.TemplateRecord): store.TemplateRecord => {
+    templates.delete(record.template.id);
+    if (templates.size >= TEMPLATES_HELD) templates.delete(templates.keys().next().value!);
+    templates.set(record.template.id, record);
+    return record;
+  };
 
   const commitEvents = async (work: (tx: SqlQueryable) => Promise<void>): Promise<void> => {
     await db.transaction(work);
@@ -108,6 +114,7 @@ export function createKit(context: ServiceContext): Kit {
     const readTemplate = async (): Promise<store.TemplateRecord> => {
       const template = await store.findTemplate(db, record.templateId);
       if (template === undefined) throw new ServiceProblem(404, 'template-not-found', 'The pass\'s template is gone.');
+      hold(template);
       return template;
     };
     // The pass's row carries its template's version (read with it): a cached package costs no second query.
@@ -116,7 +123,9 @@ export function createKit(context: ServiceContext): Kit {
     // again under its serial starts at version 1 again, so its creation time is part of the version.
     const version = `${record.created.getTime()}.${record.version}:${known?.version ?? record.templateVersion}:${signerId(signer)}`;
     return pkpasses.get(`${record.passTypeIdentifier}\u0000${record.serialNumber}`, version, async () => {
-      const template = known ?? (await readTemplate());
+      // Packed from the template at the version the pass's row named: the copy in memory when it is that one.
+      const held = templates.get(record.templateId);
+      const template = known ?? (held !== undefined && held.version === record.templateVersion ? held : await readTemplate());
       try {
         return await packPass(record.pass, filesFor(record.values, await builder.files(template)), signer, { allowHttp: record.pass.webServiceURL?.startsWith('http:') === true });
       } catch (error) {
@@ -136,10 +145,7 @@ export function createKit(context: ServiceContext): Kit {
   const freshTemplateOf = async (text: string): Promise<store.TemplateRecord> => {
     const id = templateIdOf(text);
     if (id !== undefined) templates.delete(id);
-    const record = await templateOf(text);
-    if (templates.size >= TEMPLATES_HELD) templates.delete(templates.keys().next().value!);
-    templates.set(record.template.id, record);
-    return record;
+    return hold(await templateOf(text));
   };
 
   const cachedTemplateOf = async (text: string): Promise<store.TemplateRecord> => {

@@ -1,7 +1,10 @@
 // Creates render from the template as the process last read it; the insert checks its version,
 // so a template changed since (here, or by another process) is read again, never used old.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PASS_TYPE_IDENTIFIER } from '../pkpass/pki.js';
+import { readPass } from '../../src/pkpass/read.js';
+import { createPassSigner } from '../../src/pkpass/signer.js';
+import { png } from '../pkpass/helpers.js';
+import { makePki, PASS_TYPE_IDENTIFIER } from '../pkpass/pki.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { startService, type Service } from './harness.js';
 
@@ -19,8 +22,10 @@ for (const engine of ENGINES) {
     let service: Service;
 
     beforeAll(async () => {
+      const pki = await makePki();
+      const signer = await createPassSigner({ certificate: pki.certPem, privateKey: pki.keyPem, wwdr: pki.wwdrPem });
       database = await engine.open();
-      service = await startService(database);
+      service = await startService(database, { signer });
     });
     afterAll(async () => {
       await service?.close();
@@ -63,6 +68,18 @@ for (const engine of ENGINES) {
       expect((await service.call('POST', `/v1/templates/${id}/passes`, { serialNumber: 'C-5', values: { name: 'Ada' } })).status).toBe(201);
       const again = await service.call('POST', `/v1/templates/${id}/passes`, { serialNumber: 'C-5', values: { name: 'Bob' } });
       expect([again.status, again.body.code]).toEqual([409, 'pass-exists']);
+    });
+
+    test('a download packs the files of the template version its pass names, not an older copy held in memory', async () => {
+      const id = (await service.call('POST', '/v1/templates', template('Files'))).body.id as number;
+      expect((await service.call('PUT', `/v1/templates/${id}/files/icon.png`, png(29, 29, 0x10), { 'content-type': 'image/png' })).status).toBe(201);
+      expect((await service.call('POST', `/v1/templates/${id}/passes`, { serialNumber: 'C-6', values: { name: 'Ada' } })).status).toBe(201);
+      const download = async () => readPass((await service.call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/C-6/pkpass`)).bytes);
+      expect((await download()).files.has('logo.png')).toBe(false);
+      // As another process would add a file: the row and the template's version only.
+      await database.db.query(`insert into passmint_template_files (template_id, path, bytes) values ($1, 'logo.png', $2)`, [id, png(160, 50, 0x20)]);
+      await database.db.query('update passmint_templates set version = version + 1 where id = $1', [id]);
+      expect((await download()).files.has('logo.png')).toBe(true);
     });
   });
 }
