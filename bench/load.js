@@ -56,6 +56,7 @@ const template = {
 // fetch storm's. The service allows 60 fetches a minute per pass token: 256
 // passes keep a run of a few minutes under that.
 const PASSES = 256;
+const STORM_PASSES = 100;
 const valuesOf = (index) => ({ club: 'Chess', name: `Member ${index}`, level: index % 2 === 0 ? 'gold' : 'silver' });
 
 /**
@@ -171,7 +172,7 @@ const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(s
  * service's per-address rate limit applies per client. Requests per second
  * count 2xx answers; any other status is counted as an error.
  */
-async function drive(bases, clients, seconds, next, onAnswer = undefined) {
+async function drive(bases, clients, seconds, next, onAnswer = undefined, perClient = undefined) {
   const baseOf = (client) => (Array.isArray(bases) ? bases[client % bases.length] : bases);
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
   const latencies = [];
@@ -183,10 +184,11 @@ async function drive(bases, clients, seconds, next, onAnswer = undefined) {
   const until = started + seconds * 1000;
   await Promise.all(
     Array.from({ length: clients }, async (_, client) => {
-      while (performance.now() < until) {
+      // Time-boxed, or (perClient) a fixed number of requests each.
+      for (let own = 0; perClient === undefined ? performance.now() < until : own < perClient; own++) {
         const at = performance.now();
         try {
-          const { status, body } = await call(agent, baseOf(client), next(client, count++), `127.0.1.${client + 1}`);
+          const { status, body } = await call(agent, baseOf(client), next(client, count++, own), `127.0.1.${client + 1}`);
           latencies.push(performance.now() - at);
           if (status >= 200 && status <= 299) {
             succeeded++;
@@ -261,7 +263,7 @@ const ROUTES = [
   },
   {
     key: 'storm',
-    name: 'Wallet fetch storm (GET /wallet/v1/passes/{type}/{serial}: each pass version fetched by 16 devices in turn)',
+    name: 'Wallet fetch storm (GET /wallet/v1/passes/{type}/{serial}: every client fetches the same passes once each)',
     baseline: 'SELECT + the signed bytes of each version kept in memory',
   },
   { key: 'template', name: 'template get (GET /v1/templates/{id})', baseline: 'SELECT, the stored JSON' },
@@ -342,7 +344,15 @@ async function measureAll({ serve, restartPolling, bare, databaseUrl, pg, client
   const bareSide = bare && (await bareSetup(bare.base, setupAgent));
   const created = { ours: [], bare: [] };
   const pick = (list, fallback, count) => (list.length > 0 ? list[count % list.length] : fallback[count % fallback.length]);
-  const remember = (side) => (body) => created[side].push({ serial: JSON.parse(body.toString('utf8')).serialNumber });
+  const remember = (side) => (body) => {
+    const answer = JSON.parse(body.toString('utf8'));
+    created[side].push({ serial: answer.serialNumber, token: answer.authenticationToken ?? new URL(answer.links.pkpass).searchParams.get('token') });
+  };
+  // Passes per storm round: every client fetches each once, so a client address makes STORM_PASSES requests
+  // a round and a pass token `clients` of them — within the service's rate limits (600 a minute per
+  // address, 60 per token) for the warm-up and up to four rounds.
+  const stormPasses = Math.max(10, Math.min(STORM_PASSES, Math.floor(500 / (rounds + 1))));
+  const stormOffset = { ours: 0, bare: 0 };
   const passPath = (serial) => `/v1/passes/${PASS_TYPE}/${encodeURIComponent(serial)}`;
   const requests = {
     create: {
@@ -360,13 +370,15 @@ async function measureAll({ serve, restartPolling, bare, databaseUrl, pg, client
       bare: (client, count) => ({ path: `/passes/${pick(created.bare, bareSide.made, count).serial}/pkpass` }),
     },
     // A pass is on at most 20 devices (maxRegistrationsPerPass): 16 clients fetch one pass version each in turn.
+    // After a push every device holding a pass fetches it: each client fetches the same passes in the
+    // same order, once each, a new stretch of passes every round (see STORM_PASSES).
     storm: {
-      ours: (client, count) => {
-        const pass = made[Math.floor(count / clients) % made.length];
+      ours: (client, count, own) => {
+        const pass = pick(created.ours, made, stormOffset.ours + own);
         return { path: `/wallet/v1/passes/${PASS_TYPE}/${encodeURIComponent(pass.serial)}`, headers: { authorization: `ApplePass ${pass.token}` } };
       },
-      bare: (client, count) => {
-        const pass = bareSide.made[Math.floor(count / clients) % bareSide.made.length];
+      bare: (client, count, own) => {
+        const pass = pick(created.bare, bareSide.made, stormOffset.bare + own);
         return { path: `/wallet/passes/${pass.serial}`, headers: { authorization: `ApplePass ${pass.token}` } };
       },
     },
@@ -381,11 +393,19 @@ async function measureAll({ serve, restartPolling, bare, databaseUrl, pg, client
     const sides = { ours: [], bare: [] };
     const names = bare === undefined ? ['ours'] : ['ours', 'bare'];
     const onAnswer = (side) => (route.key === 'create' ? remember(side) : undefined);
-    for (const side of names) await drive(side === 'ours' ? serve.bases : bare.base, clients, 1, requests[route.key][side], onAnswer(side)); // warm-up
+    const perClient = route.key === 'storm' ? stormPasses : undefined;
+    const advance = (side) => {
+      if (route.key === 'storm') stormOffset[side] += stormPasses;
+    };
+    for (const side of names) {
+      await drive(side === 'ours' ? serve.bases : bare.base, clients, 1, requests[route.key][side], onAnswer(side), perClient); // warm-up
+      advance(side);
+    }
     for (let round = 0; round < rounds; round++) {
       for (const side of round % 2 === 0 ? names : [...names].reverse()) {
         const cpuBefore = (side === 'ours' ? serve : bare).cpuMs();
-        const measured = await drive(side === 'ours' ? serve.bases : bare.base, clients, seconds, requests[route.key][side], onAnswer(side));
+        const measured = await drive(side === 'ours' ? serve.bases : bare.base, clients, seconds, requests[route.key][side], onAnswer(side), perClient);
+        advance(side);
         const cpuAfter = (side === 'ours' ? serve : bare).cpuMs();
         measured.cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
         sides[side].push(measured);
