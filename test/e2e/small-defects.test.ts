@@ -110,8 +110,9 @@ describe.skipIf(!chromiumAvailable)('playground: small defects', () => {
     const earlyErrors: string[] = [];
     early.on('pageerror', (error) => earlyErrors.push(error.message));
     await early.goto(`${session.harness.url}#z=${inside.slice(0, Math.floor(inside.length / 2))}`);
-    await expect.poll(() => early.locator('[data-testid=link-problem]').textContent()).toContain('inside the template');
-    await expect.poll(() => early.locator('[data-testid=issues] button[data-code=invalid-json]').count()).toBe(1);
+    // A fresh browser context boots the whole page: give it the time a loaded machine needs.
+    await expect.poll(() => early.locator('[data-testid=link-problem]').textContent(), { timeout: 15_000 }).toContain('inside the template');
+    await expect.poll(() => early.locator('[data-testid=issues] button[data-code=invalid-json]').count(), { timeout: 15_000 }).toBe(1);
     expect(await early.locator('.cm-content').textContent()).toContain('"passType"');
     await context.close();
     expect([...errors, ...earlyErrors]).toEqual([]);
