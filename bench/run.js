@@ -327,13 +327,16 @@ if (want('service')) try {
 // --- Sizes ---------------------------------------------------------------------
 // What a bundler ships for what a user imports: each import bundled alone
 // (tree-shaken, minified, gzipped). Budgets are the figures of the day they
-// were set (issue 11), rounded up: a FAIL means the import grew since.
+// were set, rounded up: a FAIL means the import grew since. Reset on
+// 2026-11-26 for the iOS 27 and poster rules, Apple's full semantic tag list
+// (validatePass 11.2 → 14.0 KB) and, in packPass, personalization.json's
+// checks, the poster image layouts and the repack-fidelity check (19.3 → 25.4 KB).
 const IMPORT_BUDGETS = [
   ['scanPlaceholders', 'passmint', 'src/index.ts', 0.75],
   ['verifySignature', 'passmint/webhooks', 'src/webhooks/index.ts', 1.1],
-  ['validatePass', 'passmint', 'src/index.ts', 11.5],
-  ['buildPass', 'passmint', 'src/index.ts', 20.5],
-  ['packPass', 'passmint/pkpass', 'src/pkpass/index.ts', 20],
+  ['validatePass', 'passmint', 'src/index.ts', 14.5],
+  ['buildPass', 'passmint', 'src/index.ts', 23.5],
+  ['packPass', 'passmint/pkpass', 'src/pkpass/index.ts', 26],
 ];
 async function sizeRows() {
   for (const [name, from, entry, budgetKb] of IMPORT_BUDGETS) {
@@ -351,7 +354,7 @@ async function sizeRows() {
   const { whole, entries } = await librarySizes();
   // Every entry that runs in every runtime; the budget is the figure of the day
   // pkpass and wallet joined (66.1 KB, 2026-11-23), rounded up.
-  const WHOLE_BUDGET = 68 * 1024;
+  const WHOLE_BUDGET = 76 * 1024;
   atMost(`size: whole library (${entries.join(' + ')}, validators included), min+gzip`, whole, WHOLE_BUDGET, whole / WHOLE_BUDGET, 1, kb);
   rows.at(-1).baseline = `${rows.at(-1).baseline} budget`;
 }
