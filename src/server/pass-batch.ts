@@ -5,7 +5,7 @@ import type { JsonObject, Pass } from '../types.js';
 import type { WebhookEvent } from '../webhooks/event-types.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 import type { SqlQueryable } from './sql.js';
-import type { PassRecord } from './store-passes.js';
+import { toPass, type PassRecord, type PassRow } from './store-passes.js';
 
 /**
  * A pass to insert, rendered from `templateVersion` of its template, with
@@ -57,17 +57,8 @@ interface Waiting {
   readonly reject: (error: unknown) => void;
 }
 
-interface InsertedRow {
+interface InsertedRow extends PassRow {
   i: number;
-  pass_type_identifier: string;
-  serial_number: string;
-  template_id: number;
-  pass_values: JsonObject;
-  pass: Pass;
-  version: number;
-  created_at: Date;
-  updated_at: Date;
-  seq: number;
 }
 
 /**
@@ -158,22 +149,7 @@ export function createPassBatch(db: SqlQueryable, options: PassBatchOptions): Pa
     const byIndex = new Map(rows.map((row) => [row.i, row]));
     batch.forEach((waiting, index) => {
       const row = byIndex.get(index + 1);
-      waiting.resolve(
-        row === undefined
-          ? undefined
-          : {
-              passTypeIdentifier: row.pass_type_identifier,
-              serialNumber: row.serial_number,
-              templateId: row.template_id,
-              values: row.pass_values,
-              pass: row.pass,
-              version: row.version,
-              created: row.created_at,
-              updated: row.updated_at,
-              seq: row.seq,
-              templateVersion: waiting.item.templateVersion,
-            },
-      );
+      waiting.resolve(row === undefined ? undefined : toPass({ ...row, template_version: waiting.item.templateVersion }));
     });
   };
 

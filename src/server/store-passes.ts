@@ -18,7 +18,8 @@ export interface PassRecord {
   readonly templateVersion?: number | undefined;
 }
 
-interface PassRow {
+/** A row of passmint_passes as queries return it (`passColumns`, and the template's version where joined). */
+export interface PassRow {
   pass_type_identifier: string;
   serial_number: string;
   template_id: number;
@@ -33,7 +34,8 @@ interface PassRow {
 
 const passColumns = 'pass_type_identifier, serial_number, template_id, pass_values, pass, version, created_at, updated_at, seq';
 
-const toPass = (row: PassRow): PassRecord => ({
+/** A pass row as the record the service uses. */
+export const toPass = (row: PassRow): PassRecord => ({
   passTypeIdentifier: row.pass_type_identifier,
   serialNumber: row.serial_number,
   templateId: row.template_id,

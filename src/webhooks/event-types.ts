@@ -1,4 +1,5 @@
 import type { JsonObject } from '../types.js';
+import type { PersonalizationInfo } from '../wallet/personalization.js';
 
 /** Data of the events about one pass (`pass.*`) and its wallet registrations (`registration.*`). */
 export interface PassEventData {
@@ -12,15 +13,7 @@ export interface PassEventData {
  * `RequiredPersonalizationInfo` that were filled in.
  */
 export interface PersonalizedEventData extends PassEventData {
-  readonly personalization: {
-    readonly fullName?: string;
-    readonly givenName?: string;
-    readonly familyName?: string;
-    readonly emailAddress?: string;
-    readonly postalCode?: string;
-    readonly ISOCountryCode?: string;
-    readonly phoneNumber?: string;
-  };
+  readonly personalization: PersonalizationInfo;
 }
 
 /**
