@@ -33,25 +33,14 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { rolldown } from 'rolldown';
+import { PASS_TYPE, template } from './lib/bench-template.js';
 import { median } from './lib/measure.js';
-import { mergeRows } from './lib/sections.js';
+import { mergeRows, storedRow } from './lib/sections.js';
 import { makePki, noisePng, utf16Strings } from './pkpass.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const PASS_TYPE = 'pass.com.example.bench';
 const PUBLIC_URL = 'https://passes.example.com';
 
-const template = {
-  name: 'Bench card',
-  formatVersion: 1,
-  passType: PASS_TYPE,
-  description: {
-    logoText: '${club}',
-    backgroundColor: 'rgb(20, 40, 60)',
-    generic: { primaryFields: [{ key: 'name', label: 'Member', value: '${name}' }], secondaryFields: [{ key: 'level', label: 'Level', value: '${level}' }] },
-  },
-  placeholder: ['club', 'name', 'level'],
-};
 // Passes made before the timed routes: updated and downloaded in turn, and the
 // fetch storm's. The service allows 60 fetches a minute per pass token: 256
 // passes keep a run of a few minutes under that.
@@ -618,16 +607,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   if (!args.includes('--no-write')) {
     const path = fileURLToPath(new URL('./results.json', import.meta.url));
     const results = JSON.parse(readFileSync(path, 'utf8'));
-    const fresh = rows.map(({ name, ours, baseline, oursValue, baselineValue, ratio, target, pass }) => ({
-      name,
-      ours,
-      baseline,
-      oursValue,
-      baselineValue,
-      ratio: Number(ratio.toFixed(3)),
-      target,
-      result: pass === null ? 'info' : pass ? 'PASS' : 'FAIL',
-    }));
+    const fresh = rows.map(storedRow);
     results.rows = mergeRows(results.rows, fresh, ['service']);
     results.load = loadFigures(measured, seconds);
     writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { handlebarsRenderer, limit, naiveRender } from './baselines.js';
 import { bundleCore, importSize, librarySizes } from './lib/bundle.js';
 import { measure, median, pairedRatio, timeSlow } from './lib/measure.js';
-import { mergeRows } from './lib/sections.js';
+import { mergeRows, storedRow } from './lib/sections.js';
 
 const started = performance.now();
 // `node bench/run.js scan sizes` runs only those sections (render, scaling, scan, hostile, webhooks, wallet, pkpass, server, service, sizes).
@@ -376,16 +376,7 @@ const failed = rows.filter((row) => row.pass === false);
 console.log(`\n${rows.filter((row) => row.pass === true).length} PASS, ${failed.length} FAIL, ${rows.filter((row) => row.pass === null).length} info`);
 
 const resultsPath = fileURLToPath(new URL('./results.json', import.meta.url));
-const stored = rows.map(({ name, ours, baseline, oursValue, baselineValue, ratio, target, pass }) => ({
-  name,
-  ours,
-  baseline,
-  oursValue,
-  baselineValue,
-  ratio: Number(ratio.toFixed(3)),
-  target,
-  result: pass === null ? 'info' : pass ? 'PASS' : 'FAIL',
-}));
+const stored = rows.map(storedRow);
 if (only.length === 0) {
   // The playground's figures (`npm run figures:playground`) are not measured here: kept as they were.
   let playground;

@@ -32,11 +32,11 @@ import { performance } from 'node:perf_hooks';
 import { deflateSync } from 'node:zlib';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { rolldown } from 'rolldown';
+import { PASS_TYPE, template } from './lib/bench-template.js';
 import { median } from './lib/measure.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const POSTGRES = process.env.PASSMINT_BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432';
-const PASS_TYPE = 'pass.com.example.bench';
 const TEAM = 'A93A5CM278';
 const REGISTRATIONS = 24;
 const EVENTS = 20;
@@ -100,17 +100,6 @@ function png(width, height) {
   return new Uint8Array(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]));
 }
 
-const template = {
-  name: 'Bench card',
-  formatVersion: 1,
-  passType: PASS_TYPE,
-  description: {
-    logoText: '${club}',
-    backgroundColor: 'rgb(20, 40, 60)',
-    generic: { primaryFields: [{ key: 'name', label: 'Member', value: '${name}' }], secondaryFields: [{ key: 'level', label: 'Level', value: '${level}' }] },
-  },
-  placeholder: ['club', 'name', 'level'],
-};
 
 /** A receiver that answers the handshake and 200 to events, after `latencyMs`. */
 async function startReceiver() {

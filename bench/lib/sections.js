@@ -34,3 +34,8 @@ export function mergeRows(previous, fresh, ran) {
   out.push(...previous.filter((row) => sectionOf(row.name) === undefined));
   return out;
 }
+
+/** A measured row as bench/results.json stores it (the ratio to three places, the result as a word). */
+export function storedRow({ name, ours, baseline, oursValue, baselineValue, ratio, target, pass }) {
+  return { name, ours, baseline, oursValue, baselineValue, ratio: Number(ratio.toFixed(3)), target, result: pass === null ? 'info' : pass ? 'PASS' : 'FAIL' };
+}
