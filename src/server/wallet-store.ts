@@ -116,6 +116,11 @@ export function createSqlWalletStore(db: SqlDatabase, options: SqlWalletStoreOpt
     register: (registration) =>
       db.transaction(async (tx) => {
         const { deviceLibraryIdentifier: device, passTypeIdentifier, serialNumber, pushToken } = registration;
+        // The pass's row first, shared: a change of the pass (which takes it for update before it queues
+        // pushes) either waits for this registration and pushes to it, or ran before and is older than
+        // its created_at (the clock after this lock, not the transaction's start). So a device
+        // registered before a change always gets that change's push.
+        await tx.query('select 1 from passmint_passes where pass_type_identifier = $1 and serial_number = $2 for share', [passTypeIdentifier, serialNumber]);
         // A repeat only changes the push token: no event, no cap to check.
         const repeated = await tx.query(
           `update passmint_wallet_registrations set push_token = $4
@@ -125,8 +130,8 @@ export function createSqlWalletStore(db: SqlDatabase, options: SqlWalletStoreOpt
         if (repeated.length > 0) return false;
         if (capped && (await overCap(tx, device, passTypeIdentifier, serialNumber))) return false;
         const rows = await tx.query<{ created: boolean }>(
-          `insert into passmint_wallet_registrations (device_library_identifier, pass_type_identifier, serial_number, push_token)
-           values ($1, $2, $3, $4)
+          `insert into passmint_wallet_registrations (device_library_identifier, pass_type_identifier, serial_number, push_token, created_at)
+           values ($1, $2, $3, $4, clock_timestamp())
            on conflict (device_library_identifier, pass_type_identifier, serial_number) do update set push_token = excluded.push_token
            returning (xmax = 0) as created`,
           [device, passTypeIdentifier, serialNumber, pushToken],
