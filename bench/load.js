@@ -32,8 +32,8 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { rolldown } from 'rolldown';
 import { PASS_TYPE, template } from './lib/bench-template.js';
+import { bundleForNode } from './lib/bundle.js';
 import { median } from './lib/measure.js';
 import { mergeRows, storedRow } from './lib/sections.js';
 import { makePki, noisePng, utf16Strings } from './pkpass.js';
@@ -68,16 +68,7 @@ function serviceFiles() {
 /** The CLI bundled from `source`/src (node condition), under node_modules/.cache so pg and PGlite resolve. */
 async function bundleCli(source = root) {
   const dir = `${root}node_modules/.cache/passmint-load-${process.pid}`;
-  mkdirSync(dir, { recursive: true });
-  const bundle = await rolldown({
-    input: { cli: join(source, 'src/cli/main.ts') },
-    resolve: { extensionAlias: { '.js': ['.ts', '.js'] }, conditionNames: ['node', 'import', 'default'] },
-    platform: 'node',
-    external: [/^pg(\/|$)/, /^@electric-sql\//],
-    logLevel: 'silent',
-  });
-  await bundle.write({ dir, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' });
-  await bundle.close();
+  await bundleForNode({ cli: join(source, 'src/cli/main.ts') }, dir);
   return { cli: join(dir, 'cli.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -24,15 +24,15 @@
 // a database is made for the run and dropped after it.
 
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { deflateSync } from 'node:zlib';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { rolldown } from 'rolldown';
 import { PASS_TYPE, template } from './lib/bench-template.js';
+import { bundleForNode } from './lib/bundle.js';
 import { median } from './lib/measure.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -43,16 +43,7 @@ const EVENTS = 20;
 
 async function load() {
   const dir = `${root}node_modules/.cache/passmint-bench-server-${process.pid}`;
-  mkdirSync(dir, { recursive: true });
-  const bundle = await rolldown({
-    input: { server: `${root}src/server/index.ts`, pkpass: `${root}src/pkpass/index.ts`, core: `${root}src/index.ts`, cli: `${root}src/cli/main.ts` },
-    resolve: { extensionAlias: { '.js': ['.ts', '.js'] }, conditionNames: ['node', 'import', 'default'] },
-    platform: 'node',
-    external: [/^pg(\/|$)/, /^@electric-sql\//],
-    logLevel: 'silent',
-  });
-  await bundle.write({ dir, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' });
-  await bundle.close();
+  await bundleForNode({ server: `${root}src/server/index.ts`, pkpass: `${root}src/pkpass/index.ts`, core: `${root}src/index.ts`, cli: `${root}src/cli/main.ts` }, dir);
   const [server, pkpass, core] = await Promise.all(['server', 'pkpass', 'core'].map((name) => import(pathToFileURL(join(dir, `${name}.js`)).href)));
   return { server, pkpass, core, cli: join(dir, 'cli.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

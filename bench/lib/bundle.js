@@ -98,3 +98,25 @@ export async function importSize(entry, name) {
     return undefined;
   }
 }
+
+/**
+ * The service benchmarks run passmint from its sources for Node: bundles
+ * `inputs` (entry name → source file) into `dir` as `<name>.js` ES modules,
+ * with Node's conditions (`#pkcrypto`, `#hmac` → node:crypto) and the optional
+ * database drivers left as imports.
+ *
+ * @param {Record<string, string>} inputs
+ * @param {string} dir
+ */
+export async function bundleForNode(inputs, dir) {
+  mkdirSync(dir, { recursive: true });
+  const bundle = await rolldown({
+    input: inputs,
+    resolve: { extensionAlias: resolve.extensionAlias, conditionNames: ['node', 'import', 'default'] },
+    platform: 'node',
+    external: [/^pg(\/|$)/, /^@electric-sql\//],
+    logLevel: 'silent',
+  });
+  await bundle.write({ dir, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' });
+  await bundle.close();
+}
