@@ -113,7 +113,9 @@ describe('toGoogleWallet (property)', () => {
             for (const [tag, value] of Object.entries(input.semantics ?? {})) {
               if (lostUnder(`/semantics/${pointerToken(tag)}`)) continue;
               const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-              const found = typeof value === 'object' && value !== null ? Object.values(Array.isArray(value) ? value[0] : value).every((member) => shown.includes(String(member))) : shown.includes(text) || shown.includes(text.slice(0, 19)); // a flight's departure loses its offset
+              // `shown` is JSON text: a value stands in it as its JSON string literal (a `"` as `\"`).
+              const inShown = (part: string): boolean => shown.includes(JSON.stringify(part).slice(1, -1));
+              const found = typeof value === 'object' && value !== null ? Object.values(Array.isArray(value) ? value[0] : value).every((member) => inShown(String(member))) : inShown(text) || inShown(text.slice(0, 19)); // a flight's departure loses its offset
               expect(found, `semantics ${tag}`).toBe(true);
             }
             continue;
