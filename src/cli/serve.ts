@@ -82,7 +82,8 @@ ${GOOGLE_SERVE_HELP}
   --timeout-ms N          time limit of one webhook POST (default 15000)
   --metrics-token TOKEN   a bearer token that opens GET /metrics besides an API key (for a scraper)
   --retention-days N      delete events older than N days whose deliveries all ended, with their
-                          deliveries and attempts (default 30; 0 keeps them)
+                          deliveries and attempts, and ended APNs pushes and Google messages
+                          older than N days (default 30; 0 keeps them)
   --debug                 add the stack trace to each internal error's log line
 ${LIMIT_SERVE_HELP}
   -h, --help              this text

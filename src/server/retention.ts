@@ -13,13 +13,24 @@ const RETENTION_LOCK = 0x7061_7372; // 'pasr'
  * ```
  */
 export interface RetentionOptions {
-  /** Keep events this many days; 0 keeps them forever. */
+  /** Keep events this many whole days; 0 keeps them forever. */
   readonly days: number;
   /** Most rows one statement deletes; default 1000. */
   readonly batchSize?: number | undefined;
   /** Time between two rounds, in ms; default one hour (the first round runs a minute after start). */
   readonly intervalMs?: number | undefined;
   readonly log?: LogSink | undefined;
+}
+
+/** Rows one retention round deleted, by kind. */
+export interface RetentionCounts {
+  readonly events: number;
+  readonly deliveries: number;
+  readonly attempts: number;
+  /** APNs pushes sent, refused as gone, or given up. */
+  readonly pushes: number;
+  /** Google Wallet messages recorded as sent or over the daily limit. */
+  readonly googleMessages: number;
 }
 
 /**
@@ -34,7 +45,7 @@ export interface RetentionOptions {
 export interface Retention {
   start(): void;
   /** Deletes what is due, batch by batch; resolves to how many rows of each kind went (all zero when another process holds the lock). */
-  runOnce(): Promise<{ readonly events: number; readonly deliveries: number; readonly attempts: number }>;
+  runOnce(): Promise<RetentionCounts>;
   stop(): Promise<void>;
 }
 
@@ -52,7 +63,10 @@ const FINISHED = `select e.seq from passmint_events e
  * one still pending), in statements of at most `batchSize` rows, each in its
  * own short transaction that first takes an advisory lock with
  * `pg_try_advisory_xact_lock`: while one process deletes, the others skip
- * their round.
+ * their round. The same round deletes APNs pushes that ended (sent, gone,
+ * failed) and were last due more than `days` ago, and Google Wallet
+ * messages older than `days` (whole days, so the last 24 hours' messages,
+ * which count against Google's three a day, always stay).
  */
 export function createRetention(db: SqlDatabase, options: RetentionOptions, onError: (error: unknown) => void = () => undefined): Retention {
   const batch = options.batchSize ?? 1000;
@@ -84,14 +98,22 @@ export function createRetention(db: SqlDatabase, options: RetentionOptions, onEr
          where e.created_at < now() - $1 * interval '1 day'
            and not exists (select 1 from passmint_deliveries d where d.event_seq = e.seq)
          order by e.seq limit $2)`,
+    pushes: `delete from passmint_pushes where id in (
+        select id from passmint_pushes
+         where status <> 'pending' and next_attempt_at < now() - $1 * interval '1 day'
+         limit $2)`,
+    googleMessages: `delete from passmint_google_messages where id in (
+        select id from passmint_google_messages
+         where sent_at < now() - $1 * interval '1 day'
+         limit $2)`,
   };
 
-  const runOnce = async (): Promise<{ events: number; deliveries: number; attempts: number }> => {
-    const total = { events: 0, deliveries: 0, attempts: 0 };
+  const runOnce = async (): Promise<RetentionCounts> => {
+    const total = { events: 0, deliveries: 0, attempts: 0, pushes: 0, googleMessages: 0 };
     if (options.days <= 0) return total;
     for (;;) {
       let round = 0;
-      for (const kind of ['attempts', 'deliveries', 'events'] as const) {
+      for (const kind of ['attempts', 'deliveries', 'events', 'pushes', 'googleMessages'] as const) {
         for (;;) {
           const count = await step(statements[kind]);
           if (count === undefined) return total;
@@ -102,7 +124,7 @@ export function createRetention(db: SqlDatabase, options: RetentionOptions, onEr
       }
       if (round === 0) break;
     }
-    if (total.events + total.deliveries + total.attempts > 0) options.log?.({ time: new Date().toISOString(), type: 'retention', ...total });
+    if (Object.values(total).some((n) => n > 0)) options.log?.({ time: new Date().toISOString(), type: 'retention', ...total });
     return total;
   };
 

@@ -1,10 +1,11 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { ifNoneMatchMatches } from '../http/etag.js';
 import { readBearerToken } from '../http/bearer-auth.js';
 import { type Kit, json } from './kit.js';
 import { openApiDocument } from './openapi.js';
 import { ServiceProblem } from './problem.js';
 import type { Route } from './router.js';
+import { sameSecret } from './same-secret.js';
 import { schemaVersion } from './schema.js';
 
 /** How long `/readyz` waits for the database. */
@@ -64,7 +65,7 @@ export function opsRoutes(kit: Kit): Route[] {
         GET: async ({ request }) => {
           const token = context.metricsToken;
           const presented = readBearerToken(request.headers.get('authorization'));
-          if (token === undefined || presented === undefined || !sameText(presented, token)) {
+          if (token === undefined || presented === undefined || !sameSecret(presented, token)) {
             const check = await context.keys.check(request, 'read');
             if (!check.ok) {
               throw new ServiceProblem(401, check.reason === 'missing' ? 'missing-credentials' : 'invalid-credentials', 'Send an API key, or the metrics token, as "Authorization: Bearer <token>".', {
@@ -92,13 +93,6 @@ export function opsRoutes(kit: Kit): Route[] {
       public: ['GET', 'HEAD'],
     },
   ];
-}
-
-/** Constant-time comparison of two texts. */
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'utf8');
-  const right = Buffer.from(b, 'utf8');
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 /** The OpenAPI document as sent, and its strong entity tag (base64url SHA-256). */

@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import { pkpassHeaders } from '../pkpass/mime.js';
 import { createEvent } from '../webhooks/event.js';
 import { readJson } from './body.js';
@@ -8,6 +7,7 @@ import { addEvents } from './outbox.js';
 import { ServiceProblem } from './problem.js';
 import { page, readPage, templateIdOf } from './query.js';
 import type { Route } from './router.js';
+import { sameSecret } from './same-secret.js';
 import * as store from './store.js';
 import { markPassUpdated } from './wallet-store.js';
 
@@ -89,7 +89,7 @@ export function passRoutes(kit: Kit): Route[] {
           if (token !== null) guard.admit(request, token);
           const record = await store.findPass(db, params[0]!, params[1]!);
           // The pass's own token opens its download link (what a phone has); otherwise the API key.
-          const byToken = token !== null && record?.pass.authenticationToken !== undefined && sameText(token, record.pass.authenticationToken);
+          const byToken = token !== null && record?.pass.authenticationToken !== undefined && sameSecret(token, record.pass.authenticationToken);
           if (!byToken && !(await context.authenticate(request))) {
             throw new ServiceProblem(401, token === null ? 'missing-credentials' : 'invalid-credentials', 'Send an API key, or open the pass\'s download link.', {
               headers: { 'www-authenticate': 'Bearer' },
@@ -110,13 +110,6 @@ export function passRoutes(kit: Kit): Route[] {
       public: ['GET'],
     },
   ];
-}
-
-/** Constant-time text comparison (the download link's token). */
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'utf8');
-  const right = Buffer.from(b, 'utf8');
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 /** A file name for Content-Disposition: the serial number's safe characters. */

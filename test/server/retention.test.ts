@@ -22,6 +22,8 @@ async function addEvent(database: TestDatabase, seq: number, daysAgo: number, de
   }
 }
 
+const NOTHING = { events: 0, deliveries: 0, attempts: 0, pushes: 0, googleMessages: 0 };
+
 const count = async (database: TestDatabase, table: string): Promise<number> =>
   (await database.db.query<{ n: number }>(`select count(*)::int as n from ${table}`))[0]!.n;
 
@@ -45,19 +47,40 @@ describe.each(ENGINES)('retention ($name)', (engine) => {
     await addEvent(database, 5, 31, ['delivered'], 3); // just past 30 days: goes (1 delivery, 3 attempts)
     const entries: unknown[] = [];
     const retention = createRetention(database.db, { days: 30, batchSize: 2, log: (entry) => entries.push(entry) });
-    expect(await retention.runOnce()).toEqual({ events: 3, deliveries: 4, attempts: 9 });
+    expect(await retention.runOnce()).toEqual({ events: 3, deliveries: 4, attempts: 9, pushes: 0, googleMessages: 0 });
     expect((await database.db.query<{ seq: number }>('select seq from passmint_events order by seq')).map((row) => row.seq)).toEqual([3, 4]);
     expect(await count(database, 'passmint_deliveries')).toBe(3);
     expect(await count(database, 'passmint_attempts')).toBe(6);
     expect(entries).toEqual([expect.objectContaining({ type: 'retention', events: 3, deliveries: 4, attempts: 9 })]);
     // Nothing more is due: a second round deletes nothing and logs nothing.
-    expect(await retention.runOnce()).toEqual({ events: 0, deliveries: 0, attempts: 0 });
+    expect(await retention.runOnce()).toEqual(NOTHING);
     expect(entries).toHaveLength(1);
+  });
+
+  test('deletes APNs pushes that ended and were last due before the limit, and Google messages older than the limit; keeps pending pushes and recent rows', async () => {
+    const push = (status: string, daysAgo: number) =>
+      database.db.query(`insert into passmint_pushes (push_token, topic, status, next_attempt_at) values ('t', 'pass.example', $1, now() - $2 * interval '1 day')`, [status, daysAgo]);
+    await push('sent', 40); // goes
+    await push('gone', 40); // goes
+    await push('failed', 31); // goes
+    await push('pending', 40); // still owed: stays
+    await push('sent', 2); // recent: stays
+    const message = (id: string, daysAgo: number) =>
+      database.db.query(`insert into passmint_google_messages (message_id, object_id, body, status, sent_at) values ($1, 'o', 'b', 'sent', now() - $2 * interval '1 day')`, [id, daysAgo]);
+    await message('m-old', 40); // goes
+    await message('m-old-2', 35); // goes
+    await message('m-new', 0.5); // within the day Google counts: stays
+    const entries: unknown[] = [];
+    const retention = createRetention(database.db, { days: 30, batchSize: 2, log: (entry) => entries.push(entry) });
+    expect(await retention.runOnce()).toEqual({ ...NOTHING, pushes: 3, googleMessages: 2 });
+    expect((await database.db.query<{ status: string }>('select status from passmint_pushes order by status')).map((row) => row.status)).toEqual(['pending', 'sent']);
+    expect((await database.db.query<{ message_id: string }>('select message_id from passmint_google_messages')).map((row) => row.message_id)).toEqual(['m-new']);
+    expect(entries).toEqual([expect.objectContaining({ type: 'retention', pushes: 3, googleMessages: 2 })]);
   });
 
   test('0 days keeps everything', async () => {
     await addEvent(database, 1, 400, ['delivered']);
-    expect(await createRetention(database.db, { days: 0 }).runOnce()).toEqual({ events: 0, deliveries: 0, attempts: 0 });
+    expect(await createRetention(database.db, { days: 0 }).runOnce()).toEqual(NOTHING);
     expect(await count(database, 'passmint_events')).toBe(1);
   });
 });
@@ -81,10 +104,10 @@ describe('retention across processes (postgres)', () => {
     try {
       await other.query('select pg_advisory_lock($1)', [0x7061_7372]);
       const retention = createRetention(database.db, { days: 30 });
-      expect(await retention.runOnce()).toEqual({ events: 0, deliveries: 0, attempts: 0 });
+      expect(await retention.runOnce()).toEqual(NOTHING);
       expect(await count(database, 'passmint_events')).toBe(1);
       await other.query('select pg_advisory_unlock($1)', [0x7061_7372]);
-      expect(await retention.runOnce()).toEqual({ events: 1, deliveries: 1, attempts: 2 });
+      expect(await retention.runOnce()).toEqual({ ...NOTHING, events: 1, deliveries: 1, attempts: 2 });
     } finally {
       await other.end();
     }
