@@ -28,7 +28,7 @@ export interface EventBatch {
 
 /** Options of {@link createEventBatch}. */
 export interface EventBatchOptions {
-  /** Called after each written round (wakes the delivery workers). */
+  /** Called after each written round that queued deliveries (wakes the delivery workers). */
   readonly onWritten: () => void;
   /** Told about a failed round other than a database outage. */
   readonly onError: (error: unknown) => void;
@@ -61,8 +61,8 @@ export function createEventBatch(db: SqlQueryable, options: EventBatchOptions): 
       const events = queue.slice(0, maxBatch);
       queue = queue.slice(events.length);
       try {
-        await addEvents(db, events);
-        options.onWritten();
+        // No registration enabled: nothing queued for the workers, no need to wake them (nor the other processes).
+        if ((await addEvents(db, events)) > 0) options.onWritten();
       } catch (error) {
         if (!isDatabaseUnavailable(error)) {
           // Refused (not lost on the way): writing it again would fail again.

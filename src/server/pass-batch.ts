@@ -45,7 +45,7 @@ export interface PassBatch {
 
 /** Options of {@link createPassBatch}. */
 export interface PassBatchOptions {
-  /** Called after each committed statement (wakes the delivery workers). */
+  /** Called after each committed statement that queued deliveries (wakes the delivery workers). */
   readonly onWritten: () => void;
   /** Most passes one statement inserts; default 64. */
   readonly maxBatch?: number | undefined;
@@ -59,6 +59,8 @@ interface Waiting {
 
 interface InsertedRow extends PassRow {
   i: number;
+  /** Deliveries the statement queued (the same on every row). */
+  deliveries: number;
 }
 
 /**
@@ -90,8 +92,10 @@ const INSERT_PASSES = `with input as (
      returning seq),
    delivery as (
      insert into passmint_deliveries (event_seq, webhook_id, status)
-     select event.seq, webhook.id, 'pending' from event cross join passmint_webhooks webhook where webhook.state = 'enabled')
- select x.i::int as i, p.* from inserted p join input x on x.type = p.pass_type_identifier and x.serial = p.serial_number`;
+     select event.seq, webhook.id, 'pending' from event cross join passmint_webhooks webhook where webhook.state = 'enabled'
+     returning 1)
+ select x.i::int as i, (select count(*) from delivery)::int as deliveries, p.*
+   from inserted p join input x on x.type = p.pass_type_identifier and x.serial = p.serial_number`;
 
 /**
  * Makes the batch of one process. One statement is in flight at a time:
@@ -145,7 +149,8 @@ export function createPassBatch(db: SqlQueryable, options: PassBatchOptions): Pa
       else for (const waiting of batch) waiting.resolve(undefined);
       return;
     }
-    if (rows.length > 0) options.onWritten();
+    // No registration enabled: nothing queued for the workers, no need to wake them (nor the other processes).
+    if ((rows[0]?.deliveries ?? 0) > 0) options.onWritten();
     const byIndex = new Map(rows.map((row) => [row.i, row]));
     batch.forEach((waiting, index) => {
       const row = byIndex.get(index + 1);

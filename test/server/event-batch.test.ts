@@ -3,8 +3,11 @@ import { createEventBatch } from '../../src/server/event-batch.js';
 import type { SqlQueryable } from '../../src/server/sql.js';
 import { createEvent } from '../../src/webhooks/event.js';
 
-/** A database that records each statement's event ids, failing the first `failures` with a lost connection. */
-function recordingDb(failures = 0): SqlQueryable & { readonly rounds: string[][] } {
+/**
+ * A database that records each statement's event ids, failing the first `failures` with a lost connection;
+ * each statement queues `deliveries` deliveries.
+ */
+function recordingDb(failures = 0, deliveries = 1): SqlQueryable & { readonly rounds: string[][] } {
   const rounds: string[][] = [];
   let failed = 0;
   return {
@@ -16,7 +19,7 @@ function recordingDb(failures = 0): SqlQueryable & { readonly rounds: string[][]
         throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
       }
       rounds.push([...(params[0] as string[])]);
-      return [];
+      return [{ deliveries } as TRow];
     },
     async exec() {},
   };
@@ -35,6 +38,15 @@ describe('createEventBatch', () => {
     await batch.flush();
     expect(db.rounds).toEqual([[events[0]!.id], events.slice(1).map((event) => event.id)]);
     expect([written, batch.pending]).toEqual([2, 0]);
+  });
+
+  test('a round that queued no delivery (no registration enabled) wakes no worker', async () => {
+    const db = recordingDb(0, 0);
+    let written = 0;
+    const batch = createEventBatch(db, { onWritten: () => written++, onError: (error) => expect.fail(String(error)) });
+    batch.add(downloaded('S-1'));
+    await batch.flush();
+    expect([db.rounds.length, written]).toEqual([1, 0]);
   });
 
   test('a round lost with the connection is written again once the database answers', async () => {

@@ -12,6 +12,7 @@ for (const engine of ENGINES) {
   describe(`pass batch on ${engine.name}`, () => {
     let database: TestDatabase;
     let templateId: number;
+    let hookId: string;
     let written = 0;
 
     beforeAll(async () => {
@@ -20,6 +21,7 @@ for (const engine of ENGINES) {
       await insertTemplate(database.db, { id: templateId, name: 'batch', formatVersion: 1, passType: TYPE, description: {} } as unknown as PassTemplate);
       const hook = await insertWebhook(database.db, 'http://127.0.0.1:9/hook', 'whsec_test_0123456789');
       await setWebhookState(database.db, hook.id, 'enabled', null);
+      hookId = hook.id;
     });
     afterAll(async () => {
       await database?.dispose();
@@ -65,6 +67,20 @@ for (const engine of ENGINES) {
       const results = await Promise.all([batch.insert(newPass('FIRST')), batch.insert(newPass('TWIN')), batch.insert(newPass('TWIN'))]);
       expect(results.map((record) => record?.serialNumber)).toEqual(['FIRST', 'TWIN', undefined]);
       expect(await counter()).toBe(before + 2);
+    });
+
+    test('a statement that queued no delivery (no registration enabled) wakes no worker; one that did, does', async () => {
+      let wakes = 0;
+      const batch = createPassBatch(database.db, { onWritten: () => wakes++ });
+      await setWebhookState(database.db, hookId, 'disabled', 'test');
+      try {
+        expect((await batch.insert(newPass('QUIET')))?.serialNumber).toBe('QUIET');
+        expect(wakes).toBe(0);
+      } finally {
+        await setWebhookState(database.db, hookId, 'enabled', null);
+      }
+      expect((await batch.insert(newPass('LOUD')))?.serialNumber).toBe('LOUD');
+      expect(wakes).toBe(1);
     });
   });
 }
