@@ -29,7 +29,17 @@ export async function startHarness(): Promise<Harness> {
   const configFile = resolve('vite.config.ts');
   // A fresh folder per run: two test runs at once (say, a watcher and CI) must not empty each other's build.
   const outDir = mkdtempSync(join(tmpdir(), 'passmint-playground-e2e-'));
-  await build({ configFile, logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+  // The build a person gets (`npm run build:playground`): Vite decides "production" from
+  // NODE_ENV, which the test runner sets to 'test' — that build would carry Preact's debug
+  // hooks and devtools bridge (every vnode checked), and the tests would time and check another page.
+  const nodeEnv = process.env['NODE_ENV'];
+  process.env['NODE_ENV'] = 'production';
+  try {
+    await build({ configFile, logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+  } finally {
+    if (nodeEnv === undefined) delete process.env['NODE_ENV'];
+    else process.env['NODE_ENV'] = nodeEnv;
+  }
   const server: PreviewServer = await preview({
     configFile,
     logLevel: 'silent',
