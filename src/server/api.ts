@@ -1,7 +1,7 @@
 import { pathOf } from '../http/route.js';
 import { readApplePassToken } from '../wallet/apple-pass-auth.js';
 import { createWalletHandler } from '../wallet/handler.js';
-import { ClientClosedError } from './client-closed.js';
+import { ClientClosedError, clientLeft } from './client-closed.js';
 import type { ServiceContext } from './context.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './database-errors.js';
 import { createKit } from './kit.js';
@@ -54,7 +54,7 @@ export function createServiceHandler(context: ServiceContext, log?: LogSink): Se
     // A client that went away mid-body is nobody's error: not logged.
     onError: (error, request) => {
       if (isDatabaseUnavailable(error)) walletOutage.add(request);
-      else if (!request.signal.aborted && !(error instanceof ClientClosedError)) context.onError(error, placeOf(request));
+      else if (!clientLeft(request) && !(error instanceof ClientClosedError)) context.onError(error, placeOf(request));
     },
     // Rewards enrollment: a signup becomes a new version of the pass (src/server/personalize.ts).
     ...(context.signer === undefined ? {} : { onPersonalize: personalizePass(kit), signer: context.signer }),
@@ -72,7 +72,7 @@ export function createServiceHandler(context: ServiceContext, log?: LogSink): Se
         // Anyone may call Apple's web service: rates per address and per pass token before any work.
         kit.guard.admit(request, readApplePassToken(request.headers.get('authorization')));
         const response = await wallet(request);
-        if (response.status === 500 && request.signal.aborted) return problemResponse(clientClosed(), head);
+        if (response.status === 500 && clientLeft(request)) return problemResponse(clientClosed(), head);
         return response.status === 500 && walletOutage.has(request) ? problemResponse(databaseUnavailable(), head) : response;
       }
       const response = await api(request, seen);
@@ -80,7 +80,7 @@ export function createServiceHandler(context: ServiceContext, log?: LogSink): Se
     } catch (error) {
       if (error instanceof ServiceProblem) return problemResponse(error, head);
       // The client went away mid-request (its body stream failed): nobody to answer, nothing to log.
-      if (request.signal.aborted || error instanceof ClientClosedError) return problemResponse(clientClosed(), head);
+      if (clientLeft(request) || error instanceof ClientClosedError) return problemResponse(clientClosed(), head);
       if (isDatabaseUnavailable(error)) return problemResponse(databaseUnavailable(), head);
       context.onError(error, placeOf(request));
       return problemResponse(new ServiceProblem(500, 'internal-error', 'The service failed to answer; the error is in its log.'), head);

@@ -1,21 +1,32 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { rememberClientAddress } from './client-address.js';
-import { ClientClosedError } from './client-closed.js';
+import { ClientClosedError, rememberClientLeft } from './client-closed.js';
+
+/** One request's state shared by the listener's steps: whether its client went away before the answer. */
+interface Exchange {
+  request: Request | undefined;
+  left: boolean;
+}
 
 /**
  * Serves a Fetch handler on `node:http`: builds a `Request` from the
  * incoming message (the body streamed, never buffered here — the handler
- * reads what it allows), and writes the `Response` back.
+ * reads what it allows), and writes the `Response` back: a body that is one
+ * chunk in one write with its length, a longer one chunk by chunk.
+ *
+ * The `Request` has no signal of its own to abort: a client that goes away
+ * before its answer is complete is recorded instead (`clientLeft`), which
+ * costs nothing on the requests whose answer is written in full.
  */
 export function nodeListener(
   handler: (request: Request) => Promise<Response>,
   onError: (error: unknown) => void,
 ): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
   return (incoming, outgoing) => {
-    const controller = new AbortController();
-    void serve(handler, incoming, outgoing, controller).catch((error: unknown) => {
+    const exchange: Exchange = { request: undefined, left: false };
+    void serve(handler, incoming, outgoing, exchange).catch((error: unknown) => {
       // Writing to a client that went away fails too: nobody to answer, nothing to log.
-      if (!controller.signal.aborted && !(error instanceof ClientClosedError)) onError(error);
+      if (!exchange.left && !(error instanceof ClientClosedError)) onError(error);
       if (!outgoing.headersSent) {
         outgoing.writeHead(500, { 'content-type': 'application/problem+json' });
         outgoing.end(JSON.stringify({ type: 'https://passmint.dev/problems/internal-error', title: 'Internal error', status: 500, code: 'internal-error' }));
@@ -26,11 +37,17 @@ export function nodeListener(
   };
 }
 
+/** Records that the exchange's client went away before its answer was complete. */
+function leave(exchange: Exchange): void {
+  exchange.left = true;
+  if (exchange.request !== undefined) rememberClientLeft(exchange.request);
+}
+
 async function serve(
   handler: (request: Request) => Promise<Response>,
   incoming: IncomingMessage,
   outgoing: ServerResponse,
-  controller: AbortController,
+  exchange: Exchange,
 ): Promise<void> {
   const host = incoming.headers.host ?? 'localhost';
   // A request target that is not a path (`*`, an absolute URL) is answered like any unknown path.
@@ -60,31 +77,51 @@ async function serve(
     return;
   }
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  outgoing.on('close', () => controller.abort());
+  // Closed before the answer was written in full: the client went away.
+  outgoing.once('close', () => {
+    if (!outgoing.writableFinished) leave(exchange);
+  });
   const request = new Request(url, {
     method,
     headers,
-    signal: controller.signal,
-    ...(hasBody ? { body: bodyStream(incoming, controller), duplex: 'half' } : {}),
+    ...(hasBody ? { body: bodyStream(incoming, exchange), duplex: 'half' } : {}),
   } as RequestInit);
+  exchange.request = request;
+  if (exchange.left) rememberClientLeft(request);
   rememberClientAddress(request, incoming.socket.remoteAddress);
   const response = await handler(request);
   const outHeaders: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     outHeaders[name] = value;
   });
-  outgoing.writeHead(response.status, outHeaders);
   if (response.body === null || method === 'HEAD') {
+    outgoing.writeHead(response.status, outHeaders);
     outgoing.end();
-    return;
+  } else {
+    const reader = response.body.getReader();
+    type Read = Awaited<ReturnType<typeof reader.read>>;
+    const first: Read = await reader.read();
+    const second: Read = first.done ? first : await reader.read();
+    if (second.done) {
+      // The whole body in one chunk (every JSON answer, a .pkpass): the head, the chunk and the end in one write.
+      // (Still chunked: with a Content-Length instead, a pipelined request behind a refused, unread body went unanswered.)
+      outgoing.cork();
+      outgoing.writeHead(response.status, outHeaders);
+      if (!first.done) outgoing.write(first.value);
+      outgoing.end();
+      outgoing.uncork();
+    } else {
+      outgoing.writeHead(response.status, outHeaders);
+      // The two chunks already read, then the rest as it comes.
+      let read: Read | undefined = second;
+      for (let next: Read = first; !next.done; ) {
+        if (!outgoing.write(next.value)) await new Promise((resolve) => outgoing.once('drain', resolve));
+        next = read ?? (await reader.read());
+        read = undefined;
+      }
+      outgoing.end();
+    }
   }
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (!outgoing.write(value)) await new Promise((resolve) => outgoing.once('drain', resolve));
-  }
-  outgoing.end();
   // A body the handler never read (a 401 before it): drain it too, so the client can read the answer.
   if (hasBody && !incoming.readableEnded) drain(incoming);
 }
@@ -99,11 +136,11 @@ const MAX_DRAIN_BYTES = 16 * 1024 * 1024;
  * The request body as a web stream that reads only when asked. Cancelling it
  * (the handler stops at its size limit) drains the rest instead of resetting
  * the connection, so the client gets to read the 413 — up to a limit, after
- * which the connection is cut. A client that goes away mid-body aborts the
- * request's signal first, then fails the stream with a {@link ClientClosedError}
+ * which the connection is cut. A client that goes away mid-body is recorded
+ * as gone first, then fails the stream with a {@link ClientClosedError}
  * (not the socket's ECONNRESET, which reads like a lost database connection).
  */
-function bodyStream(incoming: IncomingMessage, request: AbortController): ReadableStream<Uint8Array> {
+function bodyStream(incoming: IncomingMessage, exchange: Exchange): ReadableStream<Uint8Array> {
   const iterator = incoming[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -111,7 +148,7 @@ function bodyStream(incoming: IncomingMessage, request: AbortController): Readab
       try {
         next = await iterator.next();
       } catch {
-        request.abort();
+        leave(exchange);
         controller.error(new ClientClosedError());
         return;
       }

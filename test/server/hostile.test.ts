@@ -47,13 +47,21 @@ function statusesOnOneConnection(url: string, requests: readonly (string | Uint8
     const statuses = (): string[] => [...received.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((match) => match[1]!);
     socket.on('data', (chunk: Buffer) => {
       received += chunk.toString('latin1');
-      // Every answer here is chunked: the last one is complete at its zero-length chunk.
-      if (statuses().length >= expected && received.endsWith('\r\n0\r\n\r\n')) socket.end();
+      if (statuses().length >= expected && lastAnswerComplete(received)) socket.end();
     });
     socket.on('error', () => undefined);
     socket.on('close', () => resolve(statuses()));
     for (const part of requests) socket.write(part);
   });
+}
+
+/** Whether the last answer in `received` is complete: its chunked body's zero-length chunk, or as many bytes as its Content-Length. */
+function lastAnswerComplete(received: string): boolean {
+  const start = received.lastIndexOf('HTTP/1.1 ');
+  const headEnd = received.indexOf('\r\n\r\n', start);
+  if (start === -1 || headEnd === -1) return false;
+  const length = /^content-length: *(\d+)/im.exec(received.slice(start, headEnd));
+  return length === null ? received.endsWith('\r\n0\r\n\r\n') : received.length - (headEnd + 4) >= Number(length[1]);
 }
 
 for (const engine of ENGINES) {
