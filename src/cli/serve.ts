@@ -1,6 +1,7 @@
 import { createApnsClient, type ApnsClient } from '../apns/index.js';
 import { createPassSigner, SignerError, type PassSigner } from '../pkpass/index.js';
 import { createServer, isDatabaseUnavailable, type PassmintServer } from '../server/index.js';
+import { bufferLines } from '../server/log.js';
 import { leaseProblem } from '../server/lease.js';
 import { DEFAULT_TIMEOUT_MS } from '../webhooks/post.js';
 import { flag, stringOption, type OptionTable, type ParsedCommandLine } from './args.js';
@@ -121,6 +122,18 @@ const positiveInteger = (name: string, text: string | undefined, min = 1): numbe
 
 async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
   if (args[0] === 'keys') return runServeKeys(args.slice(1), io);
+  // The request log and every other line on stdout: one write per turn of the event loop, in order; flushed on exit.
+  const out = bufferLines(io.stdout);
+  process.on('exit', out.flush);
+  try {
+    return await runService(args, { ...io, stdout: out.write });
+  } finally {
+    out.flush();
+    process.off('exit', out.flush);
+  }
+}
+
+async function runService(args: readonly string[], io: CliIo): Promise<ExitCode> {
   const parsed = parseWithEnvironment(args, SERVE_OPTIONS, io.env);
   if (flag(parsed, 'help')) {
     io.stdout(USAGE);

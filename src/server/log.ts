@@ -64,3 +64,48 @@ export function routeTemplate(path: string, apiRoute: string | undefined): strin
   }
   return apiRoute === undefined ? 'unmatched' : apiRoute.replace(/:([a-z]+)/gi, '{$1}').replace(/\*$/, '{path}');
 }
+
+/**
+ * Lines written together: what is written during one turn of the event loop
+ * goes out in one write (`setImmediate`), in order, and at once past
+ * `maxChars`. `flush()` writes what waits now (at exit, at shutdown).
+ * `passmint serve` writes its log through one: a write per request cost
+ * more than the request's routing.
+ *
+ * @example
+ * ```ts
+ * const out = bufferLines((text) => process.stdout.write(text));
+ * out.write('{"type":"request"}\n');
+ * process.on('exit', out.flush);
+ * ```
+ */
+export interface LineBuffer {
+  readonly write: (text: string) => void;
+  readonly flush: () => void;
+}
+
+export function bufferLines(write: (text: string) => void, maxChars = 64 * 1024): LineBuffer {
+  let waiting: string[] = [];
+  let chars = 0;
+  let scheduled = false;
+  const flush = (): void => {
+    scheduled = false;
+    if (waiting.length === 0) return;
+    const text = waiting.length === 1 ? waiting[0]! : waiting.join('');
+    waiting = [];
+    chars = 0;
+    write(text);
+  };
+  return {
+    write(text) {
+      waiting.push(text);
+      chars += text.length;
+      if (chars >= maxChars) flush();
+      else if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    flush,
+  };
+}
