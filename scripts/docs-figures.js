@@ -103,8 +103,8 @@ function latencyTable(results) {
   return [
     `\`${latency.command}\`, ${day(latency.date)}: ${latency.environment}; load average ${load[0] === load[1] ? load[0] : `${load[0]} at the start, ${load[1]} at the end`}; ${latency.keystrokes} keystrokes per cell, after 3 warm-ups.`,
     '',
-    '| template | editor: painted median / p95 | value: painted median / p95 | editor: DOM median / p95 | value: DOM median / p95 | target (painted) | result |',
-    '|---|---|---|---|---|---|---|',
+    '| template | editor: painted median / p95 | value: painted median / p95 | editor: DOM median / p95 | value: DOM median / p95 | editor: next frame median / p95 | value: next frame median / p95 | target (painted) | result |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...latency.cases.map((row) =>
       `| ${[
         row.template,
@@ -112,6 +112,8 @@ function latencyTable(results) {
         pair(row.value.painted),
         pair(row.editor.dom),
         pair(row.value.dom),
+        row.editor.frame === undefined ? '—' : pair(row.editor.frame),
+        row.value.frame === undefined ? '—' : pair(row.value.frame),
         `${targetText(row.target)} ms`,
         meets(row.editor.painted, row.target) && meets(row.value.painted, row.target) ? 'met' : 'not met',
       ]

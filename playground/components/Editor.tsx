@@ -77,6 +77,8 @@ export function Editor(): JSX.Element {
 
   useEffect(() => {
     if (host.current === null) return undefined;
+    // The text the editor itself last gave the page: its echo needs no comparison with the document.
+    let own = text.peek();
     const view = new EditorView({
       parent: host.current,
       state: EditorState.create({
@@ -101,7 +103,9 @@ export function Editor(): JSX.Element {
           EditorView.lineWrapping,
           theme,
           EditorView.updateListener.of((update) => {
-            if (update.docChanged) setText(update.state.doc.toString());
+            if (!update.docChanged) return;
+            own = update.state.doc.toString();
+            setText(own);
           }),
         ],
       }),
@@ -128,7 +132,7 @@ export function Editor(): JSX.Element {
     // Outside changes (an example, a shared link) replace the whole text.
     const stopSync = effect(() => {
       const next = text.value;
-      if (next !== view.state.doc.toString()) view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: next } });
+      if (next !== own && next !== view.state.doc.toString()) view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: next } });
     });
 
     // Underlines follow the issues, after the preview has been drawn (never inside an editor update).

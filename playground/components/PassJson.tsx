@@ -1,24 +1,21 @@
-import { computed, effect, signal } from '@preact/signals';
+import { effect, signal } from '@preact/signals';
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { build } from '../state.js';
 
-const passText = computed(() => {
-  const { pass } = build.value;
-  return pass === undefined ? undefined : `${JSON.stringify(pass, null, 2)}\n`;
-});
+const textOf = (pass: unknown): string | undefined => (pass === undefined ? undefined : `${JSON.stringify(pass, null, 2)}\n`);
 
-// The text follows when the page is idle: laying out a long pass.json costs a few
-// milliseconds, and the keystroke's own frame is for the preview.
-const shownText = signal<string | undefined>(passText.peek());
+// The text follows when the page is idle: writing and laying out a long pass.json costs
+// milliseconds, and the keystroke's own task and frame are for the preview.
+const shownText = signal<string | undefined>(textOf(build.peek().pass));
 const later: (run: () => void) => number =
   typeof requestIdleCallback === 'function' ? (run) => requestIdleCallback(run, { timeout: 250 }) : (run) => window.setTimeout(run, 50);
 const cancel: (id: number) => void = typeof cancelIdleCallback === 'function' ? cancelIdleCallback : clearTimeout;
 let pending = 0;
 effect(() => {
-  const next = passText.value;
+  const { pass } = build.value;
   cancel(pending);
-  pending = later(() => (shownText.value = next));
+  pending = later(() => (shownText.value = textOf(pass)));
 });
 
 /** The rendered pass.json, to copy or download. */

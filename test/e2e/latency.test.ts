@@ -32,7 +32,7 @@ describe.skipIf(!chromiumAvailable)('playground: keystroke → painted preview',
   afterAll(() => {
     if (!writeRequested || measured.length === 0) return;
     const figures = (samples: readonly number[]): { median: number; p95: number } => ({ median: quantile(samples, 0.5), p95: quantile(samples, 0.95) });
-    const side = (samples: readonly Sample[]) => ({ dom: figures(samples.map((s) => s.dom)), painted: figures(samples.map((s) => s.painted)) });
+    const side = (samples: readonly Sample[]) => ({ dom: figures(samples.map((s) => s.dom)), frame: figures(samples.map((s) => s.frame)), painted: figures(samples.map((s) => s.painted)) });
     writePlaygroundFigures('latency', {
       command: 'npm run figures:playground',
       date: new Date().toISOString(),

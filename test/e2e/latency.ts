@@ -18,7 +18,7 @@ interface Timing {
 }
 
 /**
- * Installs the stopwatch: keydown (capture, before any handler) starts it; a
+ * Installs the stopwatch: the keydown's time stamp (read by a capture listener, before any handler) starts it; a
  * MutationObserver under the preview stops the DOM clock when `selector` shows the
  * expected text; a requestAnimationFrame callback marks the next frame, and a
  * message posted from it — delivered after that frame's style, layout and paint —
@@ -28,7 +28,9 @@ export async function installStopwatch(page: Page): Promise<void> {
   await page.evaluate(() => {
     const timing: Timing = { start: 0, expected: '', read: () => '', samples: [] };
     (window as unknown as { timing: Timing }).timing = timing;
-    addEventListener('keydown', () => (timing.start = performance.now()), { capture: true });
+    // From the key event's own time stamp (when the browser received the key), not from when the page got to
+    // run the listener: a task that holds the page when the key comes counts too.
+    addEventListener('keydown', (event) => (timing.start = event.timeStamp), { capture: true });
     const channel = new MessageChannel();
     let pending: { start: number; dom: number; frame: number } | undefined;
     channel.port1.onmessage = () => {
