@@ -5,7 +5,7 @@ import { nextRetryDelay } from '../webhooks/retry.js';
 import { signPayload } from '../webhooks/signature.js';
 import { claimOwner } from './claims.js';
 import { defaultLeaseMs } from './lease.js';
-import { createQueueWorker, retryWhileUnavailable, type Worker } from './queue-worker.js';
+import { createQueueWorker, retryWhileUnavailable, type Claim, type Worker } from './queue-worker.js';
 import type { SqlDatabase } from './sql.js';
 
 export { createLoop, type Worker } from './queue-worker.js';
@@ -73,6 +73,86 @@ interface ClaimedRow {
   url: string;
   secret: string;
 }
+
+/** A next delivery claimed while recording another: `after` is the delivery it follows, `lease` that one's claim. */
+interface HandedOnRow extends ClaimedRow {
+  after: number;
+  lease: string;
+}
+
+/** Most accepted deliveries one statement records. */
+const MAX_RECORDED = 64;
+
+/**
+ * Records accepted deliveries (`$1` ids, `$2` start times in ms, `$3`
+ * statuses, `$4` durations, `$5` their claims) in one statement: each
+ * attempt once, each delivery delivered. With `$6`, it also claims, for each
+ * registration whose delivery it recorded, that registration's next pending
+ * delivery when it is due and free (under the recorded one's claim, `$7` ms,
+ * owner `$8`), and returns those. The rows it changes are locked in id order
+ * first, as the lease heartbeat does, so two such statements never wait on
+ * each other in a circle.
+ */
+const RECORD_RECEIVED = `with input as (
+     select * from unnest($1::bigint[], $2::numeric[], $3::int[], $4::int[], $5::uuid[]) as x(id, started, status, ms, lease)),
+   locked as (
+     select d.id from passmint_deliveries d
+      where d.id = any($1::bigint[]) and d.status = 'pending'
+      order by d.id
+        for update),
+   attempt as (
+     insert into passmint_attempts (delivery_id, attempted_at, outcome, status, error, duration_ms)
+     select x.id, to_timestamp(x.started / 1000.0), 'received', x.status, null, x.ms from input x
+      where not exists (select 1 from passmint_attempts a where a.delivery_id = x.id and a.attempted_at = to_timestamp(x.started / 1000.0))),
+   done as (
+     update passmint_deliveries d
+        set status = 'delivered', delivered_at = now(), attempts = d.attempts + 1, last_status = x.status, last_error = null,
+            locked_until = null, lease = null, claimed_by = null, first_attempt_at = coalesce(d.first_attempt_at, to_timestamp(x.started / 1000.0))
+       from input x, locked l
+      where d.id = x.id and l.id = x.id
+     returning d.id, d.webhook_id, x.lease),
+   head as (
+     -- Each registration's oldest pending delivery besides those recorded here (which this statement's snapshot still sees as pending).
+     select n.id, done.id as after, done.lease
+       from done
+       join passmint_webhooks w on w.id = done.webhook_id and w.state = 'enabled'
+       cross join lateral (
+         select p.id, p.next_attempt_at, p.locked_until from passmint_deliveries p
+          where p.webhook_id = done.webhook_id and p.status = 'pending' and p.id <> all($1::bigint[])
+          order by p.event_seq
+          limit 1) n
+      where $6::boolean and n.next_attempt_at <= now() and (n.locked_until is null or n.locked_until < now())),
+   free as (
+     -- Locked and re-checked here: another worker may have taken one since it was read.
+     select c.id, head.after, head.lease from passmint_deliveries c join head on head.id = c.id
+      where c.status = 'pending' and (c.locked_until is null or c.locked_until < now())
+      order by c.id
+        for update of c skip locked),
+   claimed as (
+     update passmint_deliveries d
+        set locked_until = now() + $7 * interval '1 millisecond', lease = free.lease, claimed_by = $8
+       from free
+      where d.id = free.id
+     returning d.id, d.attempts, d.first_attempt_at, d.webhook_id, d.event_seq, free.after, free.lease)
+ select claimed.id, claimed.attempts, claimed.first_attempt_at, claimed.webhook_id, claimed.after, claimed.lease::text as lease, e.body, w.url, w.secret
+   from claimed
+   join passmint_events e on e.seq = claimed.event_seq
+   join passmint_webhooks w on w.id = claimed.webhook_id`;
+
+interface Accepted {
+  readonly row: ClaimedRow;
+  readonly lease: string;
+  readonly status: number | null;
+  readonly startedAt: number;
+  readonly durationMs: number;
+  readonly follow: boolean;
+  readonly stopping: () => boolean;
+  readonly resolve: (next: Claim<ClaimedRow> | undefined) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** PostgreSQL's deadlock_detected: the statement was undone as a whole and may run again. */
+const isDeadlock = (error: unknown): boolean => typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '40P01';
 
 /**
  * Claims due deliveries with `FOR UPDATE SKIP LOCKED` — only the oldest
@@ -152,26 +232,82 @@ export function createDeliveryWorker(
     }
   };
 
-  const record = async (row: ClaimedRow, lease: string, result: DeliveryResult, startedAt: number): Promise<void> => {
+  // Accepted deliveries waiting to be recorded: one statement in flight, the ones that end meanwhile in the next.
+  let accepted: Accepted[] = [];
+  let recording = false;
+
+  const recordAccepted = async (batch: readonly Accepted[]): Promise<void> => {
+    const follow = batch.some((item) => item.follow && !item.stopping());
+    const rows = await retryWhileUnavailable(async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await db.query<HandedOnRow>(RECORD_RECEIVED, [
+            batch.map((item) => item.row.id),
+            batch.map((item) => String(item.startedAt)),
+            batch.map((item) => item.status),
+            batch.map((item) => item.durationMs),
+            batch.map((item) => item.lease),
+            follow,
+            leaseMs,
+            owner,
+          ]);
+        } catch (error) {
+          // Undone as a whole (nothing recorded, nothing claimed): the same statement again.
+          if (!isDeadlock(error) || attempt >= 5) throw error;
+        }
+      }
+    }, batch[0]!.stopping);
+    const byAfter = new Map(rows.map((row) => [Number(row.after), row]));
+    for (const item of batch) {
+      const next = byAfter.get(item.row.id);
+      item.resolve(next === undefined ? undefined : { job: { id: next.id, attempts: next.attempts, first_attempt_at: next.first_attempt_at, webhook_id: next.webhook_id, body: next.body, url: next.url, secret: next.secret }, lease: next.lease });
+    }
+  };
+
+  const writeAccepted = async (): Promise<void> => {
+    recording = true;
+    try {
+      while (accepted.length > 0) {
+        const batch = accepted.slice(0, MAX_RECORDED);
+        accepted = accepted.slice(batch.length);
+        try {
+          await recordAccepted(batch);
+        } catch (error) {
+          for (const item of batch) item.reject(error);
+        }
+      }
+    } finally {
+      recording = false;
+    }
+  };
+
+  const record = async (row: ClaimedRow, lease: string, result: DeliveryResult, startedAt: number, follow: boolean, stopping: () => boolean): Promise<Claim<ClaimedRow> | undefined> => {
     const durationMs = Math.max(0, Math.round(Date.now() - startedAt));
     const status = result.status ?? null;
     const error = result.ok ? null : (result.error ?? null);
     const firstAttemptAt = row.first_attempt_at?.getTime() ?? startedAt;
     if (result.outcome === 'received') {
-      // The common case in one statement (one round trip, atomic on its own): the attempt, once, and the delivered state.
-      await db.query(
-        `with attempt as (
-           insert into passmint_attempts (delivery_id, attempted_at, outcome, status, error, duration_ms)
-           select $1::bigint, to_timestamp($2 / 1000.0), 'received', $3::int, $4::text, $5::int
-            where not exists (select 1 from passmint_attempts where delivery_id = $1 and attempted_at = to_timestamp($2 / 1000.0)))
-         update passmint_deliveries
-            set status = 'delivered', delivered_at = now(), attempts = attempts + 1, last_status = $3, last_error = $4,
-                locked_until = null, lease = null, claimed_by = null, first_attempt_at = coalesce(first_attempt_at, to_timestamp($2 / 1000.0))
-          where id = $1 and status = 'pending'`,
-        [row.id, startedAt, status, error, durationMs],
-      );
-      return;
+      // The common case: recorded with the others that end meanwhile, in one statement (atomic on its own), which also
+      // claims the registration's next delivery for this slot — no claim round between two events of one registration.
+      return new Promise((resolve, reject) => {
+        accepted.push({ row, lease, status, startedAt, durationMs, follow, stopping, resolve, reject });
+        if (!recording) void writeAccepted();
+      });
     }
+    await retryWhileUnavailable(() => recordOther(row, lease, result, startedAt, status, error, durationMs, firstAttemptAt), stopping);
+    return undefined;
+  };
+
+  const recordOther = async (
+    row: ClaimedRow,
+    lease: string,
+    result: Exclude<DeliveryResult, { outcome: 'received' }>,
+    startedAt: number,
+    status: number | null,
+    error: string | null,
+    durationMs: number,
+    firstAttemptAt: number,
+  ): Promise<void> => {
     await db.transaction(async (tx) => {
       // Once per attempt, even when this transaction runs again because its commit's answer was lost.
       await tx.query(
@@ -217,18 +353,24 @@ export function createDeliveryWorker(
     pollMs: options.pollMs ?? 1000,
     leaseMs,
     claim,
-    async run(row, lease, stopping) {
+    async run(row, lease, stopping, follow) {
       const startedAt = Date.now();
       const result = await attempt(row);
       options.onAttempt?.({ deliveryId: row.id, webhookId: row.webhook_id, attempt: row.attempts + 1, outcome: result.outcome, status: result.status ?? null, ms: Date.now() - startedAt });
       // The receiver has answered: its answer is recorded even if the database is away for a while.
-      await retryWhileUnavailable(() => record(row, lease, result, startedAt), stopping);
+      return record(row, lease, result, startedAt, follow, stopping);
     },
     async extend(claims) {
+      // Locked in id order, as the accepted deliveries' record locks them.
       await db.query(
-        `update passmint_deliveries d set locked_until = now() + $3 * interval '1 millisecond'
-           from unnest($1::bigint[], $2::uuid[]) as c(id, lease)
-          where d.id = c.id and d.lease = c.lease and d.status = 'pending'`,
+        `with c as (select * from unnest($1::bigint[], $2::uuid[]) as c(id, lease)),
+              locked as (
+                select d.id from passmint_deliveries d join c on c.id = d.id and c.lease = d.lease
+                 where d.status = 'pending'
+                 order by d.id
+                   for update of d)
+         update passmint_deliveries d set locked_until = now() + $3 * interval '1 millisecond'
+           from locked where d.id = locked.id`,
         [claims.map((claim) => claim.job.id), claims.map((claim) => claim.lease), leaseMs],
       );
     },

@@ -47,8 +47,12 @@ export interface QueueSpec<TJob> {
   readonly leaseMs: number;
   /** Claims up to `limit` due jobs under the claim id `lease`. */
   claim(limit: number, lease: string): Promise<TJob[]>;
-  /** Does one job and records its outcome (see {@link retryWhileUnavailable}). */
-  run(job: TJob, lease: string, stopping: () => boolean): Promise<void>;
+  /**
+   * Does one job and records its outcome (see {@link retryWhileUnavailable}).
+   * With `follow` it may resolve to a next job it claimed (under the claim id
+   * it names) while recording, which then runs in the same slot.
+   */
+  run(job: TJob, lease: string, stopping: () => boolean, follow: boolean): Promise<Claim<TJob> | undefined | void>;
   /** Pushes back the end of the given claims by `leaseMs` (their jobs are still running). */
   extend(claims: readonly Claim<TJob>[]): Promise<void>;
   /**
@@ -92,7 +96,8 @@ export function createQueueWorker<TJob>(spec: QueueSpec<TJob>): Worker {
   let wakeUp: (() => void) | undefined;
   let loop: Promise<void> | undefined;
   let failures = 0;
-  const inFlight = new Map<Promise<void>, Claim<TJob>>();
+  // Each slot's job now (a slot's job changes when a job hands it the next).
+  const inFlight = new Map<Promise<void>, { job: TJob; lease: string }>();
   let heartbeat: ReturnType<typeof setInterval> | undefined;
 
   const sleep = (ms: number): Promise<void> =>
@@ -119,22 +124,31 @@ export function createQueueWorker<TJob>(spec: QueueSpec<TJob>): Worker {
     });
   };
 
-  const runJob = async (job: TJob, lease: string): Promise<void> => {
-    try {
-      await spec.run(job, lease, () => !running);
-    } catch (error) {
-      if (!isDatabaseUnavailable(error)) spec.onError(error);
+  /** Runs a job, then (`follow`) each job it hands on, in the one slot `current` tracks. */
+  const runJob = async (current: { job: TJob; lease: string }, follow: boolean): Promise<void> => {
+    for (;;) {
+      let next: Claim<TJob> | undefined | void;
+      try {
+        next = await spec.run(current.job, current.lease, () => !running, follow);
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) spec.onError(error);
+        return;
+      }
+      if (next === undefined) return;
+      current.job = next.job;
+      current.lease = next.lease;
     }
   };
 
-  const launch = (jobs: readonly TJob[], lease: string): Promise<void>[] => {
+  const launch = (jobs: readonly TJob[], lease: string, follow = true): Promise<void>[] => {
     if (jobs.length === 0) return [];
     if (heartbeat === undefined) {
       heartbeat = setInterval(extendLeases, Math.min(2_147_483_647, Math.max(10, Math.floor(spec.leaseMs / 3))));
       heartbeat.unref();
     }
     return jobs.map((job) => {
-      const task: Promise<void> = runJob(job, lease).finally(() => {
+      const current = { job, lease };
+      const task: Promise<void> = runJob(current, follow).finally(() => {
         inFlight.delete(task);
         if (inFlight.size === 0 && heartbeat !== undefined) {
           clearInterval(heartbeat);
@@ -142,7 +156,7 @@ export function createQueueWorker<TJob>(spec: QueueSpec<TJob>): Worker {
         }
         wake(); // a slot is free, and the job's registration may have its next job due
       });
-      inFlight.set(task, { job, lease });
+      inFlight.set(task, current);
       return task;
     });
   };
@@ -186,7 +200,8 @@ export function createQueueWorker<TJob>(spec: QueueSpec<TJob>): Worker {
     async runOnce() {
       const lease = crypto.randomUUID();
       const jobs = await spec.claim(spec.capacity, lease);
-      await Promise.all(launch(jobs, lease));
+      // One round: the jobs claimed, none handed on.
+      await Promise.all(launch(jobs, lease, false));
       return jobs.length;
     },
     async stop() {
