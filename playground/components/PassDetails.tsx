@@ -3,7 +3,8 @@ import type { Field, Pass } from '../../src/index.js';
 import { formatFieldValue } from '../lib/field-format.js';
 import { linkify } from '../lib/linkify.js';
 
-function Value({ field }: { field: Field }): JSX.Element {
+/** A field's value as Wallet's lists show it: formatted, its links live. */
+export function Value({ field }: { field: Field }): JSX.Element {
   const runs = linkify(field, formatFieldValue(field));
   return (
     <>

@@ -8,6 +8,7 @@ import { previewLanguage, previewTable, stringsTexts } from '../localization-sta
 import { type PosterLayout, posterLayout } from '../lib/poster.js';
 import { type CardImages, PassCard } from './PassCard.js';
 import { PosterCard } from './PosterCard.js';
+import { PosterGuide } from './PosterGuide.js';
 
 const cardImages = computed<CardImages>(() => {
   const map = images.value;
@@ -102,6 +103,7 @@ export function PassPreview({ testId = 'pass-preview' }: { testId?: string } = {
         </p>
       ) : null}
       {drawPoster ? <PosterCard pass={pass} layout={poster} images={cardImages.value} /> : <PassCard pass={pass} images={cardImages.value} testId={testId} />}
+      {drawPoster && poster.kind === 'posterEventTicket' ? <PosterGuide pass={pass} images={cardImages.value} /> : null}
       {walletView.value === 'both' ? <GoogleView /> : null}
     </div>
   );

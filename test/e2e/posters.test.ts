@@ -64,4 +64,77 @@ describe.skipIf(!chromiumAvailable)('playground: poster layouts (iOS 18 event ti
     expect(await page.locator('[data-testid=show-fallback]').textContent()).toContain('iOS 26 and earlier');
     expect(errors).toEqual([]);
   });
+
+  /** The poster example's template with `change` applied to its body. */
+  function posterTemplate(change: (body: Record<string, unknown> & { eventTicket: Record<string, unknown> }) => void): string {
+    const example = examples.find((candidate) => candidate.id === 'poster-event')!;
+    const template = structuredClone(example.template) as unknown as { description: Record<string, unknown> & { eventTicket: Record<string, unknown> } };
+    change(template.description);
+    return templateText(template);
+  }
+
+  test('below a poster event ticket, its additionalInfoFields are the Additional Info section, links live; an older iPhone shows none', async () => {
+    const { page, errors } = await open();
+    await page.locator('.cm-content').waitFor();
+    await replaceEditorText(
+      page,
+      posterTemplate((body) => {
+        body.eventTicket['additionalInfoFields'] = [
+          { key: 'entry', label: 'Entry', value: 'Doors open one hour before the show.' },
+          { key: 'access', label: 'Access', value: 'Step-free entry: https://tickets.example.com/access' },
+        ];
+      }),
+    );
+    const info = page.locator('[data-testid=additional-info]');
+    await info.waitFor();
+    expect(await info.locator('.guide-title').textContent()).toBe('Additional Info');
+    expect(await info.locator('[data-key=entry] dt').textContent()).toBe('Entry');
+    expect(await info.locator('[data-key=entry] dd').textContent()).toBe('Doors open one hour before the show.');
+    expect(await info.locator('[data-key=access] dd a').getAttribute('href')).toBe('https://tickets.example.com/access');
+    // Drawn below the poster, not on it.
+    const posterBox = (await page.locator('[data-testid=poster-preview]').boundingBox())!;
+    expect((await info.boundingBox())!.y).toBeGreaterThanOrEqual(posterBox.y + posterBox.height);
+    await page.locator('[data-testid=show-fallback]').click();
+    await page.locator('[data-testid=pass-preview]').waitFor();
+    expect(await page.locator('[data-testid=additional-info]').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  test('a multi-event ticket lists its upcoming events below the poster: name, date in the event\'s time zone, venue; "TBD" without a date', async () => {
+    const { page, errors } = await open();
+    await page.locator('.cm-content').waitFor();
+    await replaceEditorText(
+      page,
+      posterTemplate((body) => {
+        body['upcomingPassInformation'] = [
+          { type: 'event', identifier: 'night-2', name: 'Second night', isActive: true, dateInformation: { date: '2026-12-02T19:30:00Z', timeZone: 'America/New_York' }, semantics: { venueName: 'Town Hall' } },
+          { type: 'event', identifier: 'encore', name: 'Encore show' },
+        ];
+      }),
+    );
+    const upcoming = page.locator('[data-testid=upcoming-events]');
+    await upcoming.waitFor();
+    expect(await upcoming.locator('.guide-title').textContent()).toBe('Upcoming Events');
+    const second = upcoming.locator('[data-identifier=night-2]');
+    expect(await second.locator('.upcoming-name').textContent()).toBe('Second night');
+    // 19:30 UTC is 2:30 PM in New York.
+    expect(await second.locator('.upcoming-date').textContent()).toMatch(/^Dec 2, 2026,? (at )?2:30\sPM$/);
+    expect(await second.locator('.upcoming-venue').textContent()).toBe('Town Hall');
+    expect(await upcoming.locator('[data-identifier=encore] .upcoming-date').textContent()).toBe('TBD');
+    expect(errors).toEqual([]);
+  });
+
+  test('a venue map added to a poster event ticket is drawn in its event guide', async () => {
+    const { page, errors } = await open();
+    await page.locator('[data-testid=example-picker]').selectOption('poster-event');
+    await page.locator('[data-testid=poster-preview]').waitFor();
+    expect(await page.locator('[data-testid=event-guide]').count()).toBe(0);
+    await page.locator('#image-venueMap-2').setInputFiles(pngFile('venue.png', solidPng(600, 400, [30, 120, 60])));
+    const guide = page.locator('[data-testid=event-guide]');
+    await guide.locator('[data-testid=image-venueMap]').waitFor();
+    expect(await guide.locator('figcaption').textContent()).toBe('Venue Map');
+    expect(await guide.locator('[data-testid=image-venueMap]').evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBe(600);
+    await screenshot(page, '52-poster-event-guide', false);
+    expect(errors).toEqual([]);
+  });
 });
