@@ -26,7 +26,7 @@
 // rows), with the per-route figures under `load`.
 
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -109,6 +109,41 @@ function cpuMsOf(pid) {
   }
 }
 const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+/**
+ * CPU time every PostgreSQL process on this machine has used so far (the
+ * server, its backends, and — through the server's children's time — the
+ * backends that have ended), in ms; `undefined` when /proc is not there or
+ * shows none. Per route it gives what a request costs the database.
+ */
+function postgresCpuMs() {
+  let total = 0;
+  let found = false;
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      } catch {
+        continue; // ended meanwhile
+      }
+      if (!stat.includes(' (postgres) ')) continue;
+      const fields = stat.split(') ')[1].split(' ');
+      total += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+      found = true;
+    }
+  } catch {
+    return undefined;
+  }
+  return found ? (total * 1000) / CLOCK_TICKS : undefined;
+}
+
+/** CPU time this process (the clients, the receiver) has used so far, in ms. */
+const clientCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 
 async function withDatabase(adminUrl, run) {
   const { default: pg } = await import('pg');
@@ -384,10 +419,15 @@ async function measureAll({ serve, restartPolling, bare, databaseUrl, pg, client
     for (let round = 0; round < rounds; round++) {
       for (const side of round % 2 === 0 ? names : [...names].reverse()) {
         const cpuBefore = (side === 'ours' ? serve : bare).cpuMs();
+        const pgBefore = postgresCpuMs();
+        const clientBefore = clientCpuMs();
         const measured = await drive(side === 'ours' ? serve.bases : bare.base, clients, seconds, requests[route.key][side], onAnswer(side), perClient);
         advance(side);
         const cpuAfter = (side === 'ours' ? serve : bare).cpuMs();
+        const pgAfter = postgresCpuMs();
         measured.cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+        measured.pgCpuMs = pgBefore === undefined || pgAfter === undefined ? undefined : pgAfter - pgBefore;
+        measured.clientCpuMs = clientCpuMs() - clientBefore;
         sides[side].push(measured);
       }
     }
@@ -396,8 +436,18 @@ async function measureAll({ serve, restartPolling, bare, databaseUrl, pg, client
       const latencies = list.flatMap((entry) => entry.latencies).sort((a, b) => a - b);
       const statuses = {};
       for (const entry of list) for (const [status, n] of Object.entries(entry.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
-      const cpu = list.some((entry) => entry.cpuMs === undefined) ? undefined : list.reduce((sum, entry) => sum + entry.cpuMs, 0) / latencies.length;
-      return { rps: median(list.map((entry) => entry.rps)), p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpuMsPerRequest: cpu, requests: latencies.length, errors: list.reduce((sum, entry) => sum + entry.errors, 0), statuses };
+      const perRequest = (key) => (list.some((entry) => entry[key] === undefined) ? undefined : list.reduce((sum, entry) => sum + entry[key], 0) / latencies.length);
+      return {
+        rps: median(list.map((entry) => entry.rps)),
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+        cpuMsPerRequest: perRequest('cpuMs'),
+        pgCpuMsPerRequest: perRequest('pgCpuMs'),
+        clientCpuMsPerRequest: perRequest('clientCpuMs'),
+        requests: latencies.length,
+        errors: list.reduce((sum, entry) => sum + entry.errors, 0),
+        statuses,
+      };
     };
     const result = { ...route, ours: summary(sides.ours), bare: summary(sides.bare) };
     if (bare !== undefined) result.ratio = median(sides.ours.map((entry, index) => entry.rps / sides.bare[index].rps));
@@ -497,7 +547,7 @@ async function measureDeliveries({ db, ours, id, receiver, registrations, events
 
 const perSecond = (value) => `${Math.round(value).toLocaleString('en')}/s`;
 const ms = (value) => (Number.isFinite(value) ? `${value.toFixed(value < 10 ? 1 : 0)} ms` : '—');
-const sideText = (side) => (side === undefined ? '—' : `${perSecond(side.rps)}${side.p50 === undefined ? '' : ` · p50 ${ms(side.p50)} · p99 ${ms(side.p99)}`}${side.cpuMsPerRequest === undefined ? '' : ` · CPU ${side.cpuMsPerRequest.toFixed(2)} ms/request`}${side.errors > 0 ? ` · ${side.errors} errors ${JSON.stringify(side.statuses)}` : ''}`);
+const sideText = (side) => (side === undefined ? '—' : `${perSecond(side.rps)}${side.p50 === undefined ? '' : ` · p50 ${ms(side.p50)} · p99 ${ms(side.p99)}`}${side.cpuMsPerRequest === undefined ? '' : ` · CPU ${side.cpuMsPerRequest.toFixed(2)} ms/request`}${side.pgCpuMsPerRequest === undefined ? '' : ` · PostgreSQL ${side.pgCpuMsPerRequest.toFixed(2)} ms/request`}${side.errors > 0 ? ` · ${side.errors} errors ${JSON.stringify(side.statuses)}` : ''}`);
 
 function describe(result) {
   if (result.failed !== undefined) return `${result.name}: not measured (${result.failed})`;
@@ -545,6 +595,8 @@ export function loadFigures({ routes, deliveries, settings }, seconds, command =
           p50Ms: value.p50 === undefined ? null : Number(value.p50.toFixed(2)),
           p99Ms: value.p99 === undefined ? null : Number(value.p99.toFixed(2)),
           cpuMsPerRequest: value.cpuMsPerRequest === undefined ? null : Number(value.cpuMsPerRequest.toFixed(3)),
+          pgCpuMsPerRequest: value.pgCpuMsPerRequest === undefined ? null : Number(value.pgCpuMsPerRequest.toFixed(3)),
+          clientCpuMsPerRequest: value.clientCpuMsPerRequest === undefined ? null : Number(value.clientCpuMsPerRequest.toFixed(3)),
           requests: value.requests,
           errors: value.errors,
         };

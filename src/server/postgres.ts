@@ -22,6 +22,9 @@ export interface PostgresOptions {
 
 const INT8 = 20;
 
+/** Most statement texts run as named prepared statements (the service has a few dozen; any past this run unnamed). */
+const MAX_PREPARED = 500;
+
 /**
  * Opens a pool of connections to a PostgreSQL server through `pg` (an
  * optional peer dependency). Any number of processes may share one server.
@@ -71,14 +74,23 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDatabas
     }
     return row;
   };
-  const queryable = (target: { query: (text: string, params: unknown[]) => Promise<{ rows: Record<string, unknown>[] }> }): SqlQueryable => ({
+  // Statements with parameters run as named prepared statements: each connection parses and plans one once.
+  const names = new Map<string, string>();
+  const nameOf = (text: string): string | undefined => {
+    let name = names.get(text);
+    if (name === undefined && names.size < MAX_PREPARED) names.set(text, (name = `passmint_${names.size + 1}`));
+    return name;
+  };
+  type Target = { query: (config: { text: string; values: unknown[]; name?: string }) => Promise<{ rows: Record<string, unknown>[] }> };
+  const queryable = (target: Target): SqlQueryable => ({
     async query<TRow>(text: string, params: readonly unknown[] = []): Promise<TRow[]> {
-      const result = await target.query(text, [...params]);
+      const name = params.length > 0 ? nameOf(text) : undefined;
+      const result = await target.query(name === undefined ? { text, values: [...params] } : { name, text, values: [...params] });
       return result.rows.map(normalize) as TRow[];
     },
     async exec(text: string): Promise<void> {
       // Without parameters pg uses the simple protocol, which takes several statements.
-      await target.query(text, []);
+      await target.query({ text, values: [] });
     },
   });
 
