@@ -9,6 +9,7 @@ import { type PosterLayout, posterLayout } from '../lib/poster.js';
 import { type CardImages, PassCard } from './PassCard.js';
 import { PosterCard } from './PosterCard.js';
 import { PosterGuide } from './PosterGuide.js';
+import { BoardingCard } from './BoardingCard.js';
 
 const cardImages = computed<CardImages>(() => {
   const map = images.value;
@@ -61,15 +62,20 @@ function WalletSwitch(): JSX.Element {
 /** Whether a poster pass is drawn as its poster or as the layout an older iPhone shows. */
 export const posterView = signal<'poster' | 'fallback'>('poster');
 
+const OLDER: Readonly<Record<PosterLayout['kind'], string>> = {
+  posterEventTicket: 'iOS 17 and earlier',
+  semanticBoardingPass: 'iOS 18 and earlier',
+  posterGeneric: 'iOS 26 and earlier',
+};
+
 function PosterSwitch({ layout }: { layout: PosterLayout }): JSX.Element {
-  const older = layout.kind === 'posterGeneric' ? 'iOS 26 and earlier' : 'iOS 17 and earlier';
   return (
     <div class="card-flip" role="group" aria-label="Which iPhone">
       <button type="button" aria-pressed={posterView.value === 'poster'} onClick={() => (posterView.value = 'poster')} data-testid="show-poster">
-        Poster ({layout.since}+)
+        {layout.kind === 'semanticBoardingPass' ? 'Semantic' : 'Poster'} ({layout.since}+)
       </button>
       <button type="button" aria-pressed={posterView.value === 'fallback'} onClick={() => (posterView.value = 'fallback')} data-testid="show-fallback">
-        Older iPhone ({older})
+        Older iPhone ({OLDER[layout.kind]})
       </button>
     </div>
   );
@@ -90,19 +96,29 @@ export function PassPreview({ testId = 'pass-preview' }: { testId?: string } = {
     );
   }
   const poster = posterLayout(pass);
-  const drawPoster = poster !== undefined && poster.missing.length === 0 && posterView.value === 'poster';
+  const drawable = poster !== undefined && poster.missing.length === 0 && poster.reason === undefined;
+  const drawPoster = drawable && posterView.value === 'poster';
+  const what = poster?.kind === 'semanticBoardingPass' ? { layout: 'the semantic boarding pass', older: 'boarding pass' } : { layout: 'the poster', older: 'event ticket' };
   return (
     <div class={stale ? 'preview stale' : 'preview'}>
       {stale ? <p class="stale-note">Showing the last pass that could be built — see the issues.</p> : null}
       <WalletSwitch />
       <LanguagePicker />
       {poster === undefined ? null : <PosterSwitch layout={poster} />}
-      {poster !== undefined && poster.missing.length > 0 && posterView.value === 'poster' ? (
+      {poster !== undefined && !drawable && posterView.value === 'poster' ? (
         <p class="warning-note" data-testid="poster-fallback-note">
-          Wallet cannot draw the poster: the pass lacks the semantic tag{poster.missing.length === 1 ? '' : 's'} {poster.missing.join(', ')}. Every iPhone shows the event ticket below.
+          Wallet cannot draw {what.layout}: {poster.reason ?? ''}
+          {poster.reason !== undefined && poster.missing.length > 0 ? '; ' : ''}
+          {poster.missing.length === 0 ? '' : `the pass lacks the semantic tag${poster.missing.length === 1 ? '' : 's'} ${poster.missing.join(', ')}`}. Every iPhone shows the {what.older} below.
         </p>
       ) : null}
-      {drawPoster ? <PosterCard pass={pass} layout={poster} images={cardImages.value} /> : <PassCard pass={pass} images={cardImages.value} testId={testId} />}
+      {!drawPoster ? (
+        <PassCard pass={pass} images={cardImages.value} testId={testId} />
+      ) : poster.kind === 'semanticBoardingPass' ? (
+        <BoardingCard pass={pass} images={cardImages.value} />
+      ) : (
+        <PosterCard pass={pass} layout={poster} images={cardImages.value} />
+      )}
       {drawPoster && poster.kind === 'posterEventTicket' ? <PosterGuide pass={pass} images={cardImages.value} /> : null}
       {walletView.value === 'both' ? <GoogleView /> : null}
     </div>
