@@ -8,6 +8,10 @@
 // --source DIR: run the service built from DIR/src (another checkout, a change to try) instead of this tree's.
 // --processes N: N `passmint serve` processes on the one database, the clients spread over them (the routes;
 // deliveries run on one).
+// --scale: N processes (--processes, default 2) against one, in the same run: each round drives the routes
+// (create, download, template unless --routes) once with every client on the first process and once with
+// the clients spread over all; no bare side. Written under `scaling` in results.json, with the CPU time
+// per request of the service's processes, PostgreSQL and the clients, and what follows on paper.
 //
 // --profile DIR: both servers run with --cpu-prof, their profiles written to DIR when they stop.
 //
@@ -322,10 +326,11 @@ export async function benchService(options = {}) {
         serve = await start(serveArgs(database, ['--poll-ms', '5']), /listening on (http:\/\/\S+)/, join(dir, 'serve-deliveries.log'), profile);
         return serve.match[1];
       };
-      const bare = databaseUrl === undefined ? undefined : await start([join(root, 'bench/baselines/bare-service.js'), databaseUrl, dir], /listening on (http:\/\/\S+)/, join(dir, 'bare.log'), profile);
+      // Scaling (options.scale): one process against all of them, no bare side.
+      const bare = databaseUrl === undefined || options.scale === true ? undefined : await start([join(root, 'bench/baselines/bare-service.js'), databaseUrl, dir], /listening on (http:\/\/\S+)/, join(dir, 'bare.log'), profile);
       try {
         const sumCpu = (list) => () => list.reduce((sum, process) => (sum === undefined || process.cpuMs() === undefined ? undefined : sum + process.cpuMs()), 0);
-        return await measureAll({ serve: { base: serve.match[1], bases: [serve.match[1], ...more.map((other) => other.match[1])], key, cpuMs: sumCpu([serve, ...more]) }, restartPolling, bare: bare && { base: bare.match[1], cpuMs: sumCpu([bare]) }, databaseUrl, pg, clients, seconds, rounds, registrations, events, receiver, files, log, only: options.routes });
+        return await measureAll({ serve: { base: serve.match[1], bases: [serve.match[1], ...more.map((other) => other.match[1])], key, cpuMs: sumCpu([serve, ...more]) }, restartPolling, bare: bare && { base: bare.match[1], cpuMs: sumCpu([bare]) }, databaseUrl, pg, clients, seconds, rounds, registrations, events, receiver, files, log, only: options.routes, scale: options.scale === true });
       } finally {
         await Promise.all([serve.stop(), ...more.map((other) => other.stop()), bare?.stop()]);
       }
@@ -340,7 +345,7 @@ export async function benchService(options = {}) {
   }
 }
 
-async function measureAll({ serve, restartPolling, bare, databaseUrl, pg, clients, seconds, rounds, registrations, events, receiver, files, log, only }) {
+async function measureAll({ serve, restartPolling, bare, databaseUrl, pg, clients, seconds, rounds, registrations, events, receiver, files, log, only, scale = false }) {
   const auth = { authorization: `Bearer ${serve.key}`, 'content-type': 'application/json' };
   const setupAgent = new Agent({ keepAlive: true });
   const ours = async (method, path, body, headers = auth) => {
@@ -405,25 +410,29 @@ async function measureAll({ serve, restartPolling, bare, databaseUrl, pg, client
 
   const routes = [];
   for (const route of ROUTES.filter((entry) => only === undefined || only.includes(entry.key))) {
-    const sides = { ours: [], bare: [] };
-    const names = bare === undefined ? ['ours'] : ['ours', 'bare'];
-    const onAnswer = (side) => (route.key === 'create' ? remember(side) : undefined);
+    // Scaling: 'ours' spreads the clients over every process, 'one' sends them all to the first.
+    const sides = { ours: [], bare: [], one: [] };
+    const names = scale ? ['ours', 'one'] : bare === undefined ? ['ours'] : ['ours', 'bare'];
+    const onAnswer = (side) => (route.key === 'create' ? remember(side === 'one' ? 'ours' : side) : undefined);
+    const baseFor = (side) => (side === 'ours' ? serve.bases : side === 'one' ? serve.bases[0] : bare.base);
+    const requestFor = (side) => requests[route.key][side === 'one' ? 'ours' : side];
+    const serverOf = (side) => (side === 'bare' ? bare : serve);
     const perClient = route.key === 'storm' ? stormPasses : undefined;
     const advance = (side) => {
       if (route.key === 'storm') stormOffset[side] += stormPasses;
     };
     for (const side of names) {
-      await drive(side === 'ours' ? serve.bases : bare.base, clients, 1, requests[route.key][side], onAnswer(side), perClient); // warm-up
+      await drive(baseFor(side), clients, 1, requestFor(side), onAnswer(side), perClient); // warm-up
       advance(side);
     }
     for (let round = 0; round < rounds; round++) {
       for (const side of round % 2 === 0 ? names : [...names].reverse()) {
-        const cpuBefore = (side === 'ours' ? serve : bare).cpuMs();
+        const cpuBefore = serverOf(side).cpuMs();
         const pgBefore = postgresCpuMs();
         const clientBefore = clientCpuMs();
-        const measured = await drive(side === 'ours' ? serve.bases : bare.base, clients, seconds, requests[route.key][side], onAnswer(side), perClient);
+        const measured = await drive(baseFor(side), clients, seconds, requestFor(side), onAnswer(side), perClient);
         advance(side);
-        const cpuAfter = (side === 'ours' ? serve : bare).cpuMs();
+        const cpuAfter = serverOf(side).cpuMs();
         const pgAfter = postgresCpuMs();
         measured.cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
         measured.pgCpuMs = pgBefore === undefined || pgAfter === undefined ? undefined : pgAfter - pgBefore;
@@ -449,15 +458,16 @@ async function measureAll({ serve, restartPolling, bare, databaseUrl, pg, client
         statuses,
       };
     };
-    const result = { ...route, ours: summary(sides.ours), bare: summary(sides.bare) };
-    if (bare !== undefined) result.ratio = median(sides.ours.map((entry, index) => entry.rps / sides.bare[index].rps));
+    const result = { ...route, ours: summary(sides.ours), bare: summary(sides.bare), one: summary(sides.one) };
+    if (scale) result.ratio = median(sides.ours.map((entry, index) => entry.rps / sides.one[index].rps));
+    else if (bare !== undefined) result.ratio = median(sides.ours.map((entry, index) => entry.rps / sides.bare[index].rps));
     routes.push(result);
-    log(describe(result));
+    log(scale ? `${route.key}: ${serve.bases.length} processes ${sideText(result.ours)} vs one ${sideText(result.one)} → ${result.ratio.toFixed(2)}×` : describe(result));
   }
 
   // --- Deliveries ----------------------------------------------------------------------------
   let deliveries;
-  if (pg !== undefined && (only === undefined || only.includes('deliveries'))) {
+  if (pg !== undefined && !scale && (only === undefined || only.includes('deliveries'))) {
     const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
     try {
       serve.base = await restartPolling();
@@ -619,6 +629,65 @@ export function loadFigures({ routes, deliveries, settings }, seconds, command =
   };
 }
 
+/**
+ * The figures of a scaling run (`--scale`), as stored under `scaling` in
+ * results.json: per route, all clients on one process against the clients
+ * spread over every process, the CPU time per request of the service's
+ * processes, of PostgreSQL and of the clients, and what follows on paper: a
+ * process's ceiling with a core of its own (1000 ms / its CPU per request),
+ * and the PostgreSQL cores that N processes at their ceilings keep busy.
+ */
+/** Cores a lone process must keep busy for its CPU to count as what limits it. */
+const PROCESS_BOUND_CORES = 0.85;
+
+export function scalingFigures({ routes, settings }, seconds, command = 'node bench/load.js --scale') {
+  const round = (value, digits = 3) => (value === undefined || !Number.isFinite(value) ? null : Number(value.toFixed(digits)));
+  const side = (value) =>
+    value === undefined
+      ? null
+      : {
+          rps: Math.round(value.rps),
+          p50Ms: round(value.p50, 2),
+          p99Ms: round(value.p99, 2),
+          cpuMsPerRequest: round(value.cpuMsPerRequest),
+          pgCpuMsPerRequest: round(value.pgCpuMsPerRequest),
+          clientCpuMsPerRequest: round(value.clientCpuMsPerRequest),
+          requests: value.requests,
+          errors: value.errors,
+        };
+  const paper = (one, processes) => {
+    if (one?.cpuMsPerRequest === undefined || one.pgCpuMsPerRequest === undefined) return null;
+    const ceiling = 1000 / one.cpuMsPerRequest;
+    return {
+      // Cores the one-process run kept busy, by whom: where the machine's cores went.
+      coresServe: round((one.cpuMsPerRequest * one.rps) / 1000, 2),
+      coresPostgres: round((one.pgCpuMsPerRequest * one.rps) / 1000, 2),
+      coresClients: round(((one.clientCpuMsPerRequest ?? 0) * one.rps) / 1000, 2),
+      ceilingPerProcess: Math.round(ceiling),
+      postgresCoresAtCeiling: round((processes * one.pgCpuMsPerRequest) / one.cpuMsPerRequest, 2),
+      // A process that kept (nearly) a core busy was the limit: with a core each, N of them do N times its work.
+      // One that did not was held up by something processes share (for creates: the event counter's commits),
+      // which more processes do not widen: no figure on paper then.
+      ratio: (one.cpuMsPerRequest * one.rps) / 1000 >= PROCESS_BOUND_CORES ? processes : null,
+    };
+  };
+  return {
+    command,
+    date: new Date().toISOString(),
+    environment: environment(),
+    seconds: Number(seconds.toFixed(1)),
+    settings,
+    routes: routes.map((result) => ({
+      route: result.key,
+      name: result.name,
+      one: side(result.one),
+      all: side(result.ours),
+      ratio: result.ratio === undefined ? null : Number(result.ratio.toFixed(3)),
+      paper: paper(result.one, settings.processes),
+    })),
+  };
+}
+
 export function environment() {
   return `Node ${process.version}, V8 ${process.versions.v8}, ${process.platform}/${process.arch}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}`;
 }
@@ -630,18 +699,35 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     return at === -1 ? fallback : Number(args[at + 1]);
   };
   const started = performance.now();
+  const scale = args.includes('--scale');
   const measured = await benchService({
     clients: option('clients', 16),
     seconds: option('seconds', 3),
     rounds: option('rounds', 3),
     pglite: args.includes('--pglite'),
     ...(args.includes('--profile') ? { profile: args[args.indexOf('--profile') + 1] } : {}),
-    ...(args.includes('--routes') ? { routes: args[args.indexOf('--routes') + 1].split(',') } : {}),
+    ...(args.includes('--routes') ? { routes: args[args.indexOf('--routes') + 1].split(',') } : scale ? { routes: ['create', 'download', 'template'] } : {}),
     ...(args.includes('--source') ? { source: args[args.indexOf('--source') + 1] } : {}),
-    processes: option('processes', 1),
+    processes: option('processes', scale ? 2 : 1),
+    scale,
     log: (line) => console.log(line),
   });
   const seconds = (performance.now() - started) / 1000;
+  if (scale) {
+    const figures = scalingFigures(measured, seconds);
+    console.log(`\npassmint load --scale — ${environment()}, ${measured.settings.clients} clients, ${measured.settings.processes} processes against 1, ${seconds.toFixed(0)} s`);
+    for (const route of figures.routes) console.log(`${route.route}: ${route.all?.rps}/s vs ${route.one?.rps}/s → ${route.ratio}× (on paper, with cores to spare: ${JSON.stringify(route.paper)})`);
+    if (!args.includes('--no-write')) {
+      const path = fileURLToPath(new URL('./results.json', import.meta.url));
+      const results = JSON.parse(readFileSync(path, 'utf8'));
+      results.scaling = figures;
+      writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
+      const { writeFigures } = await import('../scripts/docs-figures.js');
+      const rewritten = writeFigures();
+      console.log(`\nWritten to bench/results.json (\`scaling\`)${rewritten.length > 0 ? `; figures regenerated in ${rewritten.join(', ')}` : ''}.`);
+    }
+    process.exit(0);
+  }
   const rows = serviceRows(measured);
   console.log(`\npassmint load — ${environment()}, ${measured.settings.clients} clients, ${measured.settings.processes} serve process(es), ${measured.settings.database}, ${seconds.toFixed(0)} s`);
   console.log('| route | passmint serve | bare baseline | ratio | target | result |');

@@ -378,14 +378,16 @@ console.log(`\n${rows.filter((row) => row.pass === true).length} PASS, ${failed.
 const resultsPath = fileURLToPath(new URL('./results.json', import.meta.url));
 const stored = rows.map(storedRow);
 if (only.length === 0) {
-  // The playground's figures (`npm run figures:playground`) are not measured here: kept as they were.
+  // The playground's figures (`npm run figures:playground`) and the scaling run (`node bench/load.js --scale`) are not
+  // measured here: kept as they were.
   let playground;
+  let scaling;
   try {
-    playground = JSON.parse(readFileSync(resultsPath, 'utf8')).playground;
+    ({ playground, scaling } = JSON.parse(readFileSync(resultsPath, 'utf8')));
   } catch {}
   writeFileSync(
     resultsPath,
-    `${JSON.stringify({ command: 'npm run bench', date: new Date().toISOString(), environment, seconds: Number(seconds.toFixed(1)), rows: stored, ...(loadFigures === undefined ? {} : { load: loadFigures }), ...(playground === undefined ? {} : { playground }) }, null, 2)}\n`,
+    `${JSON.stringify({ command: 'npm run bench', date: new Date().toISOString(), environment, seconds: Number(seconds.toFixed(1)), rows: stored, ...(loadFigures === undefined ? {} : { load: loadFigures }), ...(playground === undefined ? {} : { playground }), ...(scaling === undefined ? {} : { scaling }) }, null, 2)}\n`,
   );
 } else if (writeSections) {
   const previous = JSON.parse(readFileSync(resultsPath, 'utf8'));

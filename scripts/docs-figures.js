@@ -2,7 +2,8 @@
 // every table between `<!-- figures:NAME -->` and `<!-- /figures:NAME -->` is
 // rewritten from the file. NAME is a section of `npm run bench` (render,
 // scaling, scan, hostile, webhooks, wallet, pkpass, server, service, sizes),
-// `all` (every row), `load` (`npm run load`'s per-route figures), or `bundle`
+// `all` (every row), `load` (`npm run load`'s per-route figures), `scaling`
+// (`node bench/load.js --scale`: processes against one), or `bundle`
 // and `latency` (the playground's build sizes and keystroke latency, written
 // under `playground` by `npm run figures:playground`).
 //
@@ -77,6 +78,37 @@ function loadTable(results) {
   return lines.join('\n');
 }
 
+const cores = (value) => (typeof value === 'number' ? value.toFixed(2) : '—');
+
+function scalingTable(results) {
+  const scaling = results.scaling;
+  if (scaling === undefined) return '_No scaling run in bench/results.json yet: run `node bench/load.js --scale`._';
+  const { clients, processes, rounds, seconds, database } = scaling.settings;
+  return [
+    `\`${scaling.command}\`, ${day(scaling.date)}: ${scaling.environment}; ${clients} clients, ${database}, ${processes} \`passmint serve\` processes against 1, ${rounds} rounds of ${seconds} s each.`,
+    '',
+    `| route | 1 process | ${processes} processes | measured | CPU per request: passmint / PostgreSQL / clients | cores busy with 1 process: passmint / PostgreSQL / clients | 1 process with a core of its own | PostgreSQL cores for ${processes} at that rate | on paper, cores to spare |`,
+    '|---|---|---|---|---|---|---|---|---|',
+    ...scaling.routes.map((route) => {
+      const one = route.one ?? {};
+      const paper = route.paper;
+      return `| ${[
+        route.name,
+        perSecond(one.rps),
+        perSecond(route.all?.rps),
+        typeof route.ratio === 'number' ? `${route.ratio.toFixed(2)}×` : '—',
+        [one.cpuMsPerRequest, one.pgCpuMsPerRequest, one.clientCpuMsPerRequest].map((value) => (typeof value === 'number' ? value.toFixed(2) : '—')).join(' / ') + ' ms',
+        paper === null ? '—' : [paper.coresServe, paper.coresPostgres, paper.coresClients].map(cores).join(' / '),
+        paper === null ? '—' : perSecond(paper.ceilingPerProcess),
+        paper === null ? '—' : cores(paper.postgresCoresAtCeiling),
+        paper === null ? '—' : paper.ratio === null ? 'no gain: the process was not what limited it' : `${paper.ratio.toFixed(1)}×`,
+      ]
+        .map(cell)
+        .join(' | ')} |`;
+    }),
+  ].join('\n');
+}
+
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 function bundleTable(results) {
@@ -132,10 +164,11 @@ function latencyTable(results) {
  */
 export function renderFigures(results, name) {
   if (name === 'load') return loadTable(results);
+  if (name === 'scaling') return scalingTable(results);
   if (name === 'bundle') return bundleTable(results);
   if (name === 'latency') return latencyTable(results);
   if (name === 'all' || Object.hasOwn(SECTIONS, name)) return rowsTable(results, name);
-  throw new Error(`unknown figures block "${name}": use ${['all', 'load', 'bundle', 'latency', ...Object.keys(SECTIONS)].join(', ')}`);
+  throw new Error(`unknown figures block "${name}": use ${['all', 'load', 'scaling', 'bundle', 'latency', ...Object.keys(SECTIONS)].join(', ')}`);
 }
 
 /**
