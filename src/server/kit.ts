@@ -7,6 +7,7 @@ import type { JsonObject, PassTemplate } from '../types.js';
 import { MAX_IDENTIFIER_LENGTH } from '../wallet/identifiers.js';
 import { verifyEndpoint } from '../webhooks/handshake.js';
 import { isObject, nestedDeeperThan } from './body.js';
+import { BytesResponse } from './bytes-response.js';
 import { baseUrl, type ServiceContext } from './context.js';
 import { createPassBuilder, type PassBuilder } from './pass-builder.js';
 import { filesFor } from './personalize.js';
@@ -21,7 +22,7 @@ import * as store from './store.js';
 
 /** A JSON response. */
 export const json = (body: unknown, status = 200, headers: Record<string, string> = {}): Response =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+  new BytesResponse(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
 
 /** A 204 response. */
 export const noContent = (): Response => new Response(null, { status: 204 });

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BytesResponse } from './bytes-response.js';
 import { rememberClientAddress } from './client-address.js';
 import { ClientClosedError, rememberClientLeft } from './client-closed.js';
 
@@ -94,7 +95,15 @@ async function serve(
   response.headers.forEach((value, name) => {
     outHeaders[name] = value;
   });
-  if (response.body === null || method === 'HEAD') {
+  const bytes = method === 'HEAD' || !(response instanceof BytesResponse) ? undefined : response.takeBytes();
+  if (bytes !== undefined) {
+    // Bytes in memory (a JSON answer, a package): the head, the bytes and the end in one write, no stream.
+    outgoing.cork();
+    outgoing.writeHead(response.status, outHeaders);
+    if (bytes.byteLength > 0) outgoing.write(bytes);
+    outgoing.end();
+    outgoing.uncork();
+  } else if (response.body === null || method === 'HEAD') {
     outgoing.writeHead(response.status, outHeaders);
     outgoing.end();
   } else {

@@ -1,6 +1,7 @@
 import { pkpassHeaders } from '../pkpass/mime.js';
 import { createEvent } from '../webhooks/event.js';
 import { readJson } from './body.js';
+import { BytesResponse } from './bytes-response.js';
 import { type Kit, json, noContent } from './kit.js';
 import { owePassToGoogle } from './google-queue.js';
 import { addEvents } from './outbox.js';
@@ -104,7 +105,7 @@ export function passRoutes(kit: Kit): Route[] {
             // (see createEventBatch for what that trades).
             eventBatch.add(createEvent('pass.downloaded', { serialNumber: record!.serialNumber, passTypeIdentifier: record!.passTypeIdentifier }));
           }
-          return new Response(bytes as Uint8Array<ArrayBuffer>, { status: 200, headers: { ...pkpassHeaders(`${safeName(record!.serialNumber)}.pkpass`), 'last-modified': record!.updated.toUTCString() } });
+          return new BytesResponse(bytes, { status: 200, headers: { ...pkpassHeaders(`${safeName(record!.serialNumber)}.pkpass`), 'last-modified': record!.updated.toUTCString() } });
         },
       },
       public: ['GET'],
