@@ -481,7 +481,31 @@ async function measureAll({ serve, restartPolling, bare, databaseUrl, pg, client
     }
   }
   setupAgent.destroy();
-  return { routes, deliveries };
+  // Scaling: what one commit that takes a counter row costs here (the event counter every create's commit takes).
+  const counterCommitMs = scale && pg !== undefined ? await measureCounterCommit(pg, databaseUrl) : undefined;
+  return { routes, deliveries, counterCommitMs };
+}
+
+/**
+ * Milliseconds per commit of a transaction that bumps one counter row (an
+ * UPDATE on its own, one connection, one after another, on a scratch table of
+ * the run's database): the most commits a second one such row allows is
+ * about 1000 divided by it.
+ */
+async function measureCounterCommit(pg, databaseUrl, count = 500) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`create table if not exists load_counter (name text primary key, value bigint not null); insert into load_counter values ('c', 0) on conflict do nothing`);
+    const bump = { name: 'load_counter_bump', text: `update load_counter set value = value + 1 where name = 'c'`, values: [] };
+    for (let index = 0; index < 50; index++) await client.query(bump);
+    const started = performance.now();
+    for (let index = 0; index < count; index++) await client.query(bump);
+    return (performance.now() - started) / count;
+  } finally {
+    await client.query('drop table if exists load_counter').catch(() => undefined);
+    await client.end();
+  }
 }
 
 async function bareSetup(base, agent) {
@@ -637,10 +661,7 @@ export function loadFigures({ routes, deliveries, settings }, seconds, command =
  * process's ceiling with a core of its own (1000 ms / its CPU per request),
  * and the PostgreSQL cores that N processes at their ceilings keep busy.
  */
-/** Cores a lone process must keep busy for its CPU to count as what limits it. */
-const PROCESS_BOUND_CORES = 0.85;
-
-export function scalingFigures({ routes, settings }, seconds, command = 'node bench/load.js --scale') {
+export function scalingFigures({ routes, settings, counterCommitMs }, seconds, command = 'node bench/load.js --scale') {
   const round = (value, digits = 3) => (value === undefined || !Number.isFinite(value) ? null : Number(value.toFixed(digits)));
   const side = (value) =>
     value === undefined
@@ -655,9 +676,12 @@ export function scalingFigures({ routes, settings }, seconds, command = 'node be
           requests: value.requests,
           errors: value.errors,
         };
-  const paper = (one, processes) => {
+  const paper = (one, processes, key) => {
     if (one?.cpuMsPerRequest === undefined || one.pgCpuMsPerRequest === undefined) return null;
     const ceiling = 1000 / one.cpuMsPerRequest;
+    // Creates: every commit takes the event counter's row. Even with one create per commit (no batching at
+    // all), N processes at their ceilings need N × ceiling commits a second; the row allows 1000 / counterCommitMs.
+    const counterBound = key === 'create' && counterCommitMs !== undefined ? 1000 / counterCommitMs / ceiling : undefined;
     return {
       // Cores the one-process run kept busy, by whom: where the machine's cores went.
       coresServe: round((one.cpuMsPerRequest * one.rps) / 1000, 2),
@@ -665,10 +689,10 @@ export function scalingFigures({ routes, settings }, seconds, command = 'node be
       coresClients: round(((one.clientCpuMsPerRequest ?? 0) * one.rps) / 1000, 2),
       ceilingPerProcess: Math.round(ceiling),
       postgresCoresAtCeiling: round((processes * one.pgCpuMsPerRequest) / one.cpuMsPerRequest, 2),
-      // A process that kept (nearly) a core busy was the limit: with a core each, N of them do N times its work.
-      // One that did not was held up by something processes share (for creates: the event counter's commits),
-      // which more processes do not widen: no figure on paper then.
-      ratio: (one.cpuMsPerRequest * one.rps) / 1000 >= PROCESS_BOUND_CORES ? processes : null,
+      // With a core each (and PostgreSQL's cores above), N processes do N times one's work, up to what the
+      // event counter allows creates without batching (batches of several creates per commit lift that).
+      ratio: round(counterBound === undefined ? processes : Math.min(processes, counterBound), 2),
+      ...(counterBound === undefined ? {} : { ratioOneCreatePerCommit: round(counterBound, 2) }),
     };
   };
   return {
@@ -683,8 +707,9 @@ export function scalingFigures({ routes, settings }, seconds, command = 'node be
       one: side(result.one),
       all: side(result.ours),
       ratio: result.ratio === undefined ? null : Number(result.ratio.toFixed(3)),
-      paper: paper(result.one, settings.processes),
+      paper: paper(result.one, settings.processes, result.key),
     })),
+    counterCommitMs: round(counterCommitMs),
   };
 }
 
@@ -717,6 +742,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     const figures = scalingFigures(measured, seconds);
     console.log(`\npassmint load --scale — ${environment()}, ${measured.settings.clients} clients, ${measured.settings.processes} processes against 1, ${seconds.toFixed(0)} s`);
     for (const route of figures.routes) console.log(`${route.route}: ${route.all?.rps}/s vs ${route.one?.rps}/s → ${route.ratio}× (on paper, with cores to spare: ${JSON.stringify(route.paper)})`);
+    console.log(`a commit that bumps one counter row: ${figures.counterCommitMs} ms`);
     if (!args.includes('--no-write')) {
       const path = fileURLToPath(new URL('./results.json', import.meta.url));
       const results = JSON.parse(readFileSync(path, 'utf8'));

@@ -84,8 +84,9 @@ function scalingTable(results) {
   const scaling = results.scaling;
   if (scaling === undefined) return '_No scaling run in bench/results.json yet: run `node bench/load.js --scale`._';
   const { clients, processes, rounds, seconds, database } = scaling.settings;
+  const commit = typeof scaling.counterCommitMs === 'number' ? ` A commit that bumps one counter row took ${scaling.counterCommitMs.toFixed(3)} ms (about ${Math.round(1000 / scaling.counterCommitMs).toLocaleString('en')} a second).` : '';
   return [
-    `\`${scaling.command}\`, ${day(scaling.date)}: ${scaling.environment}; ${clients} clients, ${database}, ${processes} \`passmint serve\` processes against 1, ${rounds} rounds of ${seconds} s each.`,
+    `\`${scaling.command}\`, ${day(scaling.date)}: ${scaling.environment}; ${clients} clients, ${database}, ${processes} \`passmint serve\` processes against 1, ${rounds} rounds of ${seconds} s each.${commit}`,
     '',
     `| route | 1 process | ${processes} processes | measured | CPU per request: passmint / PostgreSQL / clients | cores busy with 1 process: passmint / PostgreSQL / clients | 1 process with a core of its own | PostgreSQL cores for ${processes} at that rate | on paper, cores to spare |`,
     '|---|---|---|---|---|---|---|---|---|',
@@ -101,7 +102,11 @@ function scalingTable(results) {
         paper === null ? '—' : [paper.coresServe, paper.coresPostgres, paper.coresClients].map(cores).join(' / '),
         paper === null ? '—' : perSecond(paper.ceilingPerProcess),
         paper === null ? '—' : cores(paper.postgresCoresAtCeiling),
-        paper === null ? '—' : paper.ratio === null ? 'no gain: the process was not what limited it' : `${paper.ratio.toFixed(1)}×`,
+        paper === null
+          ? '—'
+          : typeof paper.ratioOneCreatePerCommit === 'number' && paper.ratioOneCreatePerCommit < processes
+            ? `${paper.ratio.toFixed(2)}× with one create per commit; ${processes.toFixed(2)}× with ${Math.ceil(processes / paper.ratioOneCreatePerCommit)} or more per commit`
+            : `${paper.ratio.toFixed(2)}×`,
       ]
         .map(cell)
         .join(' | ')} |`;
