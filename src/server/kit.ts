@@ -56,6 +56,11 @@ export interface Kit {
   cachedTemplateOf(text: string): Promise<store.TemplateRecord>;
   /** The template read now (and the copy in memory replaced, or forgotten when it is gone). */
   freshTemplateOf(text: string): Promise<store.TemplateRecord>;
+  /**
+   * The template at `version` (the one a pass's row names, read with it): the copy in memory when it is that
+   * version, else read through `sql` (and held); `undefined` when it is gone.
+   */
+  templateAt(sql: SqlQueryable, id: number, version: number | undefined): Promise<store.TemplateRecord | undefined>;
   /** New passes with their `pass.created`, many creates in one statement (group commit). */
   readonly passBatch: PassBatch;
   passOf(passTypeIdentifier: string, serialNumber: string): Promise<store.PassRecord>;
@@ -147,6 +152,13 @@ export function createKit(context: ServiceContext): Kit {
     const id = templateIdOf(text);
     if (id !== undefined) templates.delete(id);
     return hold(await templateOf(text));
+  };
+
+  const templateAt = async (sql: SqlQueryable, id: number, version: number | undefined): Promise<store.TemplateRecord | undefined> => {
+    const held = templates.get(id);
+    if (held !== undefined && version !== undefined && held.version === version) return held;
+    const record = await store.findTemplate(sql, id);
+    return record === undefined ? undefined : hold(record);
   };
 
   const cachedTemplateOf = async (text: string): Promise<store.TemplateRecord> => {
@@ -276,6 +288,7 @@ export function createKit(context: ServiceContext): Kit {
     templateOf,
     cachedTemplateOf,
     freshTemplateOf,
+    templateAt,
     passBatch,
     passOf,
     webhookOf,

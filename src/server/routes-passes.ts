@@ -14,7 +14,7 @@ import { markPassUpdated } from './wallet-store.js';
 
 /** Passes: list, read, change values, the seed's passjson, the signed download, delete. */
 export function passRoutes(kit: Kit): Route[] {
-  const { context, db, builder, guard, seed, eventBatch, commitEvents, pack, passOf, valuesOf, passSummary, passResource } = kit;
+  const { context, db, builder, guard, seed, eventBatch, commitEvents, pack, passOf, templateAt, valuesOf, passSummary, passResource } = kit;
   return [
     {
       pattern: '/v1/passes',
@@ -56,7 +56,8 @@ export function passRoutes(kit: Kit): Route[] {
           await commitEvents(async (tx) => {
             const current = await store.findPass(tx, params[0]!, params[1]!, true);
             if (current === undefined) return;
-            const template = await store.findTemplate(tx, current.templateId);
+            // The copy in memory when it is the version the pass's row was read with (no second query).
+            const template = await templateAt(tx, current.templateId, current.templateVersion);
             if (template === undefined) throw new ServiceProblem(404, 'template-not-found', 'The pass\'s template is gone.');
             // Serial number and token never change across updates (Wallet keeps them).
             const pass = builder.build(request, template, values, {
@@ -66,9 +67,10 @@ export function passRoutes(kit: Kit): Route[] {
               webServiceURL: typeof current.pass.webServiceURL === 'string' ? current.pass.webServiceURL : undefined,
             });
             record = await store.updatePass(tx, values, pass);
-            await markPassUpdated(tx, current.passTypeIdentifier, current.serialNumber);
             if (context.pushes) await store.queuePushes(tx, current.passTypeIdentifier, current.serialNumber);
             await owePassToGoogle(context, tx, current.passTypeIdentifier, current.serialNumber);
+            // The two counters last (update tag, then event number): their rows are held until the commit, and every other update waits for them.
+            await markPassUpdated(tx, current.passTypeIdentifier, current.serialNumber);
             await addEvents(tx, [createEvent('pass.updated', { serialNumber: current.serialNumber, passTypeIdentifier: current.passTypeIdentifier })]);
           });
           if (record === undefined) await passOf(params[0]!, params[1]!);
