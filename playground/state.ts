@@ -300,8 +300,10 @@ export const shownIssues = signal<readonly IssueEntry[]>([]);
 /** Google Wallet's losses, following the same way. */
 export const shownGoogleIssues = signal<readonly IssueEntry[]>([]);
 
-const whenIdle = (run: () => void): number =>
+const whenIdle = (run: (deadline?: IdleDeadline) => void): number =>
   typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 200 }) : window.setTimeout(run, 30);
+/** Whether a key or click is waiting for the page (Chromium's `isInputPending`; elsewhere, never known). */
+const inputPending = (): boolean => (navigator as { scheduling?: { isInputPending?: () => boolean } }).scheduling?.isInputPending?.() === true;
 const cancelIdle = (id: number): void => (typeof cancelIdleCallback === 'function' ? cancelIdleCallback(id) : clearTimeout(id));
 
 // The template's checks look at `/description/…`, the pass's at the same place
@@ -457,9 +459,10 @@ export function refreshIssuesNow(): void {
 }
 
 /**
- * The checks, one per idle slice (each computed is kept until its inputs change), so
- * no single task of them holds the page when a key comes: with 500 fields the whole
- * refresh is one 6–17 ms task, each slice a few milliseconds.
+ * The checks in slices (each computed is kept until its inputs change): while typing, one
+ * slice per idle time between frames, so a key never waits for more than one slice (with
+ * 500 fields the whole refresh is a 6–17 ms task, a slice a few milliseconds) and a state
+ * the next key replaces is not checked to the end; once the page is idle, all at once.
  */
 const CHECK_SLICES: readonly (() => unknown)[] = [
   () => templateReport.peek(),
@@ -468,12 +471,21 @@ const CHECK_SLICES: readonly (() => unknown)[] = [
   () => googleIssues.peek(),
 ];
 
+/** Idle time left above which the page draws no frames (Chromium's idle periods between frames are shorter than a frame). */
+const LONG_IDLE_MS = 20;
+
 function refreshInSlices(step: number): void {
-  issuesPending = whenIdle(() => {
-    const slice = CHECK_SLICES[step];
-    if (slice === undefined) return refreshIssuesNow();
-    slice();
-    refreshInSlices(step + 1);
+  issuesPending = whenIdle((deadline) => {
+    // One slice per idle time between frames (while typing); slice after slice in a long idle
+    // time (no frame to draw: more than 20 ms left), until a key or click waits.
+    let next = step;
+    do {
+      const slice = CHECK_SLICES[next];
+      if (slice === undefined) return refreshIssuesNow();
+      slice();
+      next++;
+    } while (deadline !== undefined && deadline.timeRemaining() > LONG_IDLE_MS && !inputPending());
+    refreshInSlices(next);
   });
 }
 

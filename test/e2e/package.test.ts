@@ -129,9 +129,10 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     await card.locator('[data-testid=image-strip]').waitFor();
     expect(await card.locator('[data-testid=image-background]').count()).toBe(0);
     expect(await card.locator('[data-testid=image-thumbnail]').count()).toBe(0);
-    const unused = await page.locator('[data-testid=issues] button[data-code=unused-image]').allTextContents();
-    expect(unused.join('\n')).toContain('"background@2x.png" is never shown');
-    expect(unused.join('\n')).toContain('"thumbnail@2x.png" is never shown');
+    // The Issues list follows when the page is idle.
+    const unused = async (): Promise<string> => (await page.locator('[data-testid=issues] button[data-code=unused-image]').allTextContents()).join('\n');
+    await expect.poll(unused).toContain('"background@2x.png" is never shown');
+    expect(await unused()).toContain('"thumbnail@2x.png" is never shown');
 
     // A boarding pass: the footer above the barcode, no strip slot.
     await page.locator('[data-testid=example-picker]').selectOption('boarding-pass');
@@ -233,7 +234,7 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     await page.locator('[data-testid=make-icon]').click();
     await expect.poll(() => page.locator('[data-testid="size-icon@3x.png"]').textContent()).toBe('87×87');
     expect(await page.locator('[data-testid="size-icon.png"]').textContent()).toBe('29×29');
-    expect(await page.locator('[data-testid=issues] button[data-code=missing-icon]').count()).toBe(0);
+    await expect.poll(() => page.locator('[data-testid=issues] button[data-code=missing-icon]').count()).toBe(0);
     await page.locator('#certificate-pem').fill(pki.certPem);
     await page.locator('#key-pem').fill(pki.keyPem);
     await page.locator('#wwdr-pem').fill(pki.wwdrPem);
