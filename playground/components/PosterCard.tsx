@@ -24,11 +24,44 @@ function PosterField({ field, big = false }: { field: Field; big?: boolean }): J
 }
 
 /**
+ * The seating and entry line of a poster event ticket's footer: `admissionLevel` (say
+ * "General Admission") and the first of `seats` — section, row, seat — edged in its
+ * `seatSectionColor`; nothing when the pass has neither.
+ */
+function Seating({ semantics }: { semantics: Record<string, unknown> }): JSX.Element | null {
+  const seat = Array.isArray(semantics['seats']) && typeof semantics['seats'][0] === 'object' && semantics['seats'][0] !== null ? (semantics['seats'][0] as Record<string, unknown>) : {};
+  const admission = text(semantics['admissionLevel']);
+  const parts = (
+    [
+      ['Section', seat['seatSection']],
+      ['Row', seat['seatRow']],
+      ['Seat', seat['seatNumber']],
+    ] as const
+  ).flatMap(([label, value]) => {
+    const shown = text(value) ?? (typeof value === 'number' ? String(value) : undefined);
+    return shown === undefined ? [] : [[label, shown] as const];
+  });
+  if (admission === undefined && parts.length === 0) return null;
+  const color = shownColor(typeof seat['seatSectionColor'] === 'string' ? seat['seatSectionColor'] : undefined);
+  return (
+    <div class="poster-seating" data-testid="poster-seating" style={color === undefined ? undefined : { borderColor: color.rgb }}>
+      {admission === undefined ? null : <div class="poster-admission">{admission}</div>}
+      {parts.map(([label, value]) => (
+        <div key={label} class="poster-field" data-seat={label.toLowerCase()}>
+          <div class="field-label">{label}</div>
+          <div class="field-value">{value}</div>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/**
  * A poster pass as iOS 18 (event ticket) and iOS 27 (`posterGeneric`) draw it: the
  * artwork full-bleed (else the background color), the primary logo or the event's
  * logo text on top, the poster's title from the semantic tags (event name,
  * performers or teams, date, venue and room) or the posterGeneric's fields, and a
- * footer in `footerBackgroundColor` with the barcode.
+ * footer in `footerBackgroundColor` with the seating (event ticket) and the barcode.
  */
 export function PosterCard({ pass, layout, images }: { pass: Pass; layout: PosterLayout; images: CardImages }): JSX.Element {
   const semantics = (pass.semantics ?? {}) as Record<string, unknown>;
@@ -71,6 +104,7 @@ export function PosterCard({ pass, layout, images }: { pass: Pass; layout: Poste
     );
   }
   const footerField = layout.kind === 'posterGeneric' ? structure.footerFields?.[0] : undefined;
+  const seating = layout.kind === 'posterEventTicket' ? <Seating semantics={semantics} /> : null;
   return (
     <article class="pass poster" style={style} data-testid="poster-preview" data-poster={layout.kind} aria-label={`${layout.kind === 'posterGeneric' ? 'Poster generic' : 'Poster event ticket'} pass preview`}>
       {art === undefined ? null : <img class="poster-art" src={art} alt="" data-testid="image-artwork" />}
@@ -81,6 +115,7 @@ export function PosterCard({ pass, layout, images }: { pass: Pass; layout: Poste
       {title}
       <footer class="poster-footer" style={footerColor === undefined ? undefined : { backgroundColor: footerColor.rgb }}>
         {footerField === undefined ? null : <PosterField field={footerField} />}
+        {seating}
         {barcode === undefined ? null : <BarcodeView barcode={barcode} />}
         {images.secondaryLogo === undefined || layout.kind !== 'posterEventTicket' ? null : <img class="poster-secondary-logo" src={images.secondaryLogo} alt="" data-testid="image-secondaryLogo" />}
       </footer>

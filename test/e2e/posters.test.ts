@@ -137,4 +137,26 @@ describe.skipIf(!chromiumAvailable)('playground: poster layouts (iOS 18 event ti
     await screenshot(page, '52-poster-event-guide', false);
     expect(errors).toEqual([]);
   });
+
+  test('a poster event ticket\'s footer shows its seating from the semantic tags: admission level, section, row and seat in the section\'s color', async () => {
+    const { page, errors } = await open();
+    await page.locator('[data-testid=example-picker]').selectOption('poster-event');
+    await page.locator('[data-testid=poster-preview]').waitFor();
+    // The example has no seats: nothing is drawn for them.
+    expect(await page.locator('[data-testid=poster-seating]').count()).toBe(0);
+    await replaceEditorText(
+      page,
+      posterTemplate((body) => {
+        const semantics = body['semantics'] as Record<string, unknown>;
+        semantics['admissionLevel'] = 'Stalls';
+        semantics['seats'] = [{ seatSection: 'B', seatRow: '3', seatNumber: '17', seatSectionColor: 'rgb(220, 38, 38)' }];
+      }),
+    );
+    const seating = page.locator('[data-testid=poster-preview] .poster-footer [data-testid=poster-seating]');
+    await seating.waitFor();
+    expect(await seating.locator('.poster-admission').textContent()).toBe('Stalls');
+    expect(await seating.locator('[data-seat]').evaluateAll((fields) => fields.map((field) => field.textContent))).toEqual(['SectionB', 'Row3', 'Seat17']);
+    expect(await seating.evaluate((element) => getComputedStyle(element).borderLeftColor)).toBe('rgb(220, 38, 38)');
+    expect(errors).toEqual([]);
+  });
 });
