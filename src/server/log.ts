@@ -65,6 +65,12 @@ export function routeTemplate(path: string, apiRoute: string | undefined): strin
   return apiRoute === undefined ? 'unmatched' : apiRoute.replace(/:([a-z]+)/gi, '{$1}').replace(/\*$/, '{path}');
 }
 
+/** What {@link bufferLines} gives: `write` a text, `flush` what waits. */
+export interface LineBuffer {
+  readonly write: (text: string) => void;
+  readonly flush: () => void;
+}
+
 /**
  * Lines written together: what is written during one turn of the event loop
  * goes out in one write (`setImmediate`), in order, and at once past
@@ -79,12 +85,7 @@ export function routeTemplate(path: string, apiRoute: string | undefined): strin
  * process.on('exit', out.flush);
  * ```
  */
-export interface LineBuffer {
-  readonly write: (text: string) => void;
-  readonly flush: () => void;
-}
-
-export function bufferLines(write: (text: string) => void, maxChars = 64 * 1024): LineBuffer {
+export function bufferLines(write: (text: string) => void, maxChars: number = 64 * 1024): LineBuffer {
   let waiting: string[] = [];
   let chars = 0;
   let scheduled = false;
