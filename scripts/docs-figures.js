@@ -1,11 +1,12 @@
-// The figures in docs/*.md come from bench/results.json, never by hand:
+// The figures in README.md and docs/*.md come from bench/results.json, never by hand:
 // every table between `<!-- figures:NAME -->` and `<!-- /figures:NAME -->` is
 // rewritten from the file. NAME is a section of `npm run bench` (render,
 // scaling, scan, hostile, webhooks, wallet, pkpass, server, service, sizes),
 // `all` (every row), `load` (`npm run load`'s per-route figures), `scaling`
 // (`node bench/load.js --scale`: processes against one), or `bundle`
 // and `latency` (the playground's build sizes and keystroke latency, written
-// under `playground` by `npm run figures:playground`).
+// under `playground` by `npm run figures:playground`), `keystroke` (that
+// latency in brief, for the README).
 //
 //   node scripts/docs-figures.js           rewrite the tables
 //   node scripts/docs-figures.js --check   exit 1, naming the files, when a table differs
@@ -160,6 +161,29 @@ function latencyTable(results) {
   ].join('\n');
 }
 
+/** The playground's keystroke latency in brief, for the README: painted medians and p95s against the targets. */
+function keystrokeSummary(results) {
+  const latency = results.playground?.latency;
+  if (latency === undefined) return '_No latency run in bench/results.json yet: run `npm run figures:playground`._';
+  return [
+    `Keydown → painted frame, median / p95, \`${latency.command}\` on ${day(latency.date)} (${latency.environment}):`,
+    '',
+    '| template | typing in the editor | typing in a value | target | result |',
+    '|---|---|---|---|---|',
+    ...latency.cases.map((row) =>
+      `| ${[
+        row.template,
+        pair(row.editor.painted),
+        pair(row.value.painted),
+        `${targetText(row.target)} ms`,
+        meets(row.editor.painted, row.target) && meets(row.value.painted, row.target) ? 'met' : 'not met',
+      ]
+        .map(cell)
+        .join(' | ')} |`,
+    ),
+  ].join('\n');
+}
+
 /**
  * The generated text of one block.
  *
@@ -172,8 +196,9 @@ export function renderFigures(results, name) {
   if (name === 'scaling') return scalingTable(results);
   if (name === 'bundle') return bundleTable(results);
   if (name === 'latency') return latencyTable(results);
+  if (name === 'keystroke') return keystrokeSummary(results);
   if (name === 'all' || Object.hasOwn(SECTIONS, name)) return rowsTable(results, name);
-  throw new Error(`unknown figures block "${name}": use ${['all', 'load', 'scaling', 'bundle', 'latency', ...Object.keys(SECTIONS)].join(', ')}`);
+  throw new Error(`unknown figures block "${name}": use ${['all', 'load', 'scaling', 'bundle', 'latency', 'keystroke', ...Object.keys(SECTIONS)].join(', ')}`);
 }
 
 /**
@@ -199,7 +224,7 @@ export function readSources() {
   const docs = readdirSync(join(root, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .map((name) => ({ path: join(root, 'docs', name), name: `docs/${name}` }));
-  return { results, docs };
+  return { results, docs: [{ path: join(root, 'README.md'), name: 'README.md' }, ...docs] };
 }
 
 /**

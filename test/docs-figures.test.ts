@@ -17,7 +17,7 @@ const sample: BenchResults = {
 };
 
 describe('docs figures', () => {
-  test('every figures block in docs/*.md matches bench/results.json', () => {
+  test('every figures block in README.md and docs/*.md matches bench/results.json', () => {
     const { results, docs } = readSources();
     const blocks = docs.flatMap((doc) => {
       const text = readFileSync(doc.path, 'utf8');
@@ -25,6 +25,7 @@ describe('docs figures', () => {
       return [...text.matchAll(/<!-- figures:([a-z]+) -->/g)].map((match) => `${doc.name}:${match[1]}`);
     });
     expect(blocks).toContain('docs/performance.md:load');
+    expect(blocks).toContain('README.md:keystroke');
   });
 
   test('a section block lists that section\'s rows only, ratios as the targets read them', () => {
