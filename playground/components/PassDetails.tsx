@@ -21,6 +21,22 @@ export function Value({ field }: { field: Field }): JSX.Element {
   );
 }
 
+/** Fields as Wallet lists them on the Pass Details page: label over value, links live. */
+export function DetailsList({ fields, testId }: { fields: readonly Field[]; testId?: string }): JSX.Element {
+  return (
+    <dl class="details-group" data-testid={testId}>
+      {fields.map((field, index) => (
+        <div key={`${field.key}:${index}`} class="details-row" data-key={field.key}>
+          {field.label === undefined ? null : <dt>{String(field.label)}</dt>}
+          <dd>
+            <Value field={field} />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 /**
  * The back of a pass as current iOS shows it: the Pass Details screen (opened from
  * the pass's "…" button) in the system's colors, not the pass's — the pass's icon
@@ -40,16 +56,7 @@ export function PassDetails({ pass, fields, icon }: { pass: Pass; fields: readon
         </div>
       </header>
       {fields.length === 0 ? null : (
-        <dl class="details-group" data-testid="back-fields">
-          {fields.map((field, index) => (
-            <div key={`${field.key}:${index}`} class="details-row" data-key={field.key}>
-              {field.label === undefined ? null : <dt>{String(field.label)}</dt>}
-              <dd>
-                <Value field={field} />
-              </dd>
-            </div>
-          ))}
-        </dl>
+        <DetailsList fields={fields} testId="back-fields" />
       )}
       <div class="details-group" aria-hidden="true">
         <div class="details-row toggle">

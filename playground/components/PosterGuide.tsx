@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
 import type { Field, Pass, PassUpcomingEntry } from '../../src/index.js';
-import { Value } from './PassDetails.js';
+import { DetailsList } from './PassDetails.js';
 import type { CardImages } from './PassCard.js';
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
@@ -44,16 +44,7 @@ export function PosterGuide({ pass, images }: { pass: Pass; images: CardImages }
       {info.length === 0 ? null : (
         <section class="guide-section" data-testid="additional-info">
           <h3 class="guide-title">Additional Info</h3>
-          <dl class="details-group">
-            {info.map((field, index) => (
-              <div key={`${field.key}:${index}`} class="details-row" data-key={field.key}>
-                {field.label === undefined ? null : <dt>{String(field.label)}</dt>}
-                <dd>
-                  <Value field={field} />
-                </dd>
-              </div>
-            ))}
-          </dl>
+          <DetailsList fields={info} />
         </section>
       )}
       {upcoming.length === 0 ? null : (
