@@ -619,27 +619,37 @@ export function serviceRows({ routes, deliveries }) {
   return rows;
 }
 
+/** A number as stored in results.json: rounded, null where it was not measured. */
+const round = (value, digits = 3) => (value === undefined || !Number.isFinite(value) ? null : Number(value.toFixed(digits)));
+
+/** One side of a route (the service, a bare baseline, one or all processes) as stored in results.json. */
+const side = (value) =>
+  value === undefined
+    ? null
+    : {
+        rps: Math.round(value.rps),
+        p50Ms: round(value.p50, 2),
+        p99Ms: round(value.p99, 2),
+        cpuMsPerRequest: round(value.cpuMsPerRequest),
+        pgCpuMsPerRequest: round(value.pgCpuMsPerRequest),
+        clientCpuMsPerRequest: round(value.clientCpuMsPerRequest),
+        requests: value.requests,
+        errors: value.errors,
+      };
+
+/** What every stored run starts with: the command, when, where, how long, with which settings. */
+const runHeader = (command, seconds, settings) => ({
+  command,
+  date: new Date().toISOString(),
+  environment: environment(),
+  seconds: Number(seconds.toFixed(1)),
+  settings,
+});
+
 /** The per-route figures as stored under `load` in results.json. */
 export function loadFigures({ routes, deliveries, settings }, seconds, command = 'npm run load') {
-  const side = (value) =>
-    value === undefined
-      ? null
-      : {
-          rps: Math.round(value.rps),
-          p50Ms: value.p50 === undefined ? null : Number(value.p50.toFixed(2)),
-          p99Ms: value.p99 === undefined ? null : Number(value.p99.toFixed(2)),
-          cpuMsPerRequest: value.cpuMsPerRequest === undefined ? null : Number(value.cpuMsPerRequest.toFixed(3)),
-          pgCpuMsPerRequest: value.pgCpuMsPerRequest === undefined ? null : Number(value.pgCpuMsPerRequest.toFixed(3)),
-          clientCpuMsPerRequest: value.clientCpuMsPerRequest === undefined ? null : Number(value.clientCpuMsPerRequest.toFixed(3)),
-          requests: value.requests,
-          errors: value.errors,
-        };
   return {
-    command,
-    date: new Date().toISOString(),
-    environment: environment(),
-    seconds: Number(seconds.toFixed(1)),
-    settings,
+    ...runHeader(command, seconds, settings),
     routes: [...routes, ...(deliveries === undefined ? [] : [deliveries])].map((result) => ({
       route: result.key,
       name: result.name,
@@ -662,20 +672,6 @@ export function loadFigures({ routes, deliveries, settings }, seconds, command =
  * and the PostgreSQL cores that N processes at their ceilings keep busy.
  */
 export function scalingFigures({ routes, settings, counterCommitMs }, seconds, command = 'node bench/load.js --scale') {
-  const round = (value, digits = 3) => (value === undefined || !Number.isFinite(value) ? null : Number(value.toFixed(digits)));
-  const side = (value) =>
-    value === undefined
-      ? null
-      : {
-          rps: Math.round(value.rps),
-          p50Ms: round(value.p50, 2),
-          p99Ms: round(value.p99, 2),
-          cpuMsPerRequest: round(value.cpuMsPerRequest),
-          pgCpuMsPerRequest: round(value.pgCpuMsPerRequest),
-          clientCpuMsPerRequest: round(value.clientCpuMsPerRequest),
-          requests: value.requests,
-          errors: value.errors,
-        };
   const paper = (one, processes, key) => {
     if (one?.cpuMsPerRequest === undefined || one.pgCpuMsPerRequest === undefined) return null;
     const ceiling = 1000 / one.cpuMsPerRequest;
@@ -696,11 +692,7 @@ export function scalingFigures({ routes, settings, counterCommitMs }, seconds, c
     };
   };
   return {
-    command,
-    date: new Date().toISOString(),
-    environment: environment(),
-    seconds: Number(seconds.toFixed(1)),
-    settings,
+    ...runHeader(command, seconds, settings),
     routes: routes.map((result) => ({
       route: result.key,
       name: result.name,
