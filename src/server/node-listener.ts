@@ -44,6 +44,15 @@ function leave(exchange: Exchange): void {
   if (exchange.request !== undefined) rememberClientLeft(exchange.request);
 }
 
+/** An answer whose body is all here: the head, the body and the end in one write. */
+function writeWhole(outgoing: ServerResponse, status: number, headers: Record<string, string | string[]>, body: Uint8Array | undefined): void {
+  outgoing.cork();
+  outgoing.writeHead(status, headers);
+  if (body !== undefined && body.byteLength > 0) outgoing.write(body);
+  outgoing.end();
+  outgoing.uncork();
+}
+
 async function serve(
   handler: (request: Request) => Promise<Response>,
   incoming: IncomingMessage,
@@ -98,11 +107,7 @@ async function serve(
   const bytes = method === 'HEAD' || !(response instanceof BytesResponse) ? undefined : response.takeBytes();
   if (bytes !== undefined) {
     // Bytes in memory (a JSON answer, a package): the head, the bytes and the end in one write, no stream.
-    outgoing.cork();
-    outgoing.writeHead(response.status, outHeaders);
-    if (bytes.byteLength > 0) outgoing.write(bytes);
-    outgoing.end();
-    outgoing.uncork();
+    writeWhole(outgoing, response.status, outHeaders, bytes);
   } else if (response.body === null || method === 'HEAD') {
     outgoing.writeHead(response.status, outHeaders);
     outgoing.end();
@@ -114,11 +119,7 @@ async function serve(
     if (second.done) {
       // The whole body in one chunk (every JSON answer, a .pkpass): the head, the chunk and the end in one write.
       // (Still chunked: with a Content-Length instead, a pipelined request behind a refused, unread body went unanswered.)
-      outgoing.cork();
-      outgoing.writeHead(response.status, outHeaders);
-      if (!first.done) outgoing.write(first.value);
-      outgoing.end();
-      outgoing.uncork();
+      writeWhole(outgoing, response.status, outHeaders, first.done ? undefined : first.value);
     } else {
       outgoing.writeHead(response.status, outHeaders);
       // The two chunks already read, then the rest as it comes.
