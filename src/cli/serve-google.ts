@@ -5,7 +5,7 @@ import { GoogleWalletError } from '../google/error.js';
 import { readGoogleCredentials } from '../google/credentials.js';
 import { parseRootKeys } from '../google/root-keys.js';
 import type { GoogleRootKey } from '../google/types.js';
-import type { GoogleServiceOptions } from '../server/google-service.js';
+import type { GoogleServiceOptions } from '../server/google/service.js';
 import { stringOption, type OptionTable, type ParsedCommandLine } from './args.js';
 import { readTextInput } from './files.js';
 import type { CliIo } from './io.js';

@@ -1,11 +1,11 @@
 import type { PassSigner } from '../pkpass/signer.js';
 import type { FetchLike } from '../webhooks/post.js';
-import type { ApiKeyChecker } from './api-keys.js';
-import type { GoogleService } from './google-service.js';
-import type { Limits } from './limits.js';
-import type { ErrorPlace } from './log.js';
+import type { ApiKeyChecker } from './db/keys.js';
+import type { GoogleService } from './google/service.js';
+import type { Limits } from './http/limits.js';
+import type { ErrorPlace } from './http/log.js';
 import type { Metrics } from './metrics.js';
-import type { SqlDatabase } from './sql.js';
+import type { SqlDatabase } from './db/sql.js';
 
 /** What every route of the service shares. */
 export interface ServiceContext {

@@ -1,25 +1,25 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PassSigner } from '../pkpass/signer.js';
-import { addApiKey, createApiKeyChecker, ensureFirstApiKey } from './api-keys.js';
+import { addApiKey, createApiKeyChecker, ensureFirstApiKey } from './db/keys.js';
 import { DEFAULT_TIMEOUT_MS } from '../webhooks/post.js';
-import { createServiceHandler } from './api.js';
-import type { ErrorPlace, LogSink } from './log.js';
-import { resolveLimits, type ServiceLimits } from './limits.js';
+import { createServiceHandler } from './handler.js';
+import type { ErrorPlace, LogSink } from './http/log.js';
+import { resolveLimits, type ServiceLimits } from './http/limits.js';
 import { createMetrics, type Metrics, type PoolStats } from './metrics.js';
-import { createRetention } from './retention.js';
-import { createDeliveryWorker, type DeliveryAttempt, type DeliveryOptions, type Worker } from './delivery-worker.js';
-import { nodeListener } from './node-listener.js';
-import { releaseClaimsAtStart } from './claims.js';
-import { defaultLeaseMs, leaseProblem } from './lease.js';
-import { openPglite } from './pglite.js';
-import { createOutboxSignal } from './outbox-signal.js';
-import { openPostgres } from './postgres.js';
-import { createPushWorker, type Pusher } from './push-worker.js';
-import { createGoogleService, type GoogleServiceOptions } from './google-service.js';
-import { createGoogleWorker } from './google-worker.js';
-import { migrate } from './schema.js';
-import type { SqlDatabase } from './sql.js';
+import { createRetention } from './queue/retention.js';
+import { createDeliveryWorker, type DeliveryAttempt, type DeliveryOptions, type Worker } from './queue/delivery-worker.js';
+import { nodeListener } from './http/node-listener.js';
+import { releaseClaimsAtStart } from './db/claims.js';
+import { defaultLeaseMs, leaseProblem } from './queue/lease.js';
+import { openPglite } from './db/pglite.js';
+import { createOutboxSignal } from './queue/outbox-signal.js';
+import { openPostgres } from './db/postgres.js';
+import { createPushWorker, type Pusher } from './queue/push-worker.js';
+import { createGoogleService, type GoogleServiceOptions } from './google/service.js';
+import { createGoogleWorker } from './google/worker.js';
+import { migrate } from './db/schema.js';
+import type { SqlDatabase } from './db/sql.js';
 
 /**
  * What `createServer` needs. Everything is optional: without any option the

@@ -1,4 +1,4 @@
-import type { SqlDatabase } from './sql.js';
+import type { SqlDatabase } from './db/sql.js';
 
 /** Upper bounds of the request latency histogram, in seconds. */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { parseWithEnvironment } from '../../src/cli/env-options.js';
 import { LIMIT_SERVE_OPTIONS, readLimitOptions } from '../../src/cli/serve-limits.js';
 import { UsageError } from '../../src/cli/usage-error.js';
-import { resolveLimits } from '../../src/server/limits.js';
+import { resolveLimits } from '../../src/server/http/limits.js';
 
 const read = (args: string[], env: Record<string, string> = {}) => readLimitOptions(parseWithEnvironment(args, LIMIT_SERVE_OPTIONS, env));
 

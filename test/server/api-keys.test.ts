@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApiKey, createApiKeyChecker, ensureFirstApiKey, listApiKeys, revokeApiKey } from '../../src/server/api-keys.js';
-import { requiredScope } from '../../src/server/scopes.js';
-import type { SqlDatabase } from '../../src/server/sql.js';
+import { createApiKey, createApiKeyChecker, ensureFirstApiKey, listApiKeys, revokeApiKey } from '../../src/server/db/keys.js';
+import { requiredScope } from '../../src/server/routes/scopes.js';
+import type { SqlDatabase } from '../../src/server/db/sql.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { startService, type Service } from './harness.js';
 import { openApiChecker, recordAnswers, type Answer } from './openapi-check.js';

@@ -4,7 +4,7 @@
 // the template images served for Google are rate limited per address like
 // the other public routes (each is a database read of up to 4 MiB).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { SqlDatabase } from '../../src/server/sql.js';
+import type { SqlDatabase } from '../../src/server/db/sql.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { startService, type Service } from './harness.js';
 

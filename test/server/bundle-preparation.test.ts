@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createPassSigner } from '../../src/pkpass/signer.js';
-import type { SqlDatabase } from '../../src/server/sql.js';
-import { putTemplateFile } from '../../src/server/store-templates.js';
+import type { SqlDatabase } from '../../src/server/db/sql.js';
+import { putTemplateFile } from '../../src/server/db/templates.js';
 import { png } from '../pkpass/helpers.js';
 import { makePki, PASS_TYPE_IDENTIFIER } from '../pkpass/pki.js';
 import { ENGINES, type TestDatabase } from './databases.js';

@@ -1,6 +1,6 @@
 // A Response holding its body as bytes: read as any Response, or taken whole once by the Node listener.
 import { describe, expect, test } from 'vitest';
-import { BytesResponse } from '../../src/server/bytes-response.js';
+import { BytesResponse } from '../../src/server/http/bytes-response.js';
 
 const make = () => new BytesResponse('{"ok":true}', { status: 201, headers: { 'content-type': 'application/json' } });
 

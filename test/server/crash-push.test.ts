@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openPglite } from '../../src/server/pglite.js';
+import { openPglite } from '../../src/server/db/pglite.js';
 import { apnsPki, PASS_TYPE_IDENTIFIER } from '../apns/pki.js';
 import { startApnsStandIn, type StandIn } from '../apns/stand-in.js';
 import { bundleCli, startServe, type ServeProcess } from './child.js';

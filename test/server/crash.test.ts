@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openPglite } from '../../src/server/pglite.js';
+import { openPglite } from '../../src/server/db/pglite.js';
 import { bundleCli, startServe, type ServeProcess } from './child.js';
 import { createPostgresDatabase } from './databases.js';
 import { eventually, startReceiver, type Receiver } from './receiver.js';

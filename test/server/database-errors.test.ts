@@ -1,7 +1,7 @@
 // Which errors mean "the database is away" (503, back off) and which are a
 // statement the database refused (500, reported).
 import { describe, expect, test } from 'vitest';
-import { isDatabaseUnavailable } from '../../src/server/database-errors.js';
+import { isDatabaseUnavailable } from '../../src/server/db/database-errors.js';
 
 const withCode = (code: string, message = 'failed'): Error => Object.assign(new Error(message), { code });
 

@@ -4,10 +4,10 @@
 // database is made for one test and dropped after it, so test files running
 // in parallel never share tables.
 import pg from 'pg';
-import { migrate } from '../../src/server/schema.js';
-import { openPglite } from '../../src/server/pglite.js';
-import { openPostgres } from '../../src/server/postgres.js';
-import type { SqlDatabase } from '../../src/server/sql.js';
+import { migrate } from '../../src/server/db/schema.js';
+import { openPglite } from '../../src/server/db/pglite.js';
+import { openPostgres } from '../../src/server/db/postgres.js';
+import type { SqlDatabase } from '../../src/server/db/sql.js';
 
 export const POSTGRES_SERVER = process.env['PASSMINT_TEST_POSTGRES'] ?? 'postgres://postgres@127.0.0.1:5432';
 

@@ -4,10 +4,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createDeliveryWorker } from '../../src/server/delivery-worker.js';
-import { addEvents } from '../../src/server/outbox.js';
-import type { SqlDatabase } from '../../src/server/sql.js';
-import { insertWebhook, setWebhookState } from '../../src/server/store.js';
+import { createDeliveryWorker } from '../../src/server/queue/delivery-worker.js';
+import { addEvents } from '../../src/server/db/outbox.js';
+import type { SqlDatabase } from '../../src/server/db/sql.js';
+import { insertWebhook, setWebhookState } from '../../src/server/db/store.js';
 import { createEvent } from '../../src/webhooks/event.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { eventually } from './receiver.js';

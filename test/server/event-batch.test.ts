@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { createEventBatch } from '../../src/server/event-batch.js';
-import type { SqlQueryable } from '../../src/server/sql.js';
+import { createEventBatch } from '../../src/server/db/event-batch.js';
+import type { SqlQueryable } from '../../src/server/db/sql.js';
 import { createEvent } from '../../src/webhooks/event.js';
 
 /**

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openPglite } from '../../src/server/pglite.js';
+import { openPglite } from '../../src/server/db/pglite.js';
 import { testServiceAccount } from '../google/keys.js';
 import { createCallbackSigner, startGoogleStandIn, type GoogleStandIn } from '../google/stand-in.js';
 import { bundleCli, startServe, type ServeProcess } from './child.js';

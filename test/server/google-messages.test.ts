@@ -1,7 +1,7 @@
 // Which changes owe a Google message: a field with a changeMessage whose value
 // changed since the pass Google has, in any of the five field lists.
 import { describe, expect, test } from 'vitest';
-import { changeMessages } from '../../src/server/google-messages.js';
+import { changeMessages } from '../../src/server/db/google-messages.js';
 import type { Pass } from '../../src/types.js';
 
 const pass = (fields: NonNullable<Pass['generic']>): Pass => ({

@@ -3,7 +3,7 @@
 // keeps the keys in hand and is tried again a minute later — never a fetch
 // per callback.
 import { describe, expect, test } from 'vitest';
-import { rootKeySource } from '../../src/server/google-root-keys.js';
+import { rootKeySource } from '../../src/server/google/root-keys.js';
 
 const key = (n: number) => ({ keyValue: `key-${n}`, protocolVersion: 'ECv2SigningOnly', keyExpiration: '4102444800000' });
 

@@ -3,8 +3,8 @@
 // object ends with its pass's last values, and nothing is left owed.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readGoogleCredentials } from '../../src/google/credentials.js';
-import { openPostgres } from '../../src/server/postgres.js';
-import type { SqlDatabase } from '../../src/server/sql.js';
+import { openPostgres } from '../../src/server/db/postgres.js';
+import type { SqlDatabase } from '../../src/server/db/sql.js';
 import { testServiceAccount } from '../google/keys.js';
 import { startGoogleStandIn, type GoogleStandIn } from '../google/stand-in.js';
 import { createPostgresDatabase } from './databases.js';

@@ -3,11 +3,11 @@
 // everything else goes on meanwhile.
 import { afterEach, beforeAll, afterAll, describe, expect, test } from 'vitest';
 import type { PushResult } from '../../src/apns/classify.js';
-import { createDeliveryWorker } from '../../src/server/delivery-worker.js';
-import { addEvents } from '../../src/server/outbox.js';
-import { createPushWorker } from '../../src/server/push-worker.js';
-import type { Worker } from '../../src/server/queue-worker.js';
-import { insertWebhook, setWebhookState } from '../../src/server/store.js';
+import { createDeliveryWorker } from '../../src/server/queue/delivery-worker.js';
+import { addEvents } from '../../src/server/db/outbox.js';
+import { createPushWorker } from '../../src/server/queue/push-worker.js';
+import type { Worker } from '../../src/server/queue/queue-worker.js';
+import { insertWebhook, setWebhookState } from '../../src/server/db/store.js';
 import { createEvent } from '../../src/webhooks/event.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { eventually } from './receiver.js';

@@ -5,10 +5,10 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { createServer } from '../../src/server/create-server.js';
-import { createDeliveryWorker } from '../../src/server/delivery-worker.js';
-import { leaseProblem } from '../../src/server/lease.js';
-import { addEvents } from '../../src/server/outbox.js';
-import { insertWebhook, setWebhookState } from '../../src/server/store.js';
+import { createDeliveryWorker } from '../../src/server/queue/delivery-worker.js';
+import { leaseProblem } from '../../src/server/queue/lease.js';
+import { addEvents } from '../../src/server/db/outbox.js';
+import { insertWebhook, setWebhookState } from '../../src/server/db/store.js';
 import { createEvent } from '../../src/webhooks/event.js';
 import { captureIo } from '../cli/io.js';
 import { bundleCli, startServe, type ServeProcess } from './child.js';

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { createByteCache } from '../../src/server/byte-cache.js';
-import { rateKeyOf } from '../../src/server/client-address.js';
-import { createRateLimiter } from '../../src/server/rate-limit.js';
-import { createRepeatWindow } from '../../src/server/repeat-window.js';
-import { DEFAULT_LIMITS, resolveLimits } from '../../src/server/limits.js';
-import { createPkpassCache } from '../../src/server/pkpass-cache.js';
+import { createByteCache } from '../../src/server/build/byte-cache.js';
+import { rateKeyOf } from '../../src/server/http/client-address.js';
+import { createRateLimiter } from '../../src/server/http/rate-limit.js';
+import { createRepeatWindow } from '../../src/server/http/repeat-window.js';
+import { DEFAULT_LIMITS, resolveLimits } from '../../src/server/http/limits.js';
+import { createPkpassCache } from '../../src/server/build/pkpass-cache.js';
 
 describe('createRateLimiter', () => {
   test('a burst of perMinute, then one request each 60/perMinute seconds, with the wait in Retry-After seconds', () => {

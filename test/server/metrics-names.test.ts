@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApnsClient, type ApnsClient } from '../../src/apns/client.js';
-import type { LogEntry } from '../../src/server/log.js';
+import type { LogEntry } from '../../src/server/http/log.js';
 import { apnsPki, PASS_TYPE_IDENTIFIER } from '../apns/pki.js';
 import { startApnsStandIn, type StandIn } from '../apns/stand-in.js';
 import { ENGINES, type TestDatabase } from './databases.js';

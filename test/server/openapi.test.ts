@@ -4,8 +4,8 @@
 // the document's schemas, compiled with ajv.
 import AjvModule from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { ServiceHandler } from '../../src/server/api.js';
-import { WALLET_ROUTES } from '../../src/server/log.js';
+import type { ServiceHandler } from '../../src/server/handler.js';
+import { WALLET_ROUTES } from '../../src/server/http/log.js';
 import { createPassSigner } from '../../src/pkpass/signer.js';
 import { allowedMethods } from '../../src/wallet/route.js';
 import { png } from '../pkpass/helpers.js';

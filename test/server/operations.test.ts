@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { LogEntry } from '../../src/server/log.js';
-import type { SqlDatabase } from '../../src/server/sql.js';
+import type { LogEntry } from '../../src/server/http/log.js';
+import type { SqlDatabase } from '../../src/server/db/sql.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { startService, type Service } from './harness.js';
 import { startReceiver, type Receiver } from './receiver.js';

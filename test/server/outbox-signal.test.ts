@@ -2,9 +2,9 @@
 // and the listening connection comes back by itself when it is lost.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createServer, type PassmintServer } from '../../src/server/create-server.js';
-import { createOutboxSignal, type OutboxSignal } from '../../src/server/outbox-signal.js';
-import { openPostgres } from '../../src/server/postgres.js';
-import type { SqlDatabase } from '../../src/server/sql.js';
+import { createOutboxSignal, type OutboxSignal } from '../../src/server/queue/outbox-signal.js';
+import { openPostgres } from '../../src/server/db/postgres.js';
+import type { SqlDatabase } from '../../src/server/db/sql.js';
 import { createPostgresDatabase } from './databases.js';
 import { eventually, startReceiver, type Receiver } from './receiver.js';
 

@@ -1,10 +1,10 @@
 // The outbox and its workers, below the API, on both engines.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { createEvent } from '../../src/webhooks/event.js';
-import { createDeliveryWorker } from '../../src/server/delivery-worker.js';
-import { migrate } from '../../src/server/schema.js';
-import { addEvents } from '../../src/server/outbox.js';
-import { insertWebhook, listDeliveries, setWebhookState } from '../../src/server/store.js';
+import { createDeliveryWorker } from '../../src/server/queue/delivery-worker.js';
+import { migrate } from '../../src/server/db/schema.js';
+import { addEvents } from '../../src/server/db/outbox.js';
+import { insertWebhook, listDeliveries, setWebhookState } from '../../src/server/db/store.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { eventually, startReceiver, type Receiver } from './receiver.js';
 

@@ -1,7 +1,7 @@
 // Creates that share one statement: each pass with its pass.created and its deliveries, in order.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createPassBatch, type NewPass } from '../../src/server/pass-batch.js';
-import { insertTemplate, insertWebhook, nextTemplateId, setWebhookState } from '../../src/server/store.js';
+import { createPassBatch, type NewPass } from '../../src/server/db/pass-batch.js';
+import { insertTemplate, insertWebhook, nextTemplateId, setWebhookState } from '../../src/server/db/store.js';
 import type { Pass, PassTemplate } from '../../src/types.js';
 import { createEvent } from '../../src/webhooks/event.js';
 import { ENGINES, type TestDatabase } from './databases.js';

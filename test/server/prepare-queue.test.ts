@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { PackError } from '../../src/pkpass/pack-error.js';
 import { prepareFiles } from '../../src/pkpass/prepare.js';
 import { encodePassStrings } from '../../src/pkpass/strings.js';
-import { createPrepareQueue } from '../../src/server/prepare-queue.js';
+import { createPrepareQueue } from '../../src/server/build/prepare-queue.js';
 import { png } from '../pkpass/helpers.js';
 
 const text = new TextEncoder().encode('a line of notes that compresses well\n'.repeat(20_000)); // 740 KB

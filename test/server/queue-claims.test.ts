@@ -6,8 +6,8 @@
 // once the database answers again, instead of waiting out its lease.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readGoogleCredentials } from '../../src/google/credentials.js';
-import { QUEUE_TABLES, releaseClaimsAtStart, releaseOrphanedClaims } from '../../src/server/claims.js';
-import type { SqlDatabase } from '../../src/server/sql.js';
+import { QUEUE_TABLES, releaseClaimsAtStart, releaseOrphanedClaims } from '../../src/server/db/claims.js';
+import type { SqlDatabase } from '../../src/server/db/sql.js';
 import { createCallbackSigner, startGoogleStandIn, type GoogleStandIn } from '../google/stand-in.js';
 import { testServiceAccount } from '../google/keys.js';
 import { ENGINES, type TestDatabase } from './databases.js';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createRetention } from '../../src/server/retention.js';
+import { createRetention } from '../../src/server/queue/retention.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 
 const HOOK = '00000000-0000-4000-8000-000000000001';

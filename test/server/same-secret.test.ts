@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { sameSecret } from '../../src/server/same-secret.js';
+import { sameSecret } from '../../src/server/http/same-secret.js';
 
 describe('sameSecret', () => {
   test('true for the very secret, false for any other — a prefix, a longer text, another case, the empty text', () => {

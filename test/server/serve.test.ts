@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openPglite } from '../../src/server/pglite.js';
+import { openPglite } from '../../src/server/db/pglite.js';
 import { bundleCli, startServe } from './child.js';
 import { makePki, PASS_TYPE_IDENTIFIER } from '../pkpass/pki.js';
 

@@ -1,7 +1,7 @@
 // The store's own guarantees, below the API, on both engines.
 import { describe, expect, test } from 'vitest';
-import { deleteTemplate, insertPass, insertTemplate, nextTemplateId } from '../../src/server/store.js';
-import { isForeignKeyViolation } from '../../src/server/store-templates.js';
+import { deleteTemplate, insertPass, insertTemplate, nextTemplateId } from '../../src/server/db/store.js';
+import { isForeignKeyViolation } from '../../src/server/db/templates.js';
 import type { Pass, PassTemplate } from '../../src/types.js';
 import { ENGINES } from './databases.js';
 

@@ -4,7 +4,7 @@
 // tags from the database's counter, on PGlite and on PostgreSQL. One database
 // per engine; each run registers under a pass type of its own.
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { createSqlWalletStore } from '../../src/server/wallet-store.js';
+import { createSqlWalletStore } from '../../src/server/db/devices.js';
 import type { WalletStore } from '../../src/wallet/store.js';
 import { RUNS } from '../arbitraries.js';
 import { checkUpdateTags } from '../wallet/update-tags-property.js';

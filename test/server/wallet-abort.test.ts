@@ -3,7 +3,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createServer, type PassmintServer } from '../../src/server/create-server.js';
-import type { LogEntry } from '../../src/server/log.js';
+import type { LogEntry } from '../../src/server/http/log.js';
 import { PASS_TYPE_IDENTIFIER } from '../pkpass/pki.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 

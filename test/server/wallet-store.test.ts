@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { runWalletStoreContract } from '../wallet/store-contract.js';
-import { createSqlWalletStore } from '../../src/server/wallet-store.js';
+import { createSqlWalletStore } from '../../src/server/db/devices.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 
 // E's WalletStore contract, on both engines.

@@ -1,0 +1,27 @@
+// The service's rows: templates and their files, passes, webhook
+// registrations, events with their deliveries and attempts. Plain functions
+// over a SqlQueryable, so each can run alone or inside a caller's transaction.
+export {
+  deleteTemplate,
+  deleteTemplateFile,
+  findTemplate,
+  insertTemplate,
+  listTemplates,
+  nextTemplateId,
+  putTemplateFile,
+  templateFileSizes,
+  templateFiles,
+  updateTemplate,
+  type TemplateRecord,
+} from './templates.js';
+export { deletePass, findPass, insertPass, listPasses, queuePushes, updatePass, type PassRecord } from './passes.js';
+export { findWebhook, insertWebhook, listWebhooks, setWebhookSecret, setWebhookState, type WebhookRecord } from './webhooks.js';
+export {
+  findEvent,
+  listDeliveries,
+  listEvents,
+  replayEvent,
+  type AttemptRecord,
+  type DeliveryRecord,
+  type EventRecord,
+} from './events.js';

@@ -1,0 +1,134 @@
+import { pathOf } from '../http/route.js';
+import { readApplePassToken } from '../wallet/apple-pass-auth.js';
+import { createWalletHandler } from '../wallet/handler.js';
+import { ClientClosedError, clientLeft } from './http/client-closed.js';
+import type { ServiceContext } from './context.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './db/database-errors.js';
+import { createKit } from './routes/kit.js';
+import { personalizePass } from './wallet/personalize.js';
+import { requestIdOf, routeTemplate, type ErrorPlace, type LogSink } from './http/log.js';
+import { ServiceProblem, problemResponse } from './http/problem.js';
+import { createRouter, type RouteSeen } from './http/router.js';
+import { eventRoutes } from './routes/events.js';
+import { googleRoutes } from './routes/google.js';
+import { keyRoutes } from './routes/keys.js';
+import { opsRoutes } from './routes/ops.js';
+import { passRoutes } from './routes/passes.js';
+import { templateRoutes } from './routes/templates.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import * as store from './db/store.js';
+import { createSqlWalletStore } from './db/devices.js';
+
+/**
+ * The service's Fetch handler: the API under `/v1/`, the seed's two GETs,
+ * Apple's web service under `/wallet/`, and `/healthz`, `/readyz`,
+ * `/metrics`. Every answer to a client's mistake is an RFC 9457 problem; a
+ * 500 shows nothing of the error. Each answer carries `X-Request-Id`, is
+ * counted in the metrics and, with `log`, logged as one entry.
+ */
+export function createServiceHandler(context: ServiceContext, log?: LogSink): ServiceHandler {
+  // Each request in flight: the route the router matched and its id, for the error log.
+  const places = new WeakMap<Request, { readonly seen: RouteSeen; readonly requestId: string }>();
+  const placeOf = (request: Request): ErrorPlace => {
+    const known = places.get(request);
+    return { method: request.method, route: routeTemplate(pathOf(request.url), known?.seen.route), requestId: known?.requestId };
+  };
+  // The seed's handler reports an error with its request: told with the route and the request id.
+  const kit = createKit({ ...context, onError: (error, where) => context.onError(error, where instanceof Request ? placeOf(where) : where) });
+  const { db, pack } = kit;
+  const wallet = createWalletHandler({
+    // The store adds registration.created/deleted in the registration's own transaction (no onEvent).
+    store: createSqlWalletStore(db, {
+      events: true,
+      onEvents: context.notify,
+      maxRegistrationsPerPass: context.limits.maxRegistrationsPerPass,
+      maxRegistrationsPerDevice: context.limits.maxRegistrationsPerDevice,
+    }),
+    basePath: '/wallet',
+    findPass: async (passTypeIdentifier, serialNumber) => {
+      const record = await store.findPass(db, passTypeIdentifier, serialNumber);
+      if (record === undefined || record.pass.authenticationToken === undefined) return undefined;
+      return { authenticationToken: record.pass.authenticationToken, lastModified: record.updated, pkpass: () => pack(record) };
+    },
+    // A database outage behind a Wallet request is answered 503 below, and not logged each time.
+    // A client that went away mid-body is nobody's error: not logged.
+    onError: (error, request) => {
+      if (isDatabaseUnavailable(error)) walletOutage.add(request);
+      else if (!clientLeft(request) && !(error instanceof ClientClosedError)) context.onError(error, placeOf(request));
+    },
+    // Rewards enrollment: a signup becomes a new version of the pass (src/server/personalize.ts).
+    ...(context.signer === undefined ? {} : { onPersonalize: personalizePass(kit), signer: context.signer }),
+  });
+  const walletOutage = new WeakSet<Request>();
+
+  const routes = [...templateRoutes(kit), ...passRoutes(kit), ...webhookRoutes(kit), ...eventRoutes(kit), ...keyRoutes(kit), ...opsRoutes(kit), ...googleRoutes(kit, context.google)];
+  const api = createRouter(routes, context.keys.check);
+
+  const answer = async (request: Request, seen: RouteSeen): Promise<Response> => {
+    const head = request.method === 'HEAD';
+    try {
+      const path = new URL(request.url).pathname;
+      if (path === '/wallet' || path.startsWith('/wallet/')) {
+        // Anyone may call Apple's web service: rates per address and per pass token before any work.
+        kit.guard.admit(request, readApplePassToken(request.headers.get('authorization')));
+        const response = await wallet(request);
+        if (response.status === 500 && clientLeft(request)) return problemResponse(clientClosed(), head);
+        return response.status === 500 && walletOutage.has(request) ? problemResponse(databaseUnavailable(), head) : response;
+      }
+      const response = await api(request, seen);
+      return head && response.body !== null ? new Response(null, { status: response.status, headers: response.headers }) : response;
+    } catch (error) {
+      if (error instanceof ServiceProblem) return problemResponse(error, head);
+      // The client went away mid-request (its body stream failed): nobody to answer, nothing to log.
+      if (clientLeft(request) || error instanceof ClientClosedError) return problemResponse(clientClosed(), head);
+      if (isDatabaseUnavailable(error)) return problemResponse(databaseUnavailable(), head);
+      context.onError(error, placeOf(request));
+      return problemResponse(new ServiceProblem(500, 'internal-error', 'The service failed to answer; the error is in its log.'), head);
+    }
+  };
+
+  const handler = async (request: Request): Promise<Response> => {
+    const started = performance.now();
+    const requestId = requestIdOf(request);
+    const seen: RouteSeen = {};
+    places.set(request, { seen, requestId });
+    let response = await answer(request, seen);
+    const ms = Math.round((performance.now() - started) * 10) / 10;
+    const route = routeTemplate(pathOf(request.url), seen.route);
+    context.metrics.request(request.method, route, response.status, ms);
+    log?.({ time: new Date().toISOString(), type: 'request', method: request.method, route, status: response.status, ms, requestId });
+    try {
+      response.headers.set('x-request-id', requestId);
+    } catch {
+      // Headers of a response made elsewhere may be immutable: copy them.
+      response = new Response(response.body, { status: response.status, statusText: response.statusText, headers: new Headers(response.headers) });
+      response.headers.set('x-request-id', requestId);
+    }
+    return response;
+  };
+  return Object.assign(handler, { routes: routes.map((route) => ({ pattern: route.pattern, methods: Object.keys(route.methods) })), flush: () => kit.eventBatch.flush() });
+}
+
+/**
+ * The service's Fetch handler, and the API routes its router serves (the
+ * OpenAPI check compares them with the document; Apple's web service under
+ * `/wallet/` is not among them).
+ */
+export interface ServiceHandler {
+  (request: Request): Promise<Response>;
+  readonly routes: readonly { readonly pattern: string; readonly methods: readonly string[] }[];
+  /** Writes the events still waiting in memory (`pass.downloaded`); `close` calls it before the database closes. */
+  flush(): Promise<void>;
+}
+
+/** The answer while the database cannot be reached: 503, try again in a few seconds. */
+function databaseUnavailable(): ServiceProblem {
+  return new ServiceProblem(503, 'database-unavailable', 'The database cannot be reached right now; try again shortly.', {
+    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+  });
+}
+
+/** What is recorded (metrics, the request log) for a client that left before its answer: nginx's 499, not a 5xx. */
+function clientClosed(): ServiceProblem {
+  return new ServiceProblem(499, 'client-closed', 'The client closed the connection before the answer.');
+}

@@ -1,0 +1,154 @@
+import type { LogSink } from '../http/log.js';
+import type { SqlDatabase } from '../db/sql.js';
+
+// Any constant shared by every passmint process: one process deletes at a time.
+const RETENTION_LOCK = 0x7061_7372; // 'pasr'
+
+/**
+ * Options of {@link createRetention}.
+ *
+ * @example
+ * ```ts
+ * const options: RetentionOptions = { days: 30, batchSize: 1000 };
+ * ```
+ */
+export interface RetentionOptions {
+  /** Keep events this many whole days; 0 keeps them forever. */
+  readonly days: number;
+  /** Most rows one statement deletes; default 1000. */
+  readonly batchSize?: number | undefined;
+  /** Time between two rounds, in ms; default one hour (the first round runs a minute after start). */
+  readonly intervalMs?: number | undefined;
+  readonly log?: LogSink | undefined;
+}
+
+/** Rows one retention round deleted, by kind. */
+export interface RetentionCounts {
+  readonly events: number;
+  readonly deliveries: number;
+  readonly attempts: number;
+  /** APNs pushes sent, refused as gone, or given up. */
+  readonly pushes: number;
+  /** Google Wallet messages recorded as sent or over the daily limit. */
+  readonly googleMessages: number;
+}
+
+/**
+ * Deletes old events: `runOnce` and a timer that calls it.
+ *
+ * @example
+ * ```ts
+ * const retention = createRetention(db, { days: 30 });
+ * const { events } = await retention.runOnce();
+ * ```
+ */
+export interface Retention {
+  start(): void;
+  /** Deletes what is due, batch by batch; resolves to how many rows of each kind went (all zero when another process holds the lock). */
+  runOnce(): Promise<RetentionCounts>;
+  stop(): Promise<void>;
+}
+
+// Events older than the cutoff none of whose deliveries is still pending: replays and
+// retries are done with them. In seq order, which is creation order.
+const FINISHED = `select e.seq from passmint_events e
+  where e.created_at < now() - $1 * interval '1 day'
+    and not exists (select 1 from passmint_deliveries p where p.event_seq = e.seq and p.status = 'pending')
+  order by e.seq limit $2`;
+
+/**
+ * Retention of delivered events: every round deletes, oldest first, the
+ * attempts, then the deliveries, then the events of events older than
+ * `days` whose deliveries all ended (delivered, failed, cancelled — never
+ * one still pending), in statements of at most `batchSize` rows, each in its
+ * own short transaction that first takes an advisory lock with
+ * `pg_try_advisory_xact_lock`: while one process deletes, the others skip
+ * their round. The same round deletes APNs pushes that ended (sent, gone,
+ * failed) and were last due more than `days` ago, and Google Wallet
+ * messages older than `days` (whole days, so the last 24 hours' messages,
+ * which count against Google's three a day, always stay).
+ */
+export function createRetention(db: SqlDatabase, options: RetentionOptions, onError: (error: unknown) => void = () => undefined): Retention {
+  const batch = options.batchSize ?? 1000;
+  const interval = options.intervalMs ?? 3_600_000;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<unknown> | undefined;
+  let stopped = true;
+
+  /** One bounded statement under the lock; `undefined` when another process holds it. */
+  const step = (text: string): Promise<number | undefined> =>
+    db.transaction(async (tx) => {
+      const [lock] = await tx.query<{ held: boolean }>('select pg_try_advisory_xact_lock($1) as held', [RETENTION_LOCK]);
+      if (lock?.held !== true) return undefined;
+      const rows = await tx.query<{ n: number }>(`with gone as (${text} returning 1) select count(*)::int as n from gone`, [options.days, batch]);
+      return rows[0]?.n ?? 0;
+    });
+
+  const statements = {
+    attempts: `delete from passmint_attempts where id in (
+        select a.id from passmint_attempts a join passmint_deliveries d on d.id = a.delivery_id
+         where d.event_seq in (${FINISHED}) limit $2)`,
+    deliveries: `delete from passmint_deliveries where id in (
+        select d.id from passmint_deliveries d
+         where d.event_seq in (${FINISHED})
+           and not exists (select 1 from passmint_attempts a where a.delivery_id = d.id)
+         limit $2)`,
+    events: `delete from passmint_events where seq in (
+        select e.seq from passmint_events e
+         where e.created_at < now() - $1 * interval '1 day'
+           and not exists (select 1 from passmint_deliveries d where d.event_seq = e.seq)
+         order by e.seq limit $2)`,
+    pushes: `delete from passmint_pushes where id in (
+        select id from passmint_pushes
+         where status <> 'pending' and next_attempt_at < now() - $1 * interval '1 day'
+         limit $2)`,
+    googleMessages: `delete from passmint_google_messages where id in (
+        select id from passmint_google_messages
+         where sent_at < now() - $1 * interval '1 day'
+         limit $2)`,
+  };
+
+  const runOnce = async (): Promise<RetentionCounts> => {
+    const total = { events: 0, deliveries: 0, attempts: 0, pushes: 0, googleMessages: 0 };
+    if (options.days <= 0) return total;
+    for (;;) {
+      let round = 0;
+      for (const kind of ['attempts', 'deliveries', 'events', 'pushes', 'googleMessages'] as const) {
+        for (;;) {
+          const count = await step(statements[kind]);
+          if (count === undefined) return total;
+          total[kind] += count;
+          round += count;
+          if (count < batch) break;
+        }
+      }
+      if (round === 0) break;
+    }
+    if (Object.values(total).some((n) => n > 0)) options.log?.({ time: new Date().toISOString(), type: 'retention', ...total });
+    return total;
+  };
+
+  const schedule = (ms: number): void => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = runOnce()
+        .catch((error: unknown) => onError(error))
+        .finally(() => schedule(interval));
+    }, ms);
+    timer.unref?.();
+  };
+
+  return {
+    start() {
+      if (!stopped || options.days <= 0) return;
+      stopped = false;
+      schedule(Math.min(60_000, interval));
+    },
+    runOnce,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
