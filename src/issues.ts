@@ -87,6 +87,8 @@ export type IssueCode =
   | 'unused-image'
   | 'unused-file'
   | 'image-size'
+  // issue 28: a PNG declaring more pixels than passmint signs or serves (MAX_IMAGE_SIDE, MAX_DECODED_IMAGE_BYTES)
+  | 'image-too-large'
   | 'invalid-strings'
   | 'too-many-passes'
   // manifest (verifyPass): path '/manifest.json'

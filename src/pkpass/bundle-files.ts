@@ -1,5 +1,5 @@
 // What each file of a bundle is to Wallet, checked once: path safety, PNG
-// signature and size, pass.strings syntax, personalization.json. Shared by
+// signature and size (within the image limits), pass.strings syntax, personalization.json. Shared by
 // prepareFiles (before packing) and verifyPass (after reading), so both
 // report the same codes at the same paths.
 
@@ -9,7 +9,8 @@ import { imageSlot, type ImageName } from './images.js';
 import { toHex } from './manifest.js';
 import { checkPersonalizationJson } from './personalization.js';
 import { checkPath, filePointer, LPROJ, preview, RESERVED_NAMES } from './paths.js';
-import { type PngSize, pngSize } from './png.js';
+import { imageTooLarge } from './image-limits.js';
+import { type PngSize, pngHeader } from './png.js';
 import { parsePassStrings } from './strings.js';
 
 /** One file of a bundle (not pass.json, manifest.json or signature), as checked. */
@@ -57,8 +58,12 @@ export async function inspectFile(path: string, bytes: Uint8Array, issues: Issue
 
   const slot = imageSlot(name);
   if (slot !== undefined) {
-    const size = pngSize(bytes);
-    if (size === undefined) issues.push(notPng(path, bytes, where));
+    const header = pngHeader(bytes);
+    if (header === undefined) issues.push(notPng(path, bytes, where));
+    // A size past the limits is refused here and not kept: no size guidance is worth giving on it.
+    const tooLarge = header === undefined ? undefined : imageTooLarge(path, header);
+    if (tooLarge !== undefined) issues.push(tooLarge);
+    const size = header === undefined || tooLarge !== undefined ? undefined : { width: header.width, height: header.height };
     return { ...base, image: { name: slot.image, scale: slot.scale, ...(size === undefined ? {} : { size }) } };
   }
   if (name.endsWith('.png')) {
