@@ -2,27 +2,9 @@
 // {"personalizationToken": "…", "requiredPersonalizationInfo": {…}}.
 
 import { isVisibleAscii } from '../http/visible-ascii.js';
+import type { PersonalizationInfo } from '../personalization-info.js';
 
-/**
- * What the user typed into the signup form: the members Apple's
- * `RequiredPersonalizationInfo` holds, each present when the pass's
- * `personalization.json` asked for it (a name comes as `fullName`,
- * `givenName` and `familyName`; a postal code with `ISOCountryCode`).
- *
- * @example
- * ```ts
- * const info: PersonalizationInfo = { fullName: 'Ada Lovelace', givenName: 'Ada', familyName: 'Lovelace', emailAddress: 'ada@example.com' };
- * ```
- */
-export interface PersonalizationInfo {
-  readonly fullName?: string;
-  readonly givenName?: string;
-  readonly familyName?: string;
-  readonly emailAddress?: string;
-  readonly postalCode?: string;
-  readonly ISOCountryCode?: string;
-  readonly phoneNumber?: string;
-}
+export type { PersonalizationInfo } from '../personalization-info.js';
 
 /**
  * One signup, as `onPersonalize` hears it: which pass, the token Wallet wants

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../types.js';
-import type { PersonalizationInfo } from '../wallet/personalization.js';
+import type { PersonalizationInfo } from '../personalization-info.js';
 
 /** Data of the events about one pass (`pass.*`) and its wallet registrations (`registration.*`). */
 export interface PassEventData {
