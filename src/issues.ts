@@ -65,6 +65,9 @@ export type IssueCode =
   | 'invalid-date'
   | 'out-of-range'
   | 'nfc-message-too-long'
+  // issue 31: nfc.encryptionPublicKey not a P-256 SubjectPublicKeyInfo; requiresAuthentication without sharingProhibited (warnings)
+  | 'invalid-nfc-public-key'
+  | 'nfc-sharing-allowed'
   // signer (createPassSigner): paths '/certificate', '/privateKey', '/wwdr'
   | 'invalid-certificate'
   | 'invalid-key'

@@ -11,6 +11,7 @@ import {
   checkLocation,
   checkMaxDistance,
   checkNfc,
+  checkNfcSharing,
   checkRelevantDate,
   LOCATION_SITES,
   NFC_SITES,
@@ -231,6 +232,7 @@ function checkBody(context: Context, body: unknown): void {
     report(context, 'warning', 'unexpected-grouping-identifier', 'groupingIdentifier', `\`groupingIdentifier\` has an effect only on event tickets and boarding passes; Wallet ignores it on ${on}`);
   }
   if (launchUrl) checkStoreIdentifiers(context, body);
+  checkNfcSharing(context, body);
   const barcodes = Object.hasOwn(body, 'barcodes') ? body['barcodes'] : undefined;
   const barcode = Object.hasOwn(body, 'barcode') ? body['barcode'] : undefined;
   if (firstStyle !== undefined && counts !== undefined) {

@@ -1,5 +1,6 @@
 import { type Context, describe, type Dict, expectKind, isDict, isDynamic, type Key, type Kind, nameOf, quote, report, mayInherit } from './context.js';
 import type { Sites } from './sites.js';
+import { nfcKeyProblem } from './nfc-key.js';
 import { reportUnknownKey } from './unknown-key.js';
 import { type Check, checkDate } from './values.js';
 
@@ -76,18 +77,52 @@ export const checkRelevantDate: Check = (context, value, key) => {
   checkRecord(context, value, key, RELEVANT_DATE);
 };
 
-/** `nfc`: its message is at most 64 bytes of UTF-8. */
+/**
+ * `nfc`: a `message` of at most 64 bytes of UTF-8 (an error: Wallet refuses
+ * more), an `encryptionPublicKey` that is a P-256 SubjectPublicKeyInfo (a
+ * warning: no terminal can read the pass otherwise, but no refusal of the
+ * pass is documented). `sharingProhibited` with `requiresAuthentication` is
+ * advised in checkPassBody, which sees both.
+ */
 export const checkNfc: Check = (context, value, key) => {
   const record = checkRecord(context, value, key, NFC);
-  const message = record?.['message'];
-  if (typeof message !== 'string' || isDynamic(context, message)) return;
-  const bytes = utf8Length(message);
-  if (bytes > NFC_MAX_BYTES) {
-    context.stack.push(key);
-    report(context, 'error', 'nfc-message-too-long', 'message', `The NFC \`message\` is ${bytes} bytes of UTF-8; Wallet allows at most ${NFC_MAX_BYTES}`);
-    context.stack.pop();
+  if (record === undefined) return;
+  context.stack.push(key);
+  const message = Object.hasOwn(record, 'message') ? record['message'] : undefined;
+  if (typeof message === 'string' && !isDynamic(context, message)) {
+    const bytes = utf8Length(message);
+    if (bytes > NFC_MAX_BYTES) {
+      report(context, 'error', 'nfc-message-too-long', 'message', `The NFC \`message\` is ${bytes} bytes of UTF-8; Wallet allows at most ${NFC_MAX_BYTES}`);
+    }
   }
+  const publicKey = Object.hasOwn(record, 'encryptionPublicKey') ? record['encryptionPublicKey'] : undefined;
+  if (typeof publicKey === 'string' && !isDynamic(context, publicKey)) {
+    const problem = nfcKeyProblem(publicKey);
+    if (problem !== undefined) {
+      report(context, 'warning', 'invalid-nfc-public-key', 'encryptionPublicKey', `The NFC \`encryptionPublicKey\` ${problem}; a terminal encrypts to this key, so no reader can use the pass's NFC payload`);
+    }
+  }
+  context.stack.pop();
 };
+
+/**
+ * Whether a pass's `nfc` asks for authentication without `sharingProhibited`:
+ * Apple advises both together (a pass that needs Face ID or Touch ID to be
+ * read at a terminal should not be shared to another person's Wallet).
+ */
+export function checkNfcSharing(context: Context, body: Dict): void {
+  const nfc = Object.hasOwn(body, 'nfc') ? body['nfc'] : undefined;
+  if (!isDict(nfc) || !Object.hasOwn(nfc, 'requiresAuthentication') || nfc['requiresAuthentication'] !== true) return;
+  const sharing = Object.hasOwn(body, 'sharingProhibited') ? body['sharingProhibited'] : undefined;
+  if (sharing === true || isDynamic(context, sharing)) return;
+  report(
+    context,
+    'warning',
+    'nfc-sharing-allowed',
+    'sharingProhibited',
+    '`nfc.requiresAuthentication` is true but `sharingProhibited` is not: Apple advises setting `sharingProhibited: true` with it, so the pass cannot be shared to someone else\'s Wallet',
+  );
+}
 
 /** `maxDistance`: a distance in meters. */
 export const checkMaxDistance: Check = (context, value, key) => {

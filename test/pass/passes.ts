@@ -123,7 +123,7 @@ export const storeCardPass = {
   appLaunchURL: 'examplecoffee://card',
   associatedStoreIdentifiers: [123456789],
   userInfo: { customer: 42 },
-  nfc: { message: 'loyalty-0042', encryptionPublicKey: 'MDkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDIgAC', requiresAuthentication: false },
+  nfc: { message: 'loyalty-0042', encryptionPublicKey: 'MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEYbhYgzOqng4QUYR9OHWbS2Vlnn/HDkcjhb0QAslPiP34Js+0u/YmMBaFh1GtF+Ma59CK2r/WnyOOpk5zreCYuQ==', requiresAuthentication: false },
   suppressStripShine: true,
   barcodes: [{ format: 'PKBarcodeFormatPDF417', message: '0042', messageEncoding: 'iso-8859-1' }],
   storeCard: {
