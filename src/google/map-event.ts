@@ -1,14 +1,14 @@
 import type { Pass } from '../types.js';
 import { firstSeat, type SemanticParts, seatLosses } from './map-flight.js';
 import { appendLosses } from './loss.js';
-import { semanticReader } from './semantic-reader.js';
+import { semanticLoss, semanticReader } from './semantic-reader.js';
 
 // Google's EventDateTime takes ISO 8601 date-times with or without an offset; Apple's semantic dates are W3C dates.
 const DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)?$/;
 
 /**
  * Apple's event-ticket semantic tags (iOS 12+ and the iOS 18 poster event
- * ticket's) as Google's event ticket data: the event name, the venue's name,
+ * ticket's) as Google's event ticket data: the event name, the venue's name and address (iOS 18's venueRegionName),
  * the start, end and doors-open times (class), the attendee, the first
  * seat's number, row and section, the entrance gate and the confirmation
  * number (object). `text(value)` makes a Google LocalizedString. The other
@@ -21,8 +21,17 @@ export function eventParts(pass: Pass, text: (value: string) => unknown): Semant
   const objectFields: Record<string, unknown> = {};
   const eventName = tags.text('eventName');
   if (eventName !== undefined) classFields['eventName'] = text(eventName);
-  const venueName = tags.text('venueName');
-  if (venueName !== undefined) classFields['venue'] = { name: text(venueName) };
+  // Google requires a venue's address with its name; Apple's one address-like tag is iOS 18's venueRegionName.
+  const venueName = tags.raw('venueName');
+  const region = tags.raw('venueRegionName');
+  if (typeof venueName === 'string' && venueName !== '' && typeof region === 'string' && region !== '') {
+    tags.use('venueName');
+    tags.use('venueRegionName');
+    classFields['venue'] = { name: text(venueName), address: text(region) };
+  } else if (typeof venueName === 'string' && venueName !== '') {
+    tags.use('venueName');
+    tags.losses.push(semanticLoss(['venueName'], `Google Wallet requires a venue's address with its name, and the pass has no venueRegionName: the venue "${venueName.slice(0, 60)}" is left out of Google's venue.`));
+  }
   const dateTime: Record<string, string> = {};
   for (const [tag, google] of [['eventStartDate', 'start'], ['eventEndDate', 'end'], ['venueDoorsOpenDate', 'doorsOpen']] as const) {
     const value = tags.raw(tag);
@@ -47,5 +56,5 @@ export function eventParts(pass: Pass, text: (value: string) => unknown): Semant
   const gate = tags.text('venueEntranceGate');
   if (gate !== undefined) seatInfo['gate'] = text(gate);
   if (Object.keys(seatInfo).length > 0) objectFields['seatInfo'] = seatInfo;
-  return { used: tags.used, classFields, objectFields, losses: tags.losses };
+  return { used: tags.used, classFields, objectFields, losses: tags.losses, missing: [] };
 }

@@ -1,8 +1,9 @@
 import { pointerOf } from '../issues.js';
 import type { Field, PassStructure } from '../types.js';
 import { GoogleWalletError } from './error.js';
+import { type FormattedValue, formatValue, type ValueFormat } from './format.js';
 import { escapeIdPart } from './ids.js';
-import { type Strings, translationsOf } from './localize.js';
+import { languageTag, type Strings, translationsOf } from './localize.js';
 import { appendLosses, loss } from './loss.js';
 import type { GoogleLoss } from './types.js';
 
@@ -61,7 +62,7 @@ export function moduleIdOf(field: Field): string {
  * placed on the card in rows of three (`maxRows` rows; the rest show only in
  * the details, reported as degraded).
  */
-export function mapFields(fields: readonly PlacedField[], maxRows: number, language: string, strings: Strings | undefined): MappedFields {
+export function mapFields(fields: readonly PlacedField[], maxRows: number, language: string, strings: Strings | undefined, format: ValueFormat): MappedFields {
   const textModules: Record<string, unknown>[] = [];
   const onCard: string[] = [];
   const losses: GoogleLoss[] = [];
@@ -78,7 +79,9 @@ export function mapFields(fields: readonly PlacedField[], maxRows: number, langu
       continue;
     }
     ids.add(id);
-    textModules.push(textModule(id, field, language, strings));
+    const value = formatValue(field, pointer, format);
+    textModules.push(textModule(id, field, value, language, strings, format));
+    appendLosses(losses, value.losses);
     appendLosses(losses, fieldLosses(field, pointer));
     if (back) continue;
     if (onCard.length < maxRows * 3) onCard.push(id);
@@ -87,12 +90,12 @@ export function mapFields(fields: readonly PlacedField[], maxRows: number, langu
   return { textModules, cardRows: cardRows(onCard), losses };
 }
 
-function textModule(id: string, field: Field, language: string, strings: Strings | undefined): Record<string, unknown> {
-  const body = String(field.value);
+function textModule(id: string, field: Field, value: FormattedValue, language: string, strings: Strings | undefined, format: ValueFormat): Record<string, unknown> {
+  const body = value.text;
   const module: Record<string, unknown> = { id, body };
   const label = labelOf(field);
   if (label !== undefined) module['header'] = label;
-  const bodies = translationsOf(body, strings);
+  const bodies = value.formatted ? formattedIn(field, strings, format) : translationsOf(body, strings);
   if (bodies.length > 0) module['localizedBody'] = { defaultValue: { language, value: body }, translatedValues: bodies };
   if (label !== undefined) {
     const headers = translationsOf(label, strings);
@@ -101,12 +104,30 @@ function textModule(id: string, field: Field, language: string, strings: Strings
   return module;
 }
 
+/**
+ * A formatted value in each language the pass is translated into (a number
+ * or date reads differently in German): the languages of `strings`, each
+ * formatted by Intl in that language.
+ */
+export function formattedIn(field: Field, strings: Strings | undefined, format: ValueFormat): { language: string; value: string }[] {
+  if (strings === undefined) return [];
+  const translated: { language: string; value: string }[] = [];
+  for (const lproj of Object.keys(strings)) {
+    const language = languageTag(lproj);
+    try {
+      new Intl.NumberFormat(language);
+    } catch {
+      continue; // an .lproj name Intl cannot read: that language keeps the default text
+    }
+    translated.push({ language, value: formatValue(field, '', format, language).text });
+  }
+  return translated;
+}
+
 /** A field's label when it is a non-empty string (a label of another type is reported by {@link fieldLosses}). */
 export function labelOf(field: Field): string | undefined {
   return typeof field.label === 'string' && field.label !== '' ? field.label : undefined;
 }
-
-const FORMATTING = ['dateStyle', 'timeStyle', 'isRelative', 'numberStyle', 'currencyCode'] as const;
 
 /** What a field carries that Google's text modules do not. */
 export function fieldLosses(field: Field, pointer: string): GoogleLoss[] {
@@ -119,10 +140,6 @@ export function fieldLosses(field: Field, pointer: string): GoogleLoss[] {
   }
   if (field.semantics !== undefined) {
     losses.push(loss('google-semantics-dropped', `${pointer}/semantics`, `Google Wallet has no semantic tags: those of "${field.key}" are left out.`));
-  }
-  for (const key of FORMATTING) {
-    if (field[key] === undefined) continue;
-    losses.push(loss('google-field-degraded', `${pointer}/${key}`, `Google Wallet shows "${field.key}" as the text given; ${key} is not applied.`));
   }
   if (field.attributedValue !== undefined) {
     losses.push(loss('google-field-degraded', `${pointer}/attributedValue`, `Google Wallet shows the plain value of "${field.key}", not its attributed value.`));

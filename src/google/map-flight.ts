@@ -9,6 +9,8 @@ export interface SemanticParts {
   readonly classFields: Record<string, unknown>;
   readonly objectFields: Record<string, unknown>;
   readonly losses: readonly GoogleLoss[];
+  /** The Apple tags a Google type requires that the pass lacks (or holds in another shape): the type cannot be used without them. */
+  readonly missing: readonly string[];
 }
 
 const LOCAL_TIME = /^(\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?)/;
@@ -62,7 +64,18 @@ export function flightParts(pass: Pass): SemanticParts {
     appendLosses(tags.losses, seatLosses(tags.raw('seats') as unknown[], ['seatNumber']));
   }
   if (Object.keys(seating).length > 0) objectFields['boardingAndSeatingInfo'] = seating;
-  return { used: tags.used, classFields, objectFields, losses: tags.losses };
+  // Google requires each of these (FlightClass: flightHeader with carrier and flight number, origin, destination,
+  // localScheduledDepartureDateTime; FlightObject: passengerName, reservationInfo).
+  const missing = [
+    airline === undefined ? 'airlineCode' : '',
+    flightNumber === undefined ? 'flightNumber' : '',
+    origin === undefined ? 'departureAirportCode' : '',
+    destination === undefined ? 'destinationAirportCode' : '',
+    classFields['localScheduledDepartureDateTime'] === undefined ? 'originalDepartureDate' : '',
+    objectFields['passengerName'] === undefined ? 'passengerName' : '',
+    confirmation === undefined ? 'confirmationNumber' : '',
+  ].filter((tag) => tag !== '');
+  return { used: tags.used, classFields, objectFields, losses: tags.losses, missing };
 }
 
 /** The text members of the first element of `seats`, when it is an array of objects. */

@@ -16,14 +16,12 @@ const IOS18_KEYS = ['preferredStyleSchemes', 'eventLogoText', 'upcomingPassInfor
 
 /** Pass keys Google has no place for, with the code and the reason. */
 const DROPPED: readonly (readonly [key: keyof Pass, code: GoogleLossCode, why: string])[] = [
-  ['locations', 'google-location-dropped', 'Google Wallet shows no notifications near a place'],
-  ['maxDistance', 'google-location-dropped', 'Google Wallet shows no notifications near a place'],
+  ['maxDistance', 'google-location-dropped', 'Google Wallet decides itself how near a merchant location a pass is shown'],
   ['beacons', 'google-beacon-dropped', 'Google Wallet has no beacons'],
   ['relevantDate', 'google-relevant-date-dropped', 'Google Wallet has no relevant date on the lock screen'],
   ['relevantDates', 'google-relevant-date-dropped', 'Google Wallet has no relevant dates on the lock screen'],
   ['foregroundColor', 'google-color-dropped', 'Google Wallet picks the text color from the background'],
   ['labelColor', 'google-color-dropped', 'Google Wallet picks the label color from the background'],
-  ['nfc', 'google-nfc-dropped', 'Google Wallet uses Smart Tap, set up separately, not Apple VAS NFC'],
   ['appLaunchURL', 'google-app-link-dropped', 'Google Wallet links Android apps (appLinkData), not App Store apps'],
   ['associatedStoreIdentifiers', 'google-app-link-dropped', 'Google Wallet links Android apps (appLinkData), not App Store apps'],
   ['auxiliaryStoreIdentifiers', 'google-app-link-dropped', 'Google Wallet links Android apps (appLinkData), not App Store apps'],
@@ -32,7 +30,7 @@ const DROPPED: readonly (readonly [key: keyof Pass, code: GoogleLossCode, why: s
 ];
 
 /**
- * Losses of the pass's own keys (not its fields): places, dates, colors, NFC,
+ * Losses of the pass's own keys (not its fields): distance, dates, colors,
  * app links, iOS 18+ keys (iOS 27's featuredActions too), semantic tags not used.
  */
 export function passLosses(pass: Pass, usedSemantics: ReadonlySet<string>): GoogleLoss[] {

@@ -2,10 +2,12 @@ import type { Pass, PassStructure } from '../types.js';
 import { toHexColor } from './color.js';
 import { GoogleWalletError } from './error.js';
 import { checkIssuerId, classIdOf, objectIdOf } from './ids.js';
-import { localized, translationsOf } from './localize.js';
+import { formatValue, type ValueFormat, valueFormat } from './format.js';
+import { type LocalizedString, localized, type Strings, translationsOf } from './localize.js';
 import { appendLosses, loss } from './loss.js';
 import { mapBarcode } from './map-barcode.js';
-import { type PlacedField, fieldLosses, labelOf, mapFields, placedFields } from './map-fields.js';
+import { checkRedemptionIssuers, mapLocations, mapNfc } from './map-extras.js';
+import { type PlacedField, fieldLosses, formattedIn, labelOf, mapFields, placedFields } from './map-fields.js';
 import { eventParts } from './map-event.js';
 import { flightParts, type SemanticParts } from './map-flight.js';
 import { mapImages } from './map-images.js';
@@ -66,8 +68,9 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
   if (style === undefined || typeof pass.serialNumber !== 'string' || typeof pass.passTypeIdentifier !== 'string' || typeof pass.organizationName !== 'string') {
     throw new GoogleWalletError('invalid-pass', 'A rendered pass.json is needed: a style body (one of the five styles or posterGeneric), serialNumber, passTypeIdentifier and organizationName (strings).');
   }
+  const format = valueFormat(options.locale, options.language, options.timeZone);
+  const redemptionIssuers = checkRedemptionIssuers(options.redemptionIssuers);
   const body = pass[style] as PassStructure;
-  const type = typeOf(style, body);
   const language = options.language ?? 'en';
   const strings = options.strings;
   const text = (value: string) => localized(value, language, strings);
@@ -81,14 +84,14 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
   };
   const logoText = optionalText('logoText');
   const description = optionalText('description');
+  const organization = pass.organizationName;
 
   const classId = classIdOf(options.issuerId, pass.passTypeIdentifier, options.classSuffix);
   const walletClass: Record<string, unknown> = { id: classId };
   const object: Record<string, unknown> = { id: objectIdOf(options.issuerId, pass.passTypeIdentifier, pass.serialNumber), classId, state: pass.voided === true ? 'INACTIVE' : 'ACTIVE' };
   // An empty logoText shows no title on the Apple pass; Google requires one, so the organization names the card.
-  const title = logoText !== undefined && logoText !== '' ? logoText : pass.organizationName;
+  const brand = logoText !== undefined && logoText !== '' ? logoText : organization;
 
-  // Generic passes show the first primary field as the header; every other type keeps all fields as text modules.
   let fields: PlacedField[] = placedFields(style, body);
   if (style !== 'posterGeneric') {
     // Only a poster shows footer fields; Wallet hides them on the five classic styles.
@@ -98,74 +101,133 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
     fields = fields.filter((entry) => !entry.pointer.startsWith(`/${style}/footerFields/`));
   }
   if (poster && style !== 'posterGeneric') appendLosses(losses, posterLosses(pass, style, fields));
+
+  // The Google type: Apple's, unless Google requires what the pass lacks — then a generic pass, which needs nothing the pass may lack.
+  const images = mapImages(options.imageUrl);
+  let type = typeOf(style, body);
+  let semantic: SemanticParts | undefined;
+  if (type === 'flight') {
+    const parts = flightParts(pass);
+    if (parts.missing.length === 0) semantic = parts;
+    else {
+      losses.push(loss('google-type-changed', `/${style}/transitType`, `A Google flight requires the carrier, flight number, airports, scheduled departure, passenger and confirmation code: the pass lacks the semantic tag${parts.missing.length === 1 ? '' : 's'} ${parts.missing.join(', ')}, so Google Wallet gets a generic pass.`));
+      type = 'generic';
+    }
+  }
+  if ((type === 'loyalty' || type === 'transit') && images.logo === undefined) {
+    losses.push(loss('google-type-changed', '', `A Google ${type} class requires ${type === 'loyalty' ? 'programLogo' : 'a logo'}: without a hosted logo.png (imageUrl) Google Wallet gets a generic pass.`));
+    type = 'generic';
+  }
+  // The first primary field names the pass on Google's card (generic header, event name, the offer) unless its value is empty: Google requires those texts.
+  const first = fields.find((placed) => placed.pointer === `/${style}/primaryFields/0`);
+  const primary = first !== undefined && formatValue(first.field, first.pointer, format).text !== '' ? first : undefined;
+  const carried = new Set<string>();
+
   if (type === 'generic') {
-    object['cardTitle'] = text(title);
-    const headline = fields.find((placed) => placed.pointer === `/${style}/primaryFields/0`);
-    if (headline !== undefined) {
-      object['header'] = text(String(headline.field.value));
-      const label = labelOf(headline.field);
+    object['cardTitle'] = text(brand);
+    carried.add(brand);
+    if (primary !== undefined) {
+      const value = fieldText(primary, format, language, strings, losses);
+      object['header'] = value.localized;
+      const label = labelOf(primary.field);
       if (label !== undefined) object['subheader'] = text(label);
-      fields = fields.filter((placed) => placed !== headline);
-      appendLosses(losses, fieldLosses(headline.field, headline.pointer));
+      fields = fields.filter((placed) => placed !== primary);
     } else {
-      object['header'] = text(description !== undefined && description !== '' ? description : pass.organizationName);
+      const header = description !== undefined && description !== '' ? description : organization;
+      object['header'] = text(header);
+      carried.add(header);
     }
   } else {
-    walletClass['issuerName'] = pass.organizationName;
-    if (translationsOf(pass.organizationName, strings).length > 0) walletClass['localizedIssuerName'] = text(pass.organizationName);
+    walletClass['issuerName'] = organization;
+    carried.add(organization);
+    if (translationsOf(organization, strings).length > 0) walletClass['localizedIssuerName'] = text(organization);
     walletClass['reviewStatus'] = 'UNDER_REVIEW';
   }
 
-  const mapped = mapFields(fields, type === 'generic' ? 3 : 2, language, strings);
-  appendLosses(losses, mapped.losses);
-  if (mapped.textModules.length > 0) object['textModulesData'] = mapped.textModules;
-  if (mapped.cardRows.length > 0) walletClass['classTemplateInfo'] = { cardTemplateOverride: { cardRowTemplateInfos: mapped.cardRows } };
-
-  const images = mapImages(options.imageUrl);
-  appendLosses(losses, images.losses);
-  if (images.hero !== undefined) object['heroImage'] = images.hero;
-
-  let semantic: SemanticParts | undefined;
   switch (type) {
     case 'generic':
       if (images.logo !== undefined) object['logo'] = images.logo;
       break;
-    case 'eventTicket':
-      walletClass['eventName'] = text(title);
+    case 'eventTicket': {
+      // The event names the ticket: the semantic eventName (below), else the primary field (Apple's event ticket puts the event there).
       semantic = eventParts(pass, text);
+      if (semantic.classFields['eventName'] === undefined) {
+        const name = primary !== undefined ? formatValue(primary.field, primary.pointer, format).text : brand;
+        walletClass['eventName'] = text(name);
+        carried.add(name);
+      }
       if (images.logo !== undefined) walletClass['logo'] = images.logo;
       break;
+    }
     case 'loyalty':
-      walletClass['programName'] = title;
-      walletClass['localizedProgramName'] = text(title);
-      if (images.logo !== undefined) walletClass['programLogo'] = images.logo;
+      walletClass['programName'] = brand;
+      walletClass['localizedProgramName'] = text(brand);
+      carried.add(brand);
+      walletClass['programLogo'] = images.logo;
       break;
-    case 'offer':
+    case 'offer': {
+      // The offer itself is the title ("25% Off any cake"): the primary field, else the description.
+      let title: string;
+      if (primary !== undefined) {
+        const value = fieldText(primary, format, language, strings, losses);
+        const label = labelOf(primary.field);
+        title = label === undefined ? value.text : `${value.text} ${label}`;
+        fields = fields.filter((placed) => placed !== primary);
+      } else title = description !== undefined && description !== '' ? description : brand;
       walletClass['title'] = title;
       walletClass['localizedTitle'] = text(title);
-      walletClass['provider'] = pass.organizationName;
+      walletClass['provider'] = brand;
+      carried.add(title).add(brand);
       walletClass['redemptionChannel'] = 'BOTH';
       if (images.logo !== undefined) walletClass['titleImage'] = images.logo;
       break;
+    }
     case 'flight': {
-      semantic = flightParts(pass);
-      if (images.logo !== undefined) {
-        const header = (semantic.classFields['flightHeader'] ?? {}) as Record<string, unknown>;
-        semantic.classFields['flightHeader'] = { ...header, carrier: { ...((header['carrier'] ?? {}) as object), airlineLogo: images.logo } };
+      const parts = semantic as SemanticParts;
+      const header = parts.classFields['flightHeader'] as Record<string, unknown>;
+      const carrier: Record<string, unknown> = { ...(header['carrier'] as object) };
+      // logoText is the airline's name on Apple's boarding pass.
+      if (logoText !== undefined && logoText !== '') {
+        carrier['airlineName'] = text(logoText);
+        carried.add(logoText);
       }
+      if (images.logo !== undefined) carrier['airlineLogo'] = images.logo;
+      parts.classFields['flightHeader'] = { ...header, carrier };
       break;
     }
     case 'transit':
       walletClass['transitType'] = typeof body.transitType === 'string' && Object.hasOwn(TRANSIT_TYPES, body.transitType) ? TRANSIT_TYPES[body.transitType] : 'OTHER';
       object['tripType'] = 'ONE_WAY';
-      if (images.logo !== undefined) walletClass['logo'] = images.logo;
+      walletClass['logo'] = images.logo;
+      // logoText names the operator on Apple's boarding pass.
+      if (logoText !== undefined && logoText !== '') {
+        walletClass['transitOperatorName'] = text(logoText);
+        carried.add(logoText);
+      }
       break;
   }
+
+  const mapped = mapFields(fields, type === 'generic' ? 3 : 2, language, strings, format);
+  appendLosses(losses, mapped.losses);
+  if (mapped.textModules.length > 0) object['textModulesData'] = mapped.textModules;
+  if (mapped.cardRows.length > 0) walletClass['classTemplateInfo'] = { cardTemplateOverride: { cardRowTemplateInfos: mapped.cardRows } };
+
+  appendLosses(losses, images.losses);
+  if (images.hero !== undefined) object['heroImage'] = images.hero;
 
   if (semantic !== undefined) {
     Object.assign(walletClass, semantic.classFields);
     Object.assign(object, semantic.objectFields);
     appendLosses(losses, semantic.losses);
+  }
+  if (logoText !== undefined && logoText !== '' && !carried.has(logoText)) {
+    losses.push(loss('google-key-dropped', '/logoText', `Google Wallet shows the issuer name (organizationName) where Apple shows logoText: "${logoText.slice(0, 60)}" is left out.`));
+  }
+  if (!carried.has(organization) && organization !== '') {
+    losses.push(loss('google-key-dropped', '/organizationName', `A Google generic pass has no issuer name and its title shows logoText: organizationName "${organization.slice(0, 60)}" is left out.`));
+  }
+  if (description !== undefined && description !== '' && !carried.has(description)) {
+    losses.push(loss('google-key-dropped', '/description', 'Google Wallet has no place for the pass\'s description (the text VoiceOver reads on an iPhone): it is left out.'));
   }
 
   const barcode = mapBarcode(pass);
@@ -175,7 +237,8 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
   const background: unknown = pass.backgroundColor;
   if (background !== undefined) {
     const hex = typeof background === 'string' ? toHexColor(background) : undefined;
-    if (hex !== undefined) object['hexBackgroundColor'] = hex;
+    // Loyalty and offer objects have no color of their own: Google colors them by their class.
+    if (hex !== undefined) (type === 'loyalty' || type === 'offer' ? walletClass : object)['hexBackgroundColor'] = hex;
     else losses.push(loss('google-color-dropped', '/backgroundColor', `Google Wallet reads #rrggbb colors; ${typeof background === 'string' ? JSON.stringify(background.slice(0, 60)) : `a ${typeof background}`} is left out.`));
   }
   const grouping: unknown = pass.groupingIdentifier;
@@ -185,8 +248,26 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
   if (typeof expiration === 'string') object['validTimeInterval'] = { end: { date: expiration } };
   else if (expiration !== undefined) losses.push(loss('google-key-dropped', '/expirationDate', 'expirationDate is not a string: it is left out.'));
 
+  const places = mapLocations(pass.locations);
+  appendLosses(losses, places.losses);
+  if (places.merchantLocations !== undefined) object['merchantLocations'] = places.merchantLocations;
+  const smartTap = mapNfc(pass, redemptionIssuers);
+  Object.assign(walletClass, smartTap.classFields);
+  Object.assign(object, smartTap.objectFields);
+  appendLosses(losses, smartTap.losses);
+
   appendLosses(losses, passLosses(pass, semantic?.used ?? new Set()));
   return { type, class: walletClass, object, losses };
+}
+
+/** A field's value as Google shows it (formatted, in each translated language too), its losses appended. */
+function fieldText(placed: PlacedField, format: ValueFormat, language: string, strings: Strings | undefined, losses: GoogleLoss[]): { text: string; localized: LocalizedString } {
+  const value = formatValue(placed.field, placed.pointer, format);
+  appendLosses(losses, value.losses);
+  appendLosses(losses, fieldLosses(placed.field, placed.pointer));
+  if (!value.formatted) return { text: value.text, localized: localized(value.text, language, strings) };
+  const translated = formattedIn(placed.field, strings, format);
+  return { text: value.text, localized: { defaultValue: { language, value: value.text }, ...(translated.length === 0 ? {} : { translatedValues: translated }) } };
 }
 
 /**

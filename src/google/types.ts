@@ -25,7 +25,8 @@ export type GoogleLossCode =
   | 'google-app-link-dropped'
   | 'google-ios-key-dropped'
   | 'google-barcode-dropped'
-  | 'google-key-dropped';
+  | 'google-key-dropped'
+  | 'google-type-changed';
 
 /**
  * One thing that did not carry over, located in the pass (the `Issue` shape with a Google code).
@@ -67,6 +68,29 @@ export interface GoogleMapOptions {
   classSuffix?: string;
   /** The language of the pass's own texts (BCP 47), default `'en'`. */
   language?: string;
+  /**
+   * The language numbers, currencies, percents and dates are written in for
+   * Google, which shows text exactly as it gets it (BCP 47, formatted with
+   * Intl): default `language` when given, else `'en-US'` — fixed, never the
+   * runtime's own. Each `.lproj` of `strings` also gets the value formatted
+   * in its language.
+   */
+  locale?: string;
+  /**
+   * The IANA time zone a date field is shown in (Wallet shows it in the
+   * phone's zone; Google shows one text to every holder). Default: the
+   * zone the date is written in. A field with `ignoresTimeZone` is always
+   * shown as written.
+   */
+  timeZone?: string;
+  /**
+   * Smart Tap: the issuer ids whose terminals may read the pass over NFC
+   * (each with a Smart Tap key; Google approves issuers for Smart Tap). With
+   * them, a pass's `nfc.message` becomes the object's
+   * `smartTapRedemptionValue` and the class gets `enableSmartTap`; without
+   * them `nfc` is a loss.
+   */
+  redemptionIssuers?: readonly string[];
   /** Localized `pass.strings`, per language: `{ de: { key: value } }`; they become `translatedValues`. */
   strings?: { readonly [language: string]: { readonly [key: string]: string } };
 }
