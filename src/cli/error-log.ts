@@ -1,7 +1,7 @@
 // An internal error of `passmint serve` as one JSON log line, like every other
 // event it logs: what failed and where, never a secret, and its stack trace
 // only when asked for (--debug).
-import type { ErrorPlace, LogEntry } from '../server/http/log.js';
+import type { ErrorPlace, LogEntry } from '../server/index.js';
 
 /** Longest message kept in a line; the rest is cut (an error can quote a whole body). */
 const MAX_MESSAGE = 2000;

@@ -1,5 +1,4 @@
-import type { Issue } from '../issues.js';
-import { parseJsonText, type JsonText } from '../json-text.js';
+import { parseJsonText, type Issue, type JsonText } from '../index.js';
 import { readTextInput } from './files.js';
 import type { CliIo } from './io.js';
 

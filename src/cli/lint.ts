@@ -1,6 +1,4 @@
-import type { Issue } from '../issues.js';
-import { validatePass } from '../pass/validate.js';
-import { validateTemplate } from '../template/validate.js';
+import { validatePass, validateTemplate, type Issue } from '../index.js';
 import { flag, parseCommandLine } from './args.js';
 import type { Command } from './command.js';
 import { EXIT_FAILED, EXIT_OK, type CliIo, type ExitCode } from './io.js';

@@ -1,4 +1,4 @@
-import type { MissingPackageError } from '../server/db/missing-package.js';
+import type { MissingPackageError } from '../server/index.js';
 
 /**
  * What to tell an operator whose database needs a package that is not

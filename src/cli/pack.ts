@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import type { Issue } from '../issues.js';
+import type { Issue } from '../index.js';
 import { createPassSigner, PackError, packPass, SignerError, type PassSigner } from '../pkpass/index.js';
 import { flag, parseCommandLine, stringOption } from './args.js';
 import { formatDate } from './certificate-info.js';

@@ -1,9 +1,15 @@
-import { PassmintError, PassValidationError } from '../errors.js';
-import { pointerToken, type Issue } from '../issues.js';
-import { buildPass } from '../pass/build.js';
-import { validatePass } from '../pass/validate.js';
-import { renderTemplate } from '../template/compile.js';
-import type { PassIssuer, PassTemplate, TemplateValues } from '../types.js';
+import {
+  buildPass,
+  PassmintError,
+  PassValidationError,
+  pointerToken,
+  renderTemplate,
+  validatePass,
+  type Issue,
+  type PassIssuer,
+  type PassTemplate,
+  type TemplateValues,
+} from '../index.js';
 import { flag, parseCommandLine, stringOption } from './args.js';
 import type { Command } from './command.js';
 import { writeOutput } from './files.js';

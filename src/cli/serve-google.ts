@@ -1,11 +1,8 @@
 // `passmint serve`'s Google Wallet options: the service account, the issuer
 // id, and where the API, the token endpoint and the callback keys are (a
 // local stand-in instead of Google).
-import { GoogleWalletError } from '../google/error.js';
-import { readGoogleCredentials } from '../google/credentials.js';
-import { parseRootKeys } from '../google/root-keys.js';
-import type { GoogleRootKey } from '../google/types.js';
-import type { GoogleServiceOptions } from '../server/google/service.js';
+import { GoogleWalletError, parseRootKeys, readGoogleCredentials, type GoogleRootKey } from '../google/index.js';
+import type { GoogleServiceOptions } from '../server/index.js';
 import { stringOption, type OptionTable, type ParsedCommandLine } from './args.js';
 import { readTextInput } from './files.js';
 import type { CliIo } from './io.js';

@@ -1,12 +1,18 @@
 import { existsSync } from 'node:fs';
-import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../server/db/keys.js';
-import { openPglite } from '../server/db/pglite.js';
-import { MissingPackageError } from '../server/db/missing-package.js';
-import { openPostgres } from '../server/db/postgres.js';
-import { keyRequest, keyResource } from '../server/routes/keys.js';
-import { ServiceProblem } from '../server/http/problem.js';
-import { migrate } from '../server/db/schema.js';
-import type { SqlDatabase } from '../server/db/sql.js';
+import {
+  createApiKey,
+  keyRequest,
+  keyResource,
+  listApiKeys,
+  migrate,
+  MissingPackageError,
+  openPglite,
+  openPostgres,
+  revokeApiKey,
+  ServiceProblem,
+  type ApiKeyRecord,
+  type SqlDatabase,
+} from '../server/index.js';
 import { flag, stringOption, type OptionTable } from './args.js';
 import { environmentHelp, parseWithEnvironment } from './env-options.js';
 import { resolvePath } from './files.js';

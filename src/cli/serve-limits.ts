@@ -1,5 +1,5 @@
 // `passmint serve`'s limit options (docs/limits.md), read into createServer's `limits`.
-import type { ServiceLimits } from '../server/http/limits.js';
+import type { ServiceLimits } from '../server/index.js';
 import { flag, stringOption, type OptionTable, type ParsedCommandLine } from './args.js';
 import { UsageError } from './usage-error.js';
 

@@ -1,12 +1,9 @@
 import { createApnsClient, type ApnsClient } from '../apns/index.js';
 import { createPassSigner, SignerError, type PassSigner } from '../pkpass/index.js';
-import { createServer, isDatabaseUnavailable, type PassmintServer } from '../server/index.js';
-import { bufferLines } from '../server/http/log.js';
-import { leaseProblem } from '../server/queue/lease.js';
-import { DEFAULT_TIMEOUT_MS } from '../webhooks/post.js';
+import { bufferLines, createServer, isDatabaseUnavailable, leaseProblem, MissingPackageError, type PassmintServer } from '../server/index.js';
+import { DEFAULT_TIMEOUT_MS } from '../webhooks/index.js';
 import { flag, stringOption, type OptionTable, type ParsedCommandLine } from './args.js';
 import { environmentHelp, parseWithEnvironment } from './env-options.js';
-import { MissingPackageError } from '../server/db/missing-package.js';
 import { missingPackageAdvice } from './missing-package-advice.js';
 import { errorLogEntry } from './error-log.js';
 import { runServeKeys } from './serve-keys.js';

@@ -17,3 +17,7 @@ export { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord, type ApiKey
 export type { ErrorPlace, LogEntry, LogSink } from './http/log.js';
 export type { Metrics } from './metrics.js';
 export { openApiDocument } from './routes/openapi.js';
+// What `passmint serve` (src/cli) uses besides createServer: the command imports only this entry point.
+export { keyRequest, keyResource } from './routes/keys.js';
+export { bufferLines, type LineBuffer } from './http/log.js';
+export { leaseProblem } from './queue/lease.js';
