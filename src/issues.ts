@@ -110,6 +110,8 @@ export type IssueCode =
   | 'missing-wwdr'
   | 'untrusted-chain'
   | 'identity-mismatch'
+  // signature (verifyPass): signed by a `passmint cert --dev` identity, whose chain is not Apple's (warning)
+  | 'development-certificate'
   // signature (verifyPass): the signature carries its own content, not the manifest's bytes
   | 'signed-content-mismatch'
   // pass.json as read (readPass, verifyPass): a number JavaScript cannot hold exactly, so writing the pass again changes it (warning)

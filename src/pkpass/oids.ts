@@ -36,9 +36,14 @@ export const OID = {
   aes256Cbc: '2.16.840.1.101.3.4.1.42',
   // Names and extensions (RFC 5280, RFC 4519)
   userId: '0.9.2342.19200300.100.1.1',
+  organization: '2.5.4.10',
   organizationalUnit: '2.5.4.11',
   commonName: '2.5.4.3',
   subjectKeyIdentifier: '2.5.29.14',
   keyUsage: '2.5.29.15',
   basicConstraints: '2.5.29.19',
+  extendedKeyUsage: '2.5.29.37',
+  authorityKeyIdentifier: '2.5.29.35',
+  // Apple's Pass Type ID certificates: the extended key usage for signing passes.
+  passSigning: '1.2.840.113635.100.4.14',
 } as const;

@@ -9,6 +9,7 @@ import type { Certificate } from './x509/certificate.js';
 import { readCertificateInput } from './x509/certificate-input.js';
 import { formatDate, issuerProblem, validityProblem } from './x509/chain.js';
 import { equalBytes, type Name, nameValue, sameName } from './x509/name.js';
+import { isDevelopmentName } from './x509/development.js';
 import { wwdrGeneration } from './x509/wwdr-generation.js';
 
 /**
@@ -175,6 +176,15 @@ async function check(signature: Uint8Array, content: Uint8Array, options: CheckS
 
   const wwdr = signer === undefined ? undefined : await findWwdr(signer, signedData.certificates, issues);
   if (wwdr !== undefined && options.roots !== undefined) await checkRoot(wwdr, options.roots, issues);
+  if (signer !== undefined && (isDevelopmentName(signer.subject) || isDevelopmentName(signer.issuer))) {
+    issues.push(
+      issue(
+        'development-certificate',
+        "Signed with a passmint development identity (`passmint cert --dev`): its WWDR and root are stand-ins, not Apple's, so Wallet on an iPhone refuses the pass. Sign with your Pass Type ID certificate from Apple to ship it.",
+        'warning',
+      ),
+    );
+  }
 
   for (const [certificate, what] of [
     [signer, 'pass certificate'],

@@ -84,6 +84,7 @@ const CODES: { readonly [K in IssueCode]: true } = {
   'unused-file': true,
   'image-size': true,
   'image-too-large': true,
+  'development-certificate': true,
   'invalid-strings': true,
   'too-many-passes': true,
   'missing-manifest': true,
