@@ -2,6 +2,7 @@ import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { flag, parseCommandLine, stringOption } from './args.js';
+import { writeDevIdentity } from './cert-dev.js';
 import { certificateInfo, formatDate, type CertificateInfo } from './certificate-info.js';
 import type { Command } from './command.js';
 import { readInput, resolvePath, writeOutput } from './files.js';
@@ -12,6 +13,7 @@ import { readPkcs12, type Pkcs12Contents } from './pkcs12/read-pkcs12.js';
 import { UsageError } from './usage-error.js';
 
 const USAGE = `Usage: passmint cert <file.p12> [--passphrase-env VAR | --passphrase-file FILE] [-o DIR] [--force]
+       passmint cert --dev <pass type identifier> [--team ID] [-o DIR] [--force]
 
 Turns the .p12 that Keychain Access exports (certificate + private key) into the
 two PEM files \`passmint pack\` takes:
@@ -21,24 +23,34 @@ Reads every encryption Keychain and OpenSSL write, including the legacy
 RC2-40/3DES that OpenSSL 3 refuses without -legacy. Prints the certificate's
 pass type identifier (UID), team identifier (OU) and expiry.
 
+With --dev, makes a development identity instead, to try signing without an
+Apple account: certificate.pem and key.pem (a Pass Type ID certificate shaped
+like Apple's: UID = the pass type, OU = the team), wwdr.pem (a stand-in for
+Apple's WWDR intermediate) and root.pem (the stand-in root, for verify --root).
+Every subject says "passmint development identity - not accepted by iPhones":
+Wallet on an iPhone refuses passes it signs.
+
 Options:
 ${PASSPHRASE_HELP}
                           (neither: the .p12 is opened with an empty passphrase)
-  -o, --out DIR           write the two files into DIR (default: the current folder)
-      --force             overwrite certificate.pem / key.pem if they exist
+  -o, --out DIR           write the files into DIR (default: the current folder)
+      --force             overwrite the files if they exist
+      --dev               make a development identity for the pass type given (see above)
+      --team ID           with --dev: the team identifier, ten upper-case letters and digits (default DEVTEAM123)
   -h, --help              this text
 
 Exit codes: 0 written; 1 the .p12 cannot be opened (wrong passphrase, damaged,
 no key); 2 usage error.
 
-Example:
+Examples:
   P12_PASSPHRASE=… passmint cert Certificates.p12 --passphrase-env P12_PASSPHRASE -o keys/
+  passmint cert --dev pass.com.example.event -o keys/
 `;
 
 /** `passmint cert`: certificate.pem and key.pem out of a Keychain .p12. */
 export const cert: Command = {
   name: 'cert',
-  summary: 'Extract certificate.pem and key.pem from a Keychain .p12 export',
+  summary: 'Extract certificate.pem and key.pem from a Keychain .p12 export, or make a development identity (--dev)',
   usage: USAGE,
   run: runCert,
 };
@@ -48,6 +60,8 @@ async function runCert(args: readonly string[], io: CliIo): Promise<ExitCode> {
     ...PASSPHRASE_OPTIONS,
     out: { type: 'string', short: 'o' },
     force: { type: 'boolean' },
+    dev: { type: 'boolean' },
+    team: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (flag(parsed, 'help')) {
@@ -55,6 +69,14 @@ async function runCert(args: readonly string[], io: CliIo): Promise<ExitCode> {
     return EXIT_OK;
   }
   const [file, ...extra] = parsed.positionals;
+  if (flag(parsed, 'dev')) {
+    if (extra.length > 0) throw new UsageError(`one pass type identifier at a time (also given: ${extra.join(' ')})`);
+    for (const option of ['passphrase-env', 'passphrase-file'] as const) {
+      if (stringOption(parsed, option) !== undefined) throw new UsageError(`--${option} opens a .p12; --dev makes a new identity and takes none`);
+    }
+    return writeDevIdentity({ passTypeIdentifier: file, teamIdentifier: stringOption(parsed, 'team'), outDir: stringOption(parsed, 'out') ?? '.', force: flag(parsed, 'force') }, io);
+  }
+  if (stringOption(parsed, 'team') !== undefined) throw new UsageError('--team goes with --dev (a .p12 certificate carries its own team)');
   if (file === undefined) throw new UsageError('name the .p12 file to read');
   if (extra.length > 0) throw new UsageError(`one .p12 at a time (also given: ${extra.join(' ')})`);
   const passphrase = readPassphrase(parsed, io) ?? '';
