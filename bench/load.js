@@ -63,7 +63,10 @@ function serviceFiles() {
     'icon@2x.png': noisePng(58, 58),
     'logo.png': noisePng(160, 50, false),
     'logo@2x.png': noisePng(320, 100, false),
-    'de.lproj/pass.strings': utf16Strings([['Member', 'Mitglied'], ['Level', 'Stufe']]),
+    'de.lproj/pass.strings': utf16Strings([
+      ['Member', 'Mitglied'],
+      ['Level', 'Stufe'],
+    ]),
   };
 }
 
@@ -171,12 +174,16 @@ async function withDatabase(adminUrl, run) {
 function call(agent, base, { method = 'GET', path, headers = {}, body }, localAddress = undefined) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : typeof body === 'string' ? Buffer.from(body) : Buffer.from(body);
-    const sent = httpRequest(`${base}${path}`, { method, agent, localAddress, headers: { ...headers, ...(payload === undefined ? {} : { 'content-length': payload.length }) } }, (answer) => {
-      const chunks = [];
-      answer.on('data', (chunk) => chunks.push(chunk));
-      answer.on('end', () => resolve({ status: answer.statusCode, body: Buffer.concat(chunks) }));
-      answer.on('error', reject);
-    });
+    const sent = httpRequest(
+      `${base}${path}`,
+      { method, agent, localAddress, headers: { ...headers, ...(payload === undefined ? {} : { 'content-length': payload.length }) } },
+      (answer) => {
+        const chunks = [];
+        answer.on('data', (chunk) => chunks.push(chunk));
+        answer.on('end', () => resolve({ status: answer.statusCode, body: Buffer.concat(chunks) }));
+        answer.on('error', reject);
+      },
+    );
     sent.on('error', reject);
     sent.end(payload);
   });
@@ -212,8 +219,7 @@ async function drive(bases, clients, seconds, next, onAnswer = undefined, perCli
           if (status >= 200 && status <= 299) {
             succeeded++;
             onAnswer?.(body);
-          }
-          else {
+          } else {
             errors++;
             statuses[status] = (statuses[status] ?? 0) + 1;
           }
@@ -251,7 +257,15 @@ async function startReceiver() {
   });
   server.keepAliveTimeout = 65_000;
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, count: () => received, close: () => new Promise((resolve) => { server.close(resolve); server.closeAllConnections(); }) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    count: () => received,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(resolve);
+        server.closeAllConnections();
+      }),
+  };
 }
 
 /** Waits until `pending()` is 0; ms taken. */
@@ -308,7 +322,23 @@ export async function benchService(options = {}) {
       mkdirSync(dirname(join(dir, 'files', path)), { recursive: true });
       writeFileSync(join(dir, 'files', path), bytes);
     }
-    const serveArgs = (database, extra = []) => [cli, 'serve', '--port', '0', ...database, '--public-url', PUBLIC_URL, '--cert', join(dir, 'pass.pem'), '--key', join(dir, 'pass.key'), '--wwdr', join(dir, 'wwdr.pem'), '--allow-private-webhooks', ...extra];
+    const serveArgs = (database, extra = []) => [
+      cli,
+      'serve',
+      '--port',
+      '0',
+      ...database,
+      '--public-url',
+      PUBLIC_URL,
+      '--cert',
+      join(dir, 'pass.pem'),
+      '--key',
+      join(dir, 'pass.key'),
+      '--wwdr',
+      join(dir, 'wwdr.pem'),
+      '--allow-private-webhooks',
+      ...extra,
+    ];
     const run = async (databaseUrl, pg) => {
       const profile = options.profile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.profile];
       const database = databaseUrl === undefined ? ['--data', join(dir, 'pglite')] : ['--database-url', databaseUrl];
@@ -327,17 +357,40 @@ export async function benchService(options = {}) {
         return serve.match[1];
       };
       // Scaling (options.scale): one process against all of them, no bare side.
-      const bare = databaseUrl === undefined || options.scale === true ? undefined : await start([join(root, 'bench/baselines/bare-service.js'), databaseUrl, dir], /listening on (http:\/\/\S+)/, join(dir, 'bare.log'), profile);
+      const bare =
+        databaseUrl === undefined || options.scale === true
+          ? undefined
+          : await start([join(root, 'bench/baselines/bare-service.js'), databaseUrl, dir], /listening on (http:\/\/\S+)/, join(dir, 'bare.log'), profile);
       try {
-        const sumCpu = (list) => () => list.reduce((sum, process) => (sum === undefined || process.cpuMs() === undefined ? undefined : sum + process.cpuMs()), 0);
-        return await measureAll({ serve: { base: serve.match[1], bases: [serve.match[1], ...more.map((other) => other.match[1])], key, cpuMs: sumCpu([serve, ...more]) }, restartPolling, bare: bare && { base: bare.match[1], cpuMs: sumCpu([bare]) }, databaseUrl, pg, clients, seconds, rounds, registrations, events, receiver, files, log, only: options.routes, scale: options.scale === true });
+        const sumCpu = (list) => () =>
+          list.reduce((sum, process) => (sum === undefined || process.cpuMs() === undefined ? undefined : sum + process.cpuMs()), 0);
+        return await measureAll({
+          serve: { base: serve.match[1], bases: [serve.match[1], ...more.map((other) => other.match[1])], key, cpuMs: sumCpu([serve, ...more]) },
+          restartPolling,
+          bare: bare && { base: bare.match[1], cpuMs: sumCpu([bare]) },
+          databaseUrl,
+          pg,
+          clients,
+          seconds,
+          rounds,
+          registrations,
+          events,
+          receiver,
+          files,
+          log,
+          only: options.routes,
+          scale: options.scale === true,
+        });
       } finally {
         await Promise.all([serve.stop(), ...more.map((other) => other.stop()), bare?.stop()]);
       }
     };
     const adminUrl = process.env.DATABASE_URL ?? `${process.env.PASSMINT_BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432'}/postgres`;
     const measured = pglite ? await run(undefined, undefined) : await withDatabase(adminUrl, run);
-    return { ...measured, settings: { clients, seconds, rounds, database: pglite ? 'PGlite folder' : 'PostgreSQL', processes: pglite ? 1 : processes, registrations, events } };
+    return {
+      ...measured,
+      settings: { clients, seconds, rounds, database: pglite ? 'PGlite folder' : 'PostgreSQL', processes: pglite ? 1 : processes, registrations, events },
+    };
   } finally {
     await receiver.close();
     remove();
@@ -345,7 +398,23 @@ export async function benchService(options = {}) {
   }
 }
 
-async function measureAll({ serve, restartPolling, bare, databaseUrl, pg, clients, seconds, rounds, registrations, events, receiver, files, log, only, scale = false }) {
+async function measureAll({
+  serve,
+  restartPolling,
+  bare,
+  databaseUrl,
+  pg,
+  clients,
+  seconds,
+  rounds,
+  registrations,
+  events,
+  receiver,
+  files,
+  log,
+  only,
+  scale = false,
+}) {
   const auth = { authorization: `Bearer ${serve.key}`, 'content-type': 'application/json' };
   const setupAgent = new Agent({ keepAlive: true });
   const ours = async (method, path, body, headers = auth) => {
@@ -376,28 +445,43 @@ async function measureAll({ serve, restartPolling, bare, databaseUrl, pg, client
   const passPath = (serial) => `/v1/passes/${PASS_TYPE}/${encodeURIComponent(serial)}`;
   const requests = {
     create: {
-      ours: (client, count) => ({ method: 'POST', path: `/v1/templates/${id}/passes`, headers: auth, body: JSON.stringify({ values: valuesOf(count) }) }),
-      bare: (client, count) => ({ method: 'POST', path: '/passes', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ values: valuesOf(count), templateId: 1 }) }),
+      ours: (_client, count) => ({ method: 'POST', path: `/v1/templates/${id}/passes`, headers: auth, body: JSON.stringify({ values: valuesOf(count) }) }),
+      bare: (_client, count) => ({
+        method: 'POST',
+        path: '/passes',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ values: valuesOf(count), templateId: 1 }),
+      }),
     },
     update: {
-      ours: (client, count) => ({ method: 'PUT', path: `${passPath(made[count % made.length].serial)}/values`, headers: auth, body: JSON.stringify(valuesOf(count)) }),
-      bare: (client, count) => ({ method: 'PUT', path: `/passes/${bareSide.made[count % bareSide.made.length].serial}/values`, headers: { 'content-type': 'application/json' }, body: JSON.stringify(valuesOf(count)) }),
+      ours: (_client, count) => ({
+        method: 'PUT',
+        path: `${passPath(made[count % made.length].serial)}/values`,
+        headers: auth,
+        body: JSON.stringify(valuesOf(count)),
+      }),
+      bare: (_client, count) => ({
+        method: 'PUT',
+        path: `/passes/${bareSide.made[count % bareSide.made.length].serial}/values`,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(valuesOf(count)),
+      }),
     },
     // Each download mostly a pass's first (the passes the create route made, in turn): what signing costs,
     // not a cache of signed packages.
     download: {
-      ours: (client, count) => ({ path: `${passPath(pick(created.ours, made, count).serial)}/pkpass`, headers: { authorization: auth.authorization } }),
-      bare: (client, count) => ({ path: `/passes/${pick(created.bare, bareSide.made, count).serial}/pkpass` }),
+      ours: (_client, count) => ({ path: `${passPath(pick(created.ours, made, count).serial)}/pkpass`, headers: { authorization: auth.authorization } }),
+      bare: (_client, count) => ({ path: `/passes/${pick(created.bare, bareSide.made, count).serial}/pkpass` }),
     },
     // A pass is on at most 20 devices (maxRegistrationsPerPass): 16 clients fetch one pass version each in turn.
     // After a push every device holding a pass fetches it: each client fetches the same passes in the
     // same order, once each, a new stretch of passes every round (see STORM_PASSES).
     storm: {
-      ours: (client, count, own) => {
+      ours: (_client, _count, own) => {
         const pass = pick(created.ours, made, stormOffset.ours + own);
         return { path: `/wallet/v1/passes/${PASS_TYPE}/${encodeURIComponent(pass.serial)}`, headers: { authorization: `ApplePass ${pass.token}` } };
       },
-      bare: (client, count, own) => {
+      bare: (_client, _count, own) => {
         const pass = pick(created.bare, bareSide.made, stormOffset.bare + own);
         return { path: `/wallet/passes/${pass.serial}`, headers: { authorization: `ApplePass ${pass.token}` } };
       },
@@ -445,7 +529,8 @@ async function measureAll({ serve, restartPolling, bare, databaseUrl, pg, client
       const latencies = list.flatMap((entry) => entry.latencies).sort((a, b) => a - b);
       const statuses = {};
       for (const entry of list) for (const [status, n] of Object.entries(entry.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
-      const perRequest = (key) => (list.some((entry) => entry[key] === undefined) ? undefined : list.reduce((sum, entry) => sum + entry[key], 0) / latencies.length);
+      const perRequest = (key) =>
+        list.some((entry) => entry[key] === undefined) ? undefined : list.reduce((sum, entry) => sum + entry[key], 0) / latencies.length;
       return {
         rps: median(list.map((entry) => entry.rps)),
         p50: percentile(latencies, 50),
@@ -462,7 +547,11 @@ async function measureAll({ serve, restartPolling, bare, databaseUrl, pg, client
     if (scale) result.ratio = median(sides.ours.map((entry, index) => entry.rps / sides.one[index].rps));
     else if (bare !== undefined) result.ratio = median(sides.ours.map((entry, index) => entry.rps / sides.bare[index].rps));
     routes.push(result);
-    log(scale ? `${route.key}: ${serve.bases.length} processes ${sideText(result.ours)} vs one ${sideText(result.one)} → ${result.ratio.toFixed(2)}×` : describe(result));
+    log(
+      scale
+        ? `${route.key}: ${serve.bases.length} processes ${sideText(result.ours)} vs one ${sideText(result.one)} → ${result.ratio.toFixed(2)}×`
+        : describe(result),
+    );
   }
 
   // --- Deliveries ----------------------------------------------------------------------------
@@ -496,7 +585,9 @@ async function measureCounterCommit(pg, databaseUrl, count = 500) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query(`create table if not exists load_counter (name text primary key, value bigint not null); insert into load_counter values ('c', 0) on conflict do nothing`);
+    await client.query(
+      `create table if not exists load_counter (name text primary key, value bigint not null); insert into load_counter values ('c', 0) on conflict do nothing`,
+    );
     const bump = { name: 'load_counter_bump', text: `update load_counter set value = value + 1 where name = 'c'`, values: [] };
     for (let index = 0; index < 50; index++) await client.query(bump);
     const started = performance.now();
@@ -509,7 +600,10 @@ async function measureCounterCommit(pg, databaseUrl, count = 500) {
 }
 
 async function bareSetup(base, agent) {
-  const post = async (path, body) => JSON.parse((await call(agent, base, { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).body.toString('utf8'));
+  const post = async (path, body) =>
+    JSON.parse(
+      (await call(agent, base, { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).body.toString('utf8'),
+    );
   await post('/templates', template);
   const made = [];
   for (let index = 0; index < PASSES; index++) {
@@ -539,12 +633,20 @@ async function measureDeliveries({ db, ours, id, receiver, registrations, events
   if (n - before.rows[0].n !== total) throw new Error(`expected ${total} new deliveries, found ${n - before.rows[0].n}`);
   // The columns a claim sets, whichever the schema has: all cleared when the rows are made due again.
   const { rows: columns } = await db.query(`select column_name from information_schema.columns where table_name = 'passmint_deliveries'`);
-  const clear = ['locked_until', 'lease', 'claimed_by', 'first_attempt_at', 'delivered_at', 'last_status', 'last_error'].filter((column) => columns.some((row) => row.column_name === column));
+  const clear = ['locked_until', 'lease', 'claimed_by', 'first_attempt_at', 'delivered_at', 'last_status', 'last_error'].filter((column) =>
+    columns.some((row) => row.column_name === column),
+  );
   const pendingOurs = async () => (await db.query(`select count(*)::int as n from passmint_deliveries where status = 'pending'`)).rows[0].n;
   await drain(pendingOurs);
   if (bare) {
-    await db.query(`insert into bare_registrations (url, secret) select $1 || '/b' || g, 'whsec_bench_' || g from generate_series(1, $2) g`, [receiver.url, registrations]);
-    await db.query(`insert into bare_events (type, data) select 'pass.created', jsonb_build_object('serialNumber', 'S' || g, 'passTypeIdentifier', $1::text) from generate_series(1, $2) g`, [PASS_TYPE, events]);
+    await db.query(`insert into bare_registrations (url, secret) select $1 || '/b' || g, 'whsec_bench_' || g from generate_series(1, $2) g`, [
+      receiver.url,
+      registrations,
+    ]);
+    await db.query(
+      `insert into bare_events (type, data) select 'pass.created', jsonb_build_object('serialNumber', 'S' || g, 'passTypeIdentifier', $1::text) from generate_series(1, $2) g`,
+      [PASS_TYPE, events],
+    );
     await db.query(
       `insert into bare_deliveries (registration_id, event_id, status) select r.id, e.id, 'delivered' from (select id from bare_registrations order by id desc limit $1) r, (select id from bare_events order by id desc limit $2) e order by e.id, r.id`,
       [registrations, events],
@@ -556,7 +658,9 @@ async function measureDeliveries({ db, ours, id, receiver, registrations, events
     for (const side of bare ? (round % 2 === 0 ? ['ours', 'bare'] : ['bare', 'ours']) : ['ours']) {
       const received = receiver.count();
       if (side === 'ours') {
-        await db.query(`update passmint_deliveries set status = 'pending', attempts = 0, next_attempt_at = now()${clear.map((column) => `, ${column} = null`).join('')} where status = 'delivered'`);
+        await db.query(
+          `update passmint_deliveries set status = 'pending', attempts = 0, next_attempt_at = now()${clear.map((column) => `, ${column} = null`).join('')} where status = 'delivered'`,
+        );
         sides.ours.push(rate(await drain(pendingOurs)));
       } else {
         await db.query(`update bare_deliveries set status = 'pending', attempts = 0, locked_until = null, delivered_at = null`);
@@ -581,7 +685,10 @@ async function measureDeliveries({ db, ours, id, receiver, registrations, events
 
 const perSecond = (value) => `${Math.round(value).toLocaleString('en')}/s`;
 const ms = (value) => (Number.isFinite(value) ? `${value.toFixed(value < 10 ? 1 : 0)} ms` : '—');
-const sideText = (side) => (side === undefined ? '—' : `${perSecond(side.rps)}${side.p50 === undefined ? '' : ` · p50 ${ms(side.p50)} · p99 ${ms(side.p99)}`}${side.cpuMsPerRequest === undefined ? '' : ` · CPU ${side.cpuMsPerRequest.toFixed(2)} ms/request`}${side.pgCpuMsPerRequest === undefined ? '' : ` · PostgreSQL ${side.pgCpuMsPerRequest.toFixed(2)} ms/request`}${side.errors > 0 ? ` · ${side.errors} errors ${JSON.stringify(side.statuses)}` : ''}`);
+const sideText = (side) =>
+  side === undefined
+    ? '—'
+    : `${perSecond(side.rps)}${side.p50 === undefined ? '' : ` · p50 ${ms(side.p50)} · p99 ${ms(side.p99)}`}${side.cpuMsPerRequest === undefined ? '' : ` · CPU ${side.cpuMsPerRequest.toFixed(2)} ms/request`}${side.pgCpuMsPerRequest === undefined ? '' : ` · PostgreSQL ${side.pgCpuMsPerRequest.toFixed(2)} ms/request`}${side.errors > 0 ? ` · ${side.errors} errors ${JSON.stringify(side.statuses)}` : ''}`;
 
 function describe(result) {
   if (result.failed !== undefined) return `${result.name}: not measured (${result.failed})`;
@@ -598,7 +705,17 @@ export function serviceRows({ routes, deliveries }) {
   for (const result of [...routes, ...(deliveries === undefined ? [] : [deliveries])]) {
     const name = `service: ${result.name} vs bare: ${result.baseline}${result.min === undefined ? ' (info)' : ''}`;
     if (result.failed !== undefined || result.ours === undefined) {
-      rows.push({ name, ours: '—', baseline: '—', oursValue: NaN, baselineValue: NaN, ratio: NaN, ratioText: '—', target: result.min === undefined ? '—' : `≥ ${result.min}×`, pass: result.min === undefined ? null : false });
+      rows.push({
+        name,
+        ours: '—',
+        baseline: '—',
+        oursValue: NaN,
+        baselineValue: NaN,
+        ratio: NaN,
+        ratioText: '—',
+        target: result.min === undefined ? '—' : `≥ ${result.min}×`,
+        pass: result.min === undefined ? null : false,
+      });
       continue;
     }
     const hasBaseline = result.bare !== undefined && result.ratio !== undefined;
@@ -732,8 +849,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const seconds = (performance.now() - started) / 1000;
   if (scale) {
     const figures = scalingFigures(measured, seconds);
-    console.log(`\npassmint load --scale — ${environment()}, ${measured.settings.clients} clients, ${measured.settings.processes} processes against 1, ${seconds.toFixed(0)} s`);
-    for (const route of figures.routes) console.log(`${route.route}: ${route.all?.rps}/s vs ${route.one?.rps}/s → ${route.ratio}× (on paper, with cores to spare: ${JSON.stringify(route.paper)})`);
+    console.log(
+      `\npassmint load --scale — ${environment()}, ${measured.settings.clients} clients, ${measured.settings.processes} processes against 1, ${seconds.toFixed(0)} s`,
+    );
+    for (const route of figures.routes)
+      console.log(
+        `${route.route}: ${route.all?.rps}/s vs ${route.one?.rps}/s → ${route.ratio}× (on paper, with cores to spare: ${JSON.stringify(route.paper)})`,
+      );
     console.log(`a commit that bumps one counter row: ${figures.counterCommitMs} ms`);
     if (!args.includes('--no-write')) {
       const path = fileURLToPath(new URL('./results.json', import.meta.url));
@@ -747,10 +869,15 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.exit(0);
   }
   const rows = serviceRows(measured);
-  console.log(`\npassmint load — ${environment()}, ${measured.settings.clients} clients, ${measured.settings.processes} serve process(es), ${measured.settings.database}, ${seconds.toFixed(0)} s`);
+  console.log(
+    `\npassmint load — ${environment()}, ${measured.settings.clients} clients, ${measured.settings.processes} serve process(es), ${measured.settings.database}, ${seconds.toFixed(0)} s`,
+  );
   console.log('| route | passmint serve | bare baseline | ratio | target | result |');
   console.log('|---|---|---|---|---|---|');
-  for (const row of rows) console.log(`| ${row.name} | ${row.ours} | ${row.baseline} | ${row.ratioText} | ${row.target} | ${row.pass === null ? 'info' : row.pass ? 'PASS' : 'FAIL'} |`);
+  for (const row of rows)
+    console.log(
+      `| ${row.name} | ${row.ours} | ${row.baseline} | ${row.ratioText} | ${row.target} | ${row.pass === null ? 'info' : row.pass ? 'PASS' : 'FAIL'} |`,
+    );
   if (!args.includes('--no-write')) {
     const path = fileURLToPath(new URL('./results.json', import.meta.url));
     const results = JSON.parse(readFileSync(path, 'utf8'));
@@ -760,6 +887,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
     const { writeFigures } = await import('../scripts/docs-figures.js');
     const rewritten = writeFigures();
-    console.log(`\nWritten to bench/results.json (service rows and \`load\`)${rewritten.length > 0 ? `; figures regenerated in ${rewritten.join(', ')}` : ''}.`);
+    console.log(
+      `\nWritten to bench/results.json (service rows and \`load\`)${rewritten.length > 0 ? `; figures regenerated in ${rewritten.join(', ')}` : ''}.`,
+    );
   }
 }

@@ -14,12 +14,11 @@ import { createHash, createPrivateKey, createSign, randomBytes } from 'node:cryp
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { crc32 as zlibCrc32, deflateSync as zlibDeflate, gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import { rolldown } from 'rolldown';
-import { measureAsync, median, pairedRatio } from './lib/measure.js';
+import { measureAsync, pairedRatio } from './lib/measure.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const resolveFor = (conditions) => ({ extensionAlias: { '.js': ['.ts', '.js'] }, conditionNames: [...conditions, 'import', 'default'] });
@@ -42,7 +41,12 @@ async function load(dir) {
 /** Minified, gzipped (level 9) bytes of an entry exporting `names` from passmint/pkpass, browser conditions. */
 async function shippedBytes(dir, names) {
   const entry = join(dir, `entry-${names.join('-') || 'all'}.js`);
-  writeFileSync(entry, names.length === 0 ? `export * from ${JSON.stringify(`${root}src/pkpass/index.ts`)};` : `export { ${names.join(', ')} } from ${JSON.stringify(`${root}src/pkpass/index.ts`)};`);
+  writeFileSync(
+    entry,
+    names.length === 0
+      ? `export * from ${JSON.stringify(`${root}src/pkpass/index.ts`)};`
+      : `export { ${names.join(', ')} } from ${JSON.stringify(`${root}src/pkpass/index.ts`)};`,
+  );
   const bundle = await rolldown({ input: entry, resolve: resolveFor([]), platform: 'neutral', logLevel: 'silent' });
   const { output } = await bundle.generate({ format: 'esm', minify: true });
   await bundle.close();
@@ -68,11 +72,65 @@ export function makePki(dir) {
   const run = (...args) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   writeFileSync(join(dir, 'ext.cnf'), EXTENSIONS);
   for (const name of ['root', 'wwdr', 'pass']) run('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', `${name}.key`);
-  run('req', '-x509', '-new', '-key', 'root.key', '-subj', '/C=US/O=Bench CA/CN=Bench Root', '-days', '3650', '-addext', 'basicConstraints=critical,CA:true', '-addext', 'keyUsage=critical,keyCertSign,cRLSign', '-out', 'root.pem');
+  run(
+    'req',
+    '-x509',
+    '-new',
+    '-key',
+    'root.key',
+    '-subj',
+    '/C=US/O=Bench CA/CN=Bench Root',
+    '-days',
+    '3650',
+    '-addext',
+    'basicConstraints=critical,CA:true',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+    '-out',
+    'root.pem',
+  );
   run('req', '-new', '-key', 'wwdr.key', '-subj', '/C=US/O=Bench CA/OU=G4/CN=Bench Worldwide Developer Relations', '-out', 'wwdr.csr');
-  run('x509', '-req', '-in', 'wwdr.csr', '-CA', 'root.pem', '-CAkey', 'root.key', '-set_serial', '2', '-days', '3000', '-extfile', 'ext.cnf', '-extensions', 'ca', '-out', 'wwdr.pem');
+  run(
+    'x509',
+    '-req',
+    '-in',
+    'wwdr.csr',
+    '-CA',
+    'root.pem',
+    '-CAkey',
+    'root.key',
+    '-set_serial',
+    '2',
+    '-days',
+    '3000',
+    '-extfile',
+    'ext.cnf',
+    '-extensions',
+    'ca',
+    '-out',
+    'wwdr.pem',
+  );
   run('req', '-new', '-key', 'pass.key', '-subj', `/UID=${PASS_TYPE}/CN=Pass Type ID: ${PASS_TYPE}/OU=${TEAM}/O=Bench/C=US`, '-out', 'pass.csr');
-  run('x509', '-req', '-in', 'pass.csr', '-CA', 'wwdr.pem', '-CAkey', 'wwdr.key', '-set_serial', '3', '-days', '365', '-extfile', 'ext.cnf', '-extensions', 'pass', '-out', 'pass.pem');
+  run(
+    'x509',
+    '-req',
+    '-in',
+    'pass.csr',
+    '-CA',
+    'wwdr.pem',
+    '-CAkey',
+    'wwdr.key',
+    '-set_serial',
+    '3',
+    '-days',
+    '365',
+    '-extfile',
+    'ext.cnf',
+    '-extensions',
+    'pass',
+    '-out',
+    'pass.pem',
+  );
   const read = (name) => readFileSync(join(dir, name), 'utf8');
   return { rootPem: read('root.pem'), wwdrPem: read('wwdr.pem'), certPem: read('pass.pem'), keyPem: read('pass.key') };
 }
@@ -96,7 +154,14 @@ export function noisePng(width, height, noise = true) {
   // Noise: incompressible, as photographs are; flat (noise false): one colour, as a simple logo nearly is.
   const raw = noise ? randomBytes((width * 3 + 1) * height) : Buffer.alloc((width * 3 + 1) * height, 0x5a);
   for (let row = 0; row < height; row++) raw[row * (width * 3 + 1)] = 0;
-  return new Uint8Array(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlibDeflate(raw)), chunk('IEND', Buffer.alloc(0))]));
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', ihdr),
+      chunk('IDAT', zlibDeflate(raw)),
+      chunk('IEND', Buffer.alloc(0)),
+    ]),
+  );
 }
 
 export function utf16Strings(pairs) {
@@ -132,8 +197,16 @@ export function workload() {
     'logo@2x.png': noisePng(320, 100),
     'logo@3x.png': noisePng(480, 150),
     'thumbnail@2x.png': noisePng(180, 180),
-    'de.lproj/pass.strings': utf16Strings([['Event', 'Veranstaltung'], ['Seat', 'Sitzplatz'], ['Date', 'Datum']]),
-    'fr.lproj/pass.strings': utf16Strings([['Event', 'Événement'], ['Seat', 'Place'], ['Date', 'Date']]),
+    'de.lproj/pass.strings': utf16Strings([
+      ['Event', 'Veranstaltung'],
+      ['Seat', 'Sitzplatz'],
+      ['Date', 'Datum'],
+    ]),
+    'fr.lproj/pass.strings': utf16Strings([
+      ['Event', 'Événement'],
+      ['Seat', 'Place'],
+      ['Date', 'Date'],
+    ]),
   };
   return { pass, files };
 }
@@ -211,8 +284,23 @@ function directSigner({ certPem, keyPem, wwdrPem }) {
     ].sort(Buffer.compare);
     const signed = der.tlv(0x31, ...attributes);
     const signature = createSign('sha256').update(signed).sign(key);
-    const signerInfo = der.tlv(0x30, Buffer.from([0x02, 0x01, 0x01]), sid, sha256, Buffer.concat([Buffer.from([0xa0]), signed.subarray(1)]), der.tlv(0x30, OID.rsaEncryption, NULL), der.tlv(0x04, signature));
-    const signedData = der.tlv(0x30, Buffer.from([0x02, 0x01, 0x01]), der.tlv(0x31, sha256), der.tlv(0x30, OID.data), der.tlv(0xa0, cert, wwdr), der.tlv(0x31, signerInfo));
+    const signerInfo = der.tlv(
+      0x30,
+      Buffer.from([0x02, 0x01, 0x01]),
+      sid,
+      sha256,
+      Buffer.concat([Buffer.from([0xa0]), signed.subarray(1)]),
+      der.tlv(0x30, OID.rsaEncryption, NULL),
+      der.tlv(0x04, signature),
+    );
+    const signedData = der.tlv(
+      0x30,
+      Buffer.from([0x02, 0x01, 0x01]),
+      der.tlv(0x31, sha256),
+      der.tlv(0x30, OID.data),
+      der.tlv(0xa0, cert, wwdr),
+      der.tlv(0x31, signerInfo),
+    );
     return new Uint8Array(der.tlv(0x30, OID.signedData, der.tlv(0xa0, signedData)));
   };
 }
@@ -302,7 +390,10 @@ export function preparedPipeline(pki, files) {
     for (const [name, hash] of hashes) manifest += `,\n  ${JSON.stringify(name)} : "${hash}"`;
     const manifestBytes = Buffer.from(`${manifest}\n}\n`);
     const signature = sign(manifestBytes, signingTime);
-    return writeStoredZip([storedEntry('pass.json', passJson), ...prepared, storedEntry('manifest.json', manifestBytes), storedEntry('signature', signature)], signingTime);
+    return writeStoredZip(
+      [storedEntry('pass.json', passJson), ...prepared, storedEntry('manifest.json', manifestBytes), storedEntry('signature', signature)],
+      signingTime,
+    );
   };
 }
 
@@ -331,7 +422,9 @@ export async function benchPkpass() {
     const directIcon = directPipeline(pki, iconOnly);
     const iconPrepared = await node.prepareFiles(iconOnly);
     const { PKPass } = await import('passkit-generator');
-    const templateBuffers = Object.fromEntries(Object.entries({ ...files, 'pass.json': new TextEncoder().encode(JSON.stringify(pass)) }).map(([name, bytes]) => [name, Buffer.from(bytes)]));
+    const templateBuffers = Object.fromEntries(
+      Object.entries({ ...files, 'pass.json': new TextEncoder().encode(JSON.stringify(pass)) }).map(([name, bytes]) => [name, Buffer.from(bytes)]),
+    );
     const certificates = { wwdr: pki.wwdrPem, signerCert: pki.certPem, signerKey: pki.keyPem };
     const passkit = () => new PKPass(templateBuffers, certificates, { serialNumber: pass.serialNumber }).getAsBuffer();
 
@@ -351,16 +444,19 @@ export async function benchPkpass() {
     await check('the direct pipeline, icon only', directIcon(pass, signingTime));
     await check('passkit-generator', passkit());
 
-    const fast = await measureAsync([
-      { name: 'prepared', fn: () => handWritten(pass, signingTime) },
-      { name: 'direct', fn: () => direct(pass, signingTime) },
-      { name: 'node', fn: () => node.packPass(pass, nodePrepared, nodeSigner, { signingTime }) },
-      { name: 'node, stored', fn: () => node.packPass(pass, nodePrepared, nodeSigner, { signingTime, compress: false }) },
-      { name: 'web', fn: () => web.packPass(pass, webPrepared, webSigner, { signingTime }) },
-      { name: 'raw files', fn: () => node.packPass(pass, files, nodeSigner, { signingTime }) },
-      { name: 'direct, icon only', fn: () => directIcon(pass, signingTime) },
-      { name: 'node, icon only', fn: () => node.packPass(pass, iconPrepared, nodeSigner, { signingTime }) },
-    ], { rounds: 41, batchMs: 40, warmupMs: 400, clock: 'cpu' }); // CPU time: what each costs, whatever else a shared machine runs meanwhile
+    const fast = await measureAsync(
+      [
+        { name: 'prepared', fn: () => handWritten(pass, signingTime) },
+        { name: 'direct', fn: () => direct(pass, signingTime) },
+        { name: 'node', fn: () => node.packPass(pass, nodePrepared, nodeSigner, { signingTime }) },
+        { name: 'node, stored', fn: () => node.packPass(pass, nodePrepared, nodeSigner, { signingTime, compress: false }) },
+        { name: 'web', fn: () => web.packPass(pass, webPrepared, webSigner, { signingTime }) },
+        { name: 'raw files', fn: () => node.packPass(pass, files, nodeSigner, { signingTime }) },
+        { name: 'direct, icon only', fn: () => directIcon(pass, signingTime) },
+        { name: 'node, icon only', fn: () => node.packPass(pass, iconPrepared, nodeSigner, { signingTime }) },
+      ],
+      { rounds: 41, batchMs: 40, warmupMs: 400, clock: 'cpu' },
+    ); // CPU time: what each costs, whatever else a shared machine runs meanwhile
     const slow = await measureAsync(
       [
         { name: 'node', fn: () => node.packPass(pass, nodePrepared, nodeSigner, { signingTime }) },
@@ -368,16 +464,44 @@ export async function benchPkpass() {
       ],
       { rounds: 9, batchMs: 150, warmupMs: 600 },
     );
-    const row = (name, oursTiming, baselineTiming, min) => ({ name, ours: oursTiming.median, baseline: baselineTiming.median, speedup: pairedRatio(baselineTiming, oursTiming), ...(min === undefined ? {} : { min }) });
+    const row = (name, oursTiming, baselineTiming, min) => ({
+      name,
+      ours: oursTiming.median,
+      baseline: baselineTiming.median,
+      speedup: pairedRatio(baselineTiming, oursTiming),
+      ...(min === undefined ? {} : { min }),
+    });
     const speed = [
-      row('pkpass: packPass, prepared files (Node) vs the hand-written prepared-images pipeline (createHash + createSign + hand-built CMS + stored zip)', fast.get('node'), fast.get('prepared'), 0.9),
-      row('pkpass: packPass, prepared files (Web Crypto build: signing key imported once per signer) vs the same hand-written prepared-images pipeline (info)', fast.get('web'), fast.get('prepared')),
-      row('pkpass: packPass, prepared files (Web Crypto build) vs a per-pass pipeline: file hashes once, fflate.zipSync of every file each pass', fast.get('web'), fast.get('direct'), 0.75),
+      row(
+        'pkpass: packPass, prepared files (Node) vs the hand-written prepared-images pipeline (createHash + createSign + hand-built CMS + stored zip)',
+        fast.get('node'),
+        fast.get('prepared'),
+        0.9,
+      ),
+      row(
+        'pkpass: packPass, prepared files (Web Crypto build: signing key imported once per signer) vs the same hand-written prepared-images pipeline (info)',
+        fast.get('web'),
+        fast.get('prepared'),
+      ),
+      row(
+        'pkpass: packPass, prepared files (Web Crypto build) vs a per-pass pipeline: file hashes once, fflate.zipSync of every file each pass',
+        fast.get('web'),
+        fast.get('direct'),
+        0.75,
+      ),
       row('pkpass: packPass, compress: false (Node) vs the hand-written prepared-images pipeline (info)', fast.get('node, stored'), fast.get('prepared')),
-      row('pkpass: packPass, prepared files (Node) vs a per-pass pipeline: file hashes once, fflate.zipSync of every file each pass (info)', fast.get('node'), fast.get('direct')),
+      row(
+        'pkpass: packPass, prepared files (Node) vs a per-pass pipeline: file hashes once, fflate.zipSync of every file each pass (info)',
+        fast.get('node'),
+        fast.get('direct'),
+      ),
       row('pkpass: packPass, prepared files (Node) vs passkit-generator 3', slow.get('node'), slow.get('passkit-generator'), 50),
       row('pkpass: packPass, raw files each time (Node) vs the direct pipeline (info)', fast.get('raw files'), fast.get('direct')),
-      row('pkpass: packPass vs the direct pipeline, icon.png only: signing, JSON and checks (info)', fast.get('node, icon only'), fast.get('direct, icon only')),
+      row(
+        'pkpass: packPass vs the direct pipeline, icon.png only: signing, JSON and checks (info)',
+        fast.get('node, icon only'),
+        fast.get('direct, icon only'),
+      ),
     ];
 
     const whole = await shippedBytes(dir, []);
@@ -398,6 +522,9 @@ export async function benchPkpass() {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { speed, sizes } = await benchPkpass();
-  for (const row of speed) console.log(`${row.name}: ${(row.ours / 1e6).toFixed(3)} ms vs ${(row.baseline / 1e6).toFixed(3)} ms → ${row.speedup.toFixed(2)}× as fast${row.min === undefined ? '' : ` (target ≥ ${row.min}×)`}`);
+  for (const row of speed)
+    console.log(
+      `${row.name}: ${(row.ours / 1e6).toFixed(3)} ms vs ${(row.baseline / 1e6).toFixed(3)} ms → ${row.speedup.toFixed(2)}× as fast${row.min === undefined ? '' : ` (target ≥ ${row.min}×)`}`,
+    );
   for (const row of sizes) console.log(`${row.name}: ${(row.ours / 1024).toFixed(1)} KB of ${(row.baseline / 1024).toFixed(1)} KB`);
 }

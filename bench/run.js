@@ -40,8 +40,7 @@ const { compileTemplate, buildPass, scanPlaceholders } = lib;
 /** @type {{ name: string, ours: string, baseline: string, ratio: number, ratioText: string, target: string, pass: boolean | null, unit?: string, oursValue: number, baselineValue: number }[]} */
 const rows = [];
 
-const time = (ns) =>
-  ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(0)} ns`;
+const time = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(0)} ns`);
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 /** ours / baseline must be at most `max`. */
@@ -108,9 +107,27 @@ function renderRows() {
   atMost('render, generated code vs limit (hand-written literal)', t('generated').median, t('limit').median, pairedRatio(t('generated'), t('limit')), 1.5);
   atMost('render, no-eval interpreter vs limit', t('no-eval').median, t('limit').median, pairedRatio(t('no-eval'), t('limit')), 12);
   fasterBy('render, generated code vs Handlebars + JSON.parse', t('generated').median, t('handlebars').median, pairedRatio(t('handlebars'), t('generated')), 8);
-  fasterBy('render, no-eval interpreter vs Handlebars + JSON.parse', t('no-eval').median, t('handlebars').median, pairedRatio(t('handlebars'), t('no-eval')), 8);
-  fasterBy('buildPass + validatePass vs Handlebars render alone', t('buildPass').median, t('handlebars').median, pairedRatio(t('handlebars'), t('buildPass')), 3);
-  fasterBy('buildPass + validatePass, serial and token given, vs Handlebars (info)', t('buildPass given ids').median, t('handlebars').median, pairedRatio(t('handlebars'), t('buildPass given ids')), undefined);
+  fasterBy(
+    'render, no-eval interpreter vs Handlebars + JSON.parse',
+    t('no-eval').median,
+    t('handlebars').median,
+    pairedRatio(t('handlebars'), t('no-eval')),
+    8,
+  );
+  fasterBy(
+    'buildPass + validatePass vs Handlebars render alone',
+    t('buildPass').median,
+    t('handlebars').median,
+    pairedRatio(t('handlebars'), t('buildPass')),
+    3,
+  );
+  fasterBy(
+    'buildPass + validatePass, serial and token given, vs Handlebars (info)',
+    t('buildPass given ids').median,
+    t('handlebars').median,
+    pairedRatio(t('handlebars'), t('buildPass given ids')),
+    undefined,
+  );
   fasterBy('render, generated code vs naive regex walk (info)', t('generated').median, t('naive').median, pairedRatio(t('naive'), t('generated')), undefined);
 }
 if (want('render')) renderRows();
@@ -231,7 +248,13 @@ function scanRows() {
       12,
       (x) => `${x.toFixed(2)}× floor`,
     );
-    atMost(`scan ${name}: 100 KB → 1 MB (info)`, median(samples.b), median(samples.a), paired((a, b) => b / a), undefined);
+    atMost(
+      `scan ${name}: 100 KB → 1 MB (info)`,
+      median(samples.b),
+      median(samples.a),
+      paired((a, b) => b / a),
+      undefined,
+    );
   }
 }
 /** Where each string of a scan's output lies in the text: what {@link allocate} rebuilds. */
@@ -239,9 +262,7 @@ function outputOf(text) {
   const { segments, issues } = scanPlaceholders(text);
   return {
     segments: segments.map((segment) =>
-      segment.type === 'text'
-        ? [segment.offset, segment.offset + segment.value.length]
-        : [segment.offset + 2, segment.offset + 2 + segment.name.length],
+      segment.type === 'text' ? [segment.offset, segment.offset + segment.value.length] : [segment.offset + 2, segment.offset + 2 + segment.name.length],
     ),
     issues: issues.map((issue) => [issue.offset + 2, issue.offset + 2 + (issue.placeholder?.length ?? 0)]),
   };
@@ -266,63 +287,128 @@ if (want('hostile')) {
 }
 
 // --- Webhooks ----------------------------------------------------------------
-if (want('webhooks')) try {
-  const { benchWebhooks } = await import('./webhooks.js');
-  for (const row of await benchWebhooks()) atMost(row.name, row.ours, row.baseline, row.ratio, row.max);
-} catch (error) {
-  rows.push({ name: `webhooks: not measured (${error.message})`, ours: '—', baseline: '—', ratio: NaN, ratioText: '—', target: '≤ 1.5×', pass: false, oursValue: NaN, baselineValue: NaN });
-}
+if (want('webhooks'))
+  try {
+    const { benchWebhooks } = await import('./webhooks.js');
+    for (const row of await benchWebhooks()) atMost(row.name, row.ours, row.baseline, row.ratio, row.max);
+  } catch (error) {
+    rows.push({
+      name: `webhooks: not measured (${error.message})`,
+      ours: '—',
+      baseline: '—',
+      ratio: NaN,
+      ratioText: '—',
+      target: '≤ 1.5×',
+      pass: false,
+      oursValue: NaN,
+      baselineValue: NaN,
+    });
+  }
 
 // --- Wallet web service and pushes (issue 12) ----------------------------------
-if (want('wallet')) try {
-  const { benchWallet } = await import('./wallet.js');
-  const rate = (ns) => `${Math.round(1e9 / ns).toLocaleString('en')}/s`;
-  for (const row of await benchWallet()) {
-    // Pushes: within 1.5× of bare node:http2; the handler rows say what Apple's protocol costs over answering at all (info).
-    const isPush = row.name.startsWith('apns:');
-    atMost(row.name + (isPush ? '' : ' (info)'), row.ours, row.baseline, row.ratio, isPush ? 1.5 : undefined, rate);
+if (want('wallet'))
+  try {
+    const { benchWallet } = await import('./wallet.js');
+    const rate = (ns) => `${Math.round(1e9 / ns).toLocaleString('en')}/s`;
+    for (const row of await benchWallet()) {
+      // Pushes: within 1.5× of bare node:http2; the handler rows say what Apple's protocol costs over answering at all (info).
+      const isPush = row.name.startsWith('apns:');
+      atMost(row.name + (isPush ? '' : ' (info)'), row.ours, row.baseline, row.ratio, isPush ? 1.5 : undefined, rate);
+    }
+  } catch (error) {
+    rows.push({
+      name: `wallet: not measured (${error.message})`,
+      ours: '—',
+      baseline: '—',
+      ratio: NaN,
+      ratioText: '—',
+      target: '≤ 1.5×',
+      pass: false,
+      oursValue: NaN,
+      baselineValue: NaN,
+    });
   }
-} catch (error) {
-  rows.push({ name: `wallet: not measured (${error.message})`, ours: '—', baseline: '—', ratio: NaN, ratioText: '—', target: '≤ 1.5×', pass: false, oursValue: NaN, baselineValue: NaN });
-}
 
 // --- Pass packages (issue 10) --------------------------------------------------
-if (want('pkpass')) try {
-  const { benchPkpass } = await import('./pkpass.js');
-  const { speed, sizes } = await benchPkpass();
-  for (const row of speed) fasterBy(row.name, row.ours, row.baseline, row.speedup, row.min);
-  for (const row of sizes) atMost(row.name, row.ours, row.baseline, row.ratio, undefined, kb);
-} catch (error) {
-  rows.push({ name: `pkpass: not measured (${error.message})`, ours: '—', baseline: '—', ratio: NaN, ratioText: '—', target: '≥ 0.9× faster', pass: false, oursValue: NaN, baselineValue: NaN });
-}
+if (want('pkpass'))
+  try {
+    const { benchPkpass } = await import('./pkpass.js');
+    const { speed, sizes } = await benchPkpass();
+    for (const row of speed) fasterBy(row.name, row.ours, row.baseline, row.speedup, row.min);
+    for (const row of sizes) atMost(row.name, row.ours, row.baseline, row.ratio, undefined, kb);
+  } catch (error) {
+    rows.push({
+      name: `pkpass: not measured (${error.message})`,
+      ours: '—',
+      baseline: '—',
+      ratio: NaN,
+      ratioText: '—',
+      target: '≥ 0.9× faster',
+      pass: false,
+      oursValue: NaN,
+      baselineValue: NaN,
+    });
+  }
 
 // --- The service (issue 14): needs PostgreSQL (PASSMINT_BENCH_POSTGRES) ------------
-if (want('server')) try {
-  const { benchServer } = await import('./server.js');
-  const rate = (ns) => `${Math.round(1e9 / ns).toLocaleString('en')}/s`;
-  for (const row of await benchServer()) {
-    if (row.kind === 'faster') {
-      const speedup = 1 / row.ratio;
-      rows.push({ name: row.name, ours: rate(row.ours), baseline: rate(row.baseline), oursValue: row.ours, baselineValue: row.baseline, ratio: speedup, ratioText: `${speedup.toFixed(1)}× faster`, target: '≥ 1.5× faster', pass: speedup >= 1.5 });
-    } else {
-      atMost(`${row.name} (info)`, row.ours, row.baseline, row.ratio, undefined, rate);
+if (want('server'))
+  try {
+    const { benchServer } = await import('./server.js');
+    const rate = (ns) => `${Math.round(1e9 / ns).toLocaleString('en')}/s`;
+    for (const row of await benchServer()) {
+      if (row.kind === 'faster') {
+        const speedup = 1 / row.ratio;
+        rows.push({
+          name: row.name,
+          ours: rate(row.ours),
+          baseline: rate(row.baseline),
+          oursValue: row.ours,
+          baselineValue: row.baseline,
+          ratio: speedup,
+          ratioText: `${speedup.toFixed(1)}× faster`,
+          target: '≥ 1.5× faster',
+          pass: speedup >= 1.5,
+        });
+      } else {
+        atMost(`${row.name} (info)`, row.ours, row.baseline, row.ratio, undefined, rate);
+      }
     }
+  } catch (error) {
+    rows.push({
+      name: `server: not measured (${error.message})`,
+      ours: '—',
+      baseline: '—',
+      ratio: NaN,
+      ratioText: '—',
+      target: '≥ 1.5× faster',
+      pass: false,
+      oursValue: NaN,
+      baselineValue: NaN,
+    });
   }
-} catch (error) {
-  rows.push({ name: `server: not measured (${error.message})`, ours: '—', baseline: '—', ratio: NaN, ratioText: '—', target: '≥ 1.5× faster', pass: false, oursValue: NaN, baselineValue: NaN });
-}
 
 // --- The service under load (issue 20): `npm run load`'s rows, PostgreSQL needed --------
 let loadFigures;
-if (want('service')) try {
-  const load = await import('./load.js');
-  const loadStarted = performance.now();
-  const measured = await load.benchService({ seconds: 2, rounds: 3 });
-  rows.push(...load.serviceRows(measured));
-  loadFigures = load.loadFigures(measured, (performance.now() - loadStarted) / 1000, 'npm run bench (service section)');
-} catch (error) {
-  rows.push({ name: `service: not measured (${error.message})`, ours: '—', baseline: '—', ratio: NaN, ratioText: '—', target: '≥ 0.7×', pass: false, oursValue: NaN, baselineValue: NaN });
-}
+if (want('service'))
+  try {
+    const load = await import('./load.js');
+    const loadStarted = performance.now();
+    const measured = await load.benchService({ seconds: 2, rounds: 3 });
+    rows.push(...load.serviceRows(measured));
+    loadFigures = load.loadFigures(measured, (performance.now() - loadStarted) / 1000, 'npm run bench (service section)');
+  } catch (error) {
+    rows.push({
+      name: `service: not measured (${error.message})`,
+      ours: '—',
+      baseline: '—',
+      ratio: NaN,
+      ratioText: '—',
+      target: '≥ 0.7×',
+      pass: false,
+      oursValue: NaN,
+      baselineValue: NaN,
+    });
+  }
 
 // --- Sizes ---------------------------------------------------------------------
 // What a bundler ships for what a user imports: each import bundled alone
@@ -345,7 +431,17 @@ async function sizeRows() {
     const label = `size: import { ${name} } from '${from}' alone, min+gzip`;
     if (bytes === undefined) {
       // packPass arrives with issue 10's pkpass module: until then, nothing to measure.
-      rows.push({ name: `${label} (not in the tree yet)`, ours: '—', baseline: `${kb(budget)} budget`, ratio: NaN, ratioText: '—', target: '≤ 1×', pass: null, oursValue: NaN, baselineValue: budget });
+      rows.push({
+        name: `${label} (not in the tree yet)`,
+        ours: '—',
+        baseline: `${kb(budget)} budget`,
+        ratio: NaN,
+        ratioText: '—',
+        target: '≤ 1×',
+        pass: null,
+        oursValue: NaN,
+        baselineValue: budget,
+      });
       continue;
     }
     atMost(label, bytes, budget, bytes / budget, 1, kb);

@@ -43,20 +43,80 @@ const EVENTS = 20;
 
 async function load() {
   const dir = `${root}node_modules/.cache/passmint-bench-server-${process.pid}`;
-  await bundleForNode({ server: `${root}src/server/index.ts`, pkpass: `${root}src/pkpass/index.ts`, core: `${root}src/index.ts`, cli: `${root}src/cli/main.ts` }, dir);
+  await bundleForNode(
+    { server: `${root}src/server/index.ts`, pkpass: `${root}src/pkpass/index.ts`, core: `${root}src/index.ts`, cli: `${root}src/cli/main.ts` },
+    dir,
+  );
   const [server, pkpass, core] = await Promise.all(['server', 'pkpass', 'core'].map((name) => import(pathToFileURL(join(dir, `${name}.js`)).href)));
   return { server, pkpass, core, cli: join(dir, 'cli.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 function makePki(dir) {
   const run = (...args) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  writeFileSync(join(dir, 'ext.cnf'), '[ca]\nbasicConstraints=critical,CA:true\nkeyUsage=critical,keyCertSign,cRLSign\n[pass]\nbasicConstraints=critical,CA:false\nkeyUsage=critical,digitalSignature\n');
+  writeFileSync(
+    join(dir, 'ext.cnf'),
+    '[ca]\nbasicConstraints=critical,CA:true\nkeyUsage=critical,keyCertSign,cRLSign\n[pass]\nbasicConstraints=critical,CA:false\nkeyUsage=critical,digitalSignature\n',
+  );
   for (const name of ['root', 'wwdr', 'pass']) run('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', `${name}.key`);
-  run('req', '-x509', '-new', '-key', 'root.key', '-subj', '/CN=Bench Root', '-days', '3650', '-addext', 'basicConstraints=critical,CA:true', '-addext', 'keyUsage=critical,keyCertSign,cRLSign', '-out', 'root.pem');
+  run(
+    'req',
+    '-x509',
+    '-new',
+    '-key',
+    'root.key',
+    '-subj',
+    '/CN=Bench Root',
+    '-days',
+    '3650',
+    '-addext',
+    'basicConstraints=critical,CA:true',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+    '-out',
+    'root.pem',
+  );
   run('req', '-new', '-key', 'wwdr.key', '-subj', '/O=Bench CA/OU=G4/CN=Bench WWDR', '-out', 'wwdr.csr');
-  run('x509', '-req', '-in', 'wwdr.csr', '-CA', 'root.pem', '-CAkey', 'root.key', '-set_serial', '2', '-days', '3000', '-extfile', 'ext.cnf', '-extensions', 'ca', '-out', 'wwdr.pem');
+  run(
+    'x509',
+    '-req',
+    '-in',
+    'wwdr.csr',
+    '-CA',
+    'root.pem',
+    '-CAkey',
+    'root.key',
+    '-set_serial',
+    '2',
+    '-days',
+    '3000',
+    '-extfile',
+    'ext.cnf',
+    '-extensions',
+    'ca',
+    '-out',
+    'wwdr.pem',
+  );
   run('req', '-new', '-key', 'pass.key', '-subj', `/UID=${PASS_TYPE}/CN=Pass Type ID: ${PASS_TYPE}/OU=${TEAM}/O=Bench/C=US`, '-out', 'pass.csr');
-  run('x509', '-req', '-in', 'pass.csr', '-CA', 'wwdr.pem', '-CAkey', 'wwdr.key', '-set_serial', '3', '-days', '365', '-extfile', 'ext.cnf', '-extensions', 'pass', '-out', 'pass.pem');
+  run(
+    'x509',
+    '-req',
+    '-in',
+    'pass.csr',
+    '-CA',
+    'wwdr.pem',
+    '-CAkey',
+    'wwdr.key',
+    '-set_serial',
+    '3',
+    '-days',
+    '365',
+    '-extfile',
+    'ext.cnf',
+    '-extensions',
+    'pass',
+    '-out',
+    'pass.pem',
+  );
   const read = (name) => readFileSync(join(dir, name), 'utf8');
   return { certificate: read('pass.pem'), privateKey: read('pass.key'), wwdr: read('wwdr.pem') };
 }
@@ -88,9 +148,15 @@ function png(width, height) {
   ihdr[9] = 0;
   const rows = Buffer.alloc((width + 1) * height, 0x80);
   for (let y = 0; y < height; y++) rows[y * (width + 1)] = 0;
-  return new Uint8Array(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]));
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', ihdr),
+      chunk('IDAT', deflateSync(rows)),
+      chunk('IEND', Buffer.alloc(0)),
+    ]),
+  );
 }
-
 
 /** A receiver that answers the handshake and 200 to events, after `latencyMs`. */
 async function startReceiver() {
@@ -101,20 +167,32 @@ async function startReceiver() {
     incoming.on('data', (chunk) => chunks.push(chunk));
     incoming.on('end', () => {
       const event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      setTimeout(() => {
-        if (event.type === 'webhook.verify') {
-          outgoing.writeHead(200, { 'content-type': 'text/plain' });
-          outgoing.end(event.data.token);
-          return;
-        }
-        received++;
-        outgoing.writeHead(200);
-        outgoing.end();
-      }, event.type === 'webhook.verify' ? 0 : state.latencyMs);
+      setTimeout(
+        () => {
+          if (event.type === 'webhook.verify') {
+            outgoing.writeHead(200, { 'content-type': 'text/plain' });
+            outgoing.end(event.data.token);
+            return;
+          }
+          received++;
+          outgoing.writeHead(200);
+          outgoing.end();
+        },
+        event.type === 'webhook.verify' ? 0 : state.latencyMs,
+      );
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, count: () => received, state, close: () => new Promise((resolve) => { server.close(resolve); server.closeAllConnections(); }) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    count: () => received,
+    state,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(resolve);
+        server.closeAllConnections();
+      }),
+  };
 }
 
 async function withPostgresDatabase(run) {
@@ -142,7 +220,11 @@ async function fill(setup, receiverUrl, registrations = REGISTRATIONS, events = 
   }
   const { id } = await (await fetch(`${url}/v1/templates`, { method: 'POST', headers, body: JSON.stringify(template) })).json();
   for (let index = 0; index < events; index++) {
-    await fetch(`${url}/v1/templates/${id}/passes`, { method: 'POST', headers, body: JSON.stringify({ values: { club: 'Chess', name: `N${index}`, level: 'gold' } }) });
+    await fetch(`${url}/v1/templates/${id}/passes`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ values: { club: 'Chess', name: `N${index}`, level: 'gold' } }),
+    });
   }
   const [{ n }] = await setup.database.query(`select count(*)::int as n from passmint_deliveries`);
   if (n !== registrations * events) throw new Error(`expected ${registrations * events} deliveries, found ${n}`);
@@ -150,7 +232,9 @@ async function fill(setup, receiverUrl, registrations = REGISTRATIONS, events = 
 
 /** ns per delivery: every delivery made pending again, `workers` started, timed until none is pending. */
 async function deliveryRound(database, makeWorker, workers, receiver) {
-  await database.query(`update passmint_deliveries set status = 'pending', attempts = 0, next_attempt_at = now(), locked_until = null, lease = null, first_attempt_at = null`);
+  await database.query(
+    `update passmint_deliveries set status = 'pending', attempts = 0, next_attempt_at = now(), locked_until = null, lease = null, first_attempt_at = null`,
+  );
   const before = receiver.count();
   const started = performance.now();
   const running = await Promise.all(Array.from({ length: workers }, () => makeWorker()));
@@ -192,7 +276,9 @@ async function processRound(database, cli, databaseUrl, count, receiver) {
   try {
     const before = receiver.count();
     const started = performance.now();
-    await database.query(`update passmint_deliveries set status = 'pending', attempts = 0, next_attempt_at = now(), locked_until = null, lease = null, first_attempt_at = null`);
+    await database.query(
+      `update passmint_deliveries set status = 'pending', attempts = 0, next_attempt_at = now(), locked_until = null, lease = null, first_attempt_at = null`,
+    );
     for (;;) {
       const [{ n }] = await database.query(`select count(*)::int as n from passmint_deliveries where status = 'pending'`);
       if (n === 0) break;
@@ -257,9 +343,27 @@ export async function benchServer({ rounds = 5 } = {}) {
       }
     });
     const pairedMedian = (a, b) => median(a.map((value, index) => value / b[index]));
-    rows.push({ name: 'server: deliveries/s, 3 workers vs 1 (PostgreSQL, 24 registrations, receiver 50 ms)', kind: 'faster', ours: median(measured.three), baseline: median(measured.one), ratio: pairedMedian(measured.three, measured.one) });
-    rows.push({ name: 'server: deliveries/s, 3 `passmint serve` processes vs 1 (PostgreSQL, 96 registrations, receiver 50 ms)', kind: 'faster', ours: median(processes.three), baseline: median(processes.one), ratio: pairedMedian(processes.three, processes.one) });
-    rows.push({ name: 'server: deliveries/s, PGlite vs PostgreSQL (1 worker, receiver 1 ms)', kind: 'ratio', ours: median(measured.pglite), baseline: median(measured.pg), ratio: pairedMedian(measured.pglite, measured.pg) });
+    rows.push({
+      name: 'server: deliveries/s, 3 workers vs 1 (PostgreSQL, 24 registrations, receiver 50 ms)',
+      kind: 'faster',
+      ours: median(measured.three),
+      baseline: median(measured.one),
+      ratio: pairedMedian(measured.three, measured.one),
+    });
+    rows.push({
+      name: 'server: deliveries/s, 3 `passmint serve` processes vs 1 (PostgreSQL, 96 registrations, receiver 50 ms)',
+      kind: 'faster',
+      ours: median(processes.three),
+      baseline: median(processes.one),
+      ratio: pairedMedian(processes.three, processes.one),
+    });
+    rows.push({
+      name: 'server: deliveries/s, PGlite vs PostgreSQL (1 worker, receiver 1 ms)',
+      kind: 'ratio',
+      ours: median(measured.pglite),
+      baseline: median(measured.pg),
+      ratio: pairedMedian(measured.pglite, measured.pg),
+    });
 
     // --- a pass created and signed through the API vs buildPass + packPass --------
     const signer = await pkpass.createPassSigner(makePki(dir));
@@ -274,7 +378,9 @@ export async function benchServer({ rounds = 5 } = {}) {
       await call('PUT', `/v1/templates/${id}/files/icon.png`, icon);
       let serial = 0;
       const throughApi = async () => {
-        const made = await (await call('POST', `/v1/templates/${id}/passes`, JSON.stringify({ values: { club: 'Chess', name: `N${serial++}`, level: 'gold' } }))).json();
+        const made = await (
+          await call('POST', `/v1/templates/${id}/passes`, JSON.stringify({ values: { club: 'Chess', name: `N${serial++}`, level: 'gold' } }))
+        ).json();
         const download = await call('GET', `/v1/passes/${PASS_TYPE}/${made.serialNumber}/pkpass`);
         if (download.status !== 200) throw new Error(`download answered ${download.status}`);
         await download.arrayBuffer();
@@ -282,14 +388,26 @@ export async function benchServer({ rounds = 5 } = {}) {
       const prepared = await pkpass.prepareFiles({ 'icon.png': icon });
       const compiled = core.compileTemplate({ ...template, id: 1 });
       const alone = async () => {
-        const pass = core.buildPass(compiled, { club: 'Chess', name: `N${serial++}`, level: 'gold' }, { teamIdentifier: TEAM, organizationName: 'passmint', webServiceURL: `${base}/wallet` });
+        const pass = core.buildPass(
+          compiled,
+          { club: 'Chess', name: `N${serial++}`, level: 'gold' },
+          { teamIdentifier: TEAM, organizationName: 'passmint', webServiceURL: `${base}/wallet` },
+        );
         await pkpass.packPass(pass, prepared, signer);
       };
       const samples = { api: [], alone: [] };
       for (let warm = 0; warm < 10; warm++) await throughApi(), await alone();
       const batch = 20;
       for (let round = 0; round < rounds * 3; round++) {
-        for (const [name, fn] of round % 2 === 0 ? [['api', throughApi], ['alone', alone]] : [['alone', alone], ['api', throughApi]]) {
+        for (const [name, fn] of round % 2 === 0
+          ? [
+              ['api', throughApi],
+              ['alone', alone],
+            ]
+          : [
+              ['alone', alone],
+              ['api', throughApi],
+            ]) {
           const started = performance.now();
           for (let index = 0; index < batch; index++) await fn();
           samples[name].push(((performance.now() - started) * 1e6) / batch);
@@ -298,7 +416,13 @@ export async function benchServer({ rounds = 5 } = {}) {
       await service.close();
       return samples;
     });
-    rows.push({ name: 'server: pass created + signed via the API vs buildPass + packPass (PostgreSQL)', kind: 'ratio', ours: median(api.api), baseline: median(api.alone), ratio: pairedMedian(api.api, api.alone) });
+    rows.push({
+      name: 'server: pass created + signed via the API vs buildPass + packPass (PostgreSQL)',
+      kind: 'ratio',
+      ours: median(api.api),
+      baseline: median(api.alone),
+      ratio: pairedMedian(api.api, api.alone),
+    });
     return rows;
   } finally {
     await receiver.close();

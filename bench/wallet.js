@@ -30,16 +30,12 @@ async function load() {
     });
     await bundle.write({ dir, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' });
     await bundle.close();
-    const [wallet, apns] = await Promise.all([
-      import(pathToFileURL(join(dir, 'wallet.js')).href),
-      import(pathToFileURL(join(dir, 'apns.js')).href),
-    ]);
+    const [wallet, apns] = await Promise.all([import(pathToFileURL(join(dir, 'wallet.js')).href), import(pathToFileURL(join(dir, 'apns.js')).href)]);
     return { wallet, apns };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
 
 const type = 'pass.com.example.member';
 const token = 'vxwxd7J8AlNNFPS8k0a0FfUFtq0ewzFdc';
@@ -63,7 +59,8 @@ async function handlerRows(wallet) {
   const body = JSON.stringify({ pushToken });
   const registerUrl = `https://passes.example.com/v1/devices/${device}/registrations/${type}/S0`;
   const serialsUrl = `https://passes.example.com/v1/devices/${device}/registrations/${type}?passesUpdatedSince=${tag}`;
-  const register = () => new Request(registerUrl, { method: 'POST', headers: { authorization: `ApplePass ${token}`, 'content-type': 'application/json' }, body });
+  const register = () =>
+    new Request(registerUrl, { method: 'POST', headers: { authorization: `ApplePass ${token}`, 'content-type': 'application/json' }, body });
   const serials = () => new Request(serialsUrl);
   const bare = async () => new Response(null, { status: 200 });
 
@@ -73,16 +70,29 @@ async function handlerRows(wallet) {
   const listed = await (await handler(serials())).json();
   if (listed.serialNumbers.length !== 5) throw new Error('serials did not list the 5 changed passes');
 
-  const timings = await measureAsync([
-    { name: 'register', fn: async () => (await handler(register())).status },
-    { name: 'register bare', fn: async () => (await bare(register())).status },
-    { name: 'serials', fn: async () => (await (await handler(serials())).arrayBuffer()).byteLength },
-    { name: 'serials bare', fn: async () => (await bare(serials())).status },
-  ], { batchMs: 15 });
+  const timings = await measureAsync(
+    [
+      { name: 'register', fn: async () => (await handler(register())).status },
+      { name: 'register bare', fn: async () => (await bare(register())).status },
+      { name: 'serials', fn: async () => (await (await handler(serials())).arrayBuffer()).byteLength },
+      { name: 'serials bare', fn: async () => (await bare(serials())).status },
+    ],
+    { batchMs: 15 },
+  );
   const t = (name) => timings.get(name);
   return [
-    { name: 'wallet: register call (POST, ApplePass check, JSON body, store), requests/s vs a bare Response handler', ours: t('register').median, baseline: t('register bare').median, ratio: pairedRatio(t('register'), t('register bare')) },
-    { name: 'wallet: serials call (GET, 5 of 10 passes changed), requests/s vs a bare Response handler', ours: t('serials').median, baseline: t('serials bare').median, ratio: pairedRatio(t('serials'), t('serials bare')) },
+    {
+      name: 'wallet: register call (POST, ApplePass check, JSON body, store), requests/s vs a bare Response handler',
+      ours: t('register').median,
+      baseline: t('register bare').median,
+      ratio: pairedRatio(t('register'), t('register bare')),
+    },
+    {
+      name: 'wallet: serials call (GET, 5 of 10 passes changed), requests/s vs a bare Response handler',
+      ours: t('serials').median,
+      baseline: t('serials bare').median,
+      ratio: pairedRatio(t('serials'), t('serials bare')),
+    },
   ];
 }
 
@@ -93,7 +103,10 @@ function certificates() {
   try {
     writeFileSync(join(dir, 'server.ext'), 'subjectAltName = IP:127.0.0.1\n');
     openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=bench CA');
-    for (const [name, subject, ext] of [['server', '/CN=127.0.0.1', ['-extfile', 'server.ext']], ['pass', `/UID=${type}/CN=Pass Type ID: ${type}/OU=A93A5CM278`, []]]) {
+    for (const [name, subject, ext] of [
+      ['server', '/CN=127.0.0.1', ['-extfile', 'server.ext']],
+      ['pass', `/UID=${type}/CN=Pass Type ID: ${type}/OU=A93A5CM278`, []],
+    ]) {
       openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject);
       openssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.pem`, '-days', '1', ...ext);
     }
@@ -123,7 +136,13 @@ async function pushRows(apnsModule) {
   const session = connect(origin, { cert: pem.passCert, key: pem.passKey, ca: pem.ca });
   const barePush = () =>
     new Promise((resolve, reject) => {
-      const stream = session.request({ ':method': 'POST', ':path': `/3/device/${pushToken}`, 'apns-topic': type, 'content-type': 'application/json', 'content-length': '2' });
+      const stream = session.request({
+        ':method': 'POST',
+        ':path': `/3/device/${pushToken}`,
+        'apns-topic': type,
+        'content-type': 'application/json',
+        'content-length': '2',
+      });
       let status = 0;
       stream.on('response', (headers) => (status = headers[':status']));
       stream.on('data', () => undefined);
@@ -151,7 +170,15 @@ async function pushRows(apnsModule) {
   await ours();
   await bare();
   for (let round = 0; round < 9; round++) {
-    for (const [name, fn] of round % 2 === 0 ? [['ours', ours], ['bare', bare]] : [['bare', bare], ['ours', ours]]) {
+    for (const [name, fn] of round % 2 === 0
+      ? [
+          ['ours', ours],
+          ['bare', bare],
+        ]
+      : [
+          ['bare', bare],
+          ['ours', ours],
+        ]) {
       const start = performance.now();
       await fn();
       samples[name].push(((performance.now() - start) * 1e6) / batch);

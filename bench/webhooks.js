@@ -10,7 +10,6 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { rolldown } from 'rolldown';
 import { measureAsync, pairedRatio } from './lib/measure.js';
@@ -52,7 +51,6 @@ function body1k() {
   return text.replace('"note":""', `"note":"${'x'.repeat(1024 - text.length)}"`);
 }
 
-
 /**
  * Runs the webhook benchmark.
  *
@@ -82,7 +80,10 @@ export async function benchWebhooks() {
     return crypto.subtle.verify('HMAC', await importKey(), Buffer.from(header.slice(5), 'hex'), bytes);
   };
   const header = nodeSign();
-  for (const [name, build] of [['node', webhooks], ['Web Crypto', web]]) {
+  for (const [name, build] of [
+    ['node', webhooks],
+    ['Web Crypto', web],
+  ]) {
     if ((await build.signPayload(body, secret)) !== header || !(await build.verifySignature(body, header, secret))) {
       throw new Error(`signPayload (${name}) disagrees with node:crypto`);
     }
@@ -97,19 +98,36 @@ export async function benchWebhooks() {
   // CPU time (every thread of the process): Web Crypto's work runs on the thread pool, and on a shared
   // machine wall-clock batches swung by 2× between rounds.
   const nodeTimings = await measureAsync(nodeCases, { clock: 'cpu' });
-  const webTimings = await measureAsync([
-    nodeCases[0],
-    { name: 'passmint (Web Crypto)', fn: async () => web.verifySignature(body, await web.signPayload(body, secret), secret) },
-    { name: 'Web Crypto, key imported each call', fn: subtleEachCall },
-  ], { clock: 'cpu' });
+  const webTimings = await measureAsync(
+    [
+      nodeCases[0],
+      { name: 'passmint (Web Crypto)', fn: async () => web.verifySignature(body, await web.signPayload(body, secret), secret) },
+      { name: 'Web Crypto, key imported each call', fn: subtleEachCall },
+    ],
+    { clock: 'cpu' },
+  );
   const row = (name, ours, baseline, max) => {
     const timings = ours === 'passmint (node)' ? nodeTimings : webTimings;
-    return { name, ours: timings.get(ours).median, baseline: timings.get(baseline).median, ratio: pairedRatio(timings.get(ours), timings.get(baseline)), ...(max === undefined ? {} : { max }) };
+    return {
+      name,
+      ours: timings.get(ours).median,
+      baseline: timings.get(baseline).median,
+      ratio: pairedRatio(timings.get(ours), timings.get(baseline)),
+      ...(max === undefined ? {} : { max }),
+    };
   };
   return [
     row('webhooks: sign + verify 1 KB, signPayload + verifySignature vs createHmac + timingSafeEqual', 'passmint (node)', 'node:crypto', 1.5),
-    row('webhooks: sign + verify 1 KB, signPayload + verifySignature on Web Crypto (browsers, workers; key imported once per secret) vs createHmac + timingSafeEqual (info)', 'passmint (Web Crypto)', 'node:crypto'),
-    row('webhooks: sign + verify 1 KB on Web Crypto, signPayload + verifySignature vs crypto.subtle importing the key every call (info)', 'passmint (Web Crypto)', 'Web Crypto, key imported each call'),
+    row(
+      'webhooks: sign + verify 1 KB, signPayload + verifySignature on Web Crypto (browsers, workers; key imported once per secret) vs createHmac + timingSafeEqual (info)',
+      'passmint (Web Crypto)',
+      'node:crypto',
+    ),
+    row(
+      'webhooks: sign + verify 1 KB on Web Crypto, signPayload + verifySignature vs crypto.subtle importing the key every call (info)',
+      'passmint (Web Crypto)',
+      'Web Crypto, key imported each call',
+    ),
   ];
 }
 

@@ -3,7 +3,14 @@ export interface BenchResults {
   readonly command: string;
   readonly date: string;
   readonly environment: string;
-  readonly rows: readonly { readonly name: string; readonly ours: string; readonly baseline: string; readonly ratio: number | null; readonly target: string; readonly result: string }[];
+  readonly rows: readonly {
+    readonly name: string;
+    readonly ours: string;
+    readonly baseline: string;
+    readonly ratio: number | null;
+    readonly target: string;
+    readonly result: string;
+  }[];
   readonly load?: unknown;
   /** The playground's build sizes and keystroke latency (`npm run figures:playground`). */
   readonly playground?: unknown;

@@ -44,7 +44,8 @@ function rowsTable(results, name) {
 
 const perSecond = (value) => (typeof value === 'number' ? `${value.toLocaleString('en')}/s` : '—');
 const ms = (value) => (typeof value === 'number' ? `${value < 10 ? value.toFixed(1) : Math.round(value)} ms` : '—');
-const latency = (side) => (side === null || side === undefined || side.p50Ms === null || side.p50Ms === undefined ? '—' : `${ms(side.p50Ms)} / ${ms(side.p99Ms)}`);
+const latency = (side) =>
+  side === null || side === undefined || side.p50Ms === null || side.p50Ms === undefined ? '—' : `${ms(side.p50Ms)} / ${ms(side.p99Ms)}`;
 
 const cpu = (side) => (typeof side?.cpuMsPerRequest === 'number' ? `${side.cpuMsPerRequest.toFixed(2)} ms` : '—');
 
@@ -57,25 +58,30 @@ function loadTable(results) {
     '',
     '| route | passmint serve | p50 / p99 | CPU per request | bare baseline: what it does | bare | p50 / p99 | CPU per request | ratio | target |',
     '|---|---|---|---|---|---|---|---|---|---|',
-    ...load.routes.map((route) =>
-      `| ${[
-        route.name,
-        route.failed === undefined ? perSecond(route.ours?.rps) : `not measured: ${route.failed}`,
-        latency(route.ours),
-        cpu(route.ours),
-        route.baseline ?? '—',
-        perSecond(route.bare?.rps),
-        latency(route.bare),
-        cpu(route.bare),
-        typeof route.ratio === 'number' ? `${route.ratio.toFixed(2)}×` : '—',
-        route.target ?? '—',
-      ]
-        .map(cell)
-        .join(' | ')} |`,
+    ...load.routes.map(
+      (route) =>
+        `| ${[
+          route.name,
+          route.failed === undefined ? perSecond(route.ours?.rps) : `not measured: ${route.failed}`,
+          latency(route.ours),
+          cpu(route.ours),
+          route.baseline ?? '—',
+          perSecond(route.bare?.rps),
+          latency(route.bare),
+          cpu(route.bare),
+          typeof route.ratio === 'number' ? `${route.ratio.toFixed(2)}×` : '—',
+          route.target ?? '—',
+        ]
+          .map(cell)
+          .join(' | ')} |`,
     ),
   ];
   const errors = load.routes.filter((route) => (route.ours?.errors ?? 0) > 0 || (route.bare?.errors ?? 0) > 0);
-  if (errors.length > 0) lines.push('', `Answers other than 2xx (not counted in requests per second): ${errors.map((route) => `${route.route} ${route.ours?.errors ?? 0} (passmint) / ${route.bare?.errors ?? 0} (bare)`).join(', ')}.`);
+  if (errors.length > 0)
+    lines.push(
+      '',
+      `Answers other than 2xx (not counted in requests per second): ${errors.map((route) => `${route.route} ${route.ours?.errors ?? 0} (passmint) / ${route.bare?.errors ?? 0} (bare)`).join(', ')}.`,
+    );
   return lines.join('\n');
 }
 
@@ -85,7 +91,10 @@ function scalingTable(results) {
   const scaling = results.scaling;
   if (scaling === undefined) return '_No scaling run in bench/results.json yet: run `node bench/load.js --scale`._';
   const { clients, processes, rounds, seconds, database } = scaling.settings;
-  const commit = typeof scaling.counterCommitMs === 'number' ? ` A commit that bumps one counter row took ${scaling.counterCommitMs.toFixed(3)} ms (about ${Math.round(1000 / scaling.counterCommitMs).toLocaleString('en')} a second).` : '';
+  const commit =
+    typeof scaling.counterCommitMs === 'number'
+      ? ` A commit that bumps one counter row took ${scaling.counterCommitMs.toFixed(3)} ms (about ${Math.round(1000 / scaling.counterCommitMs).toLocaleString('en')} a second).`
+      : '';
   return [
     `\`${scaling.command}\`, ${day(scaling.date)}: ${scaling.environment}; ${clients} clients, ${database}, ${processes} \`passmint serve\` processes against 1, ${rounds} rounds of ${seconds} s each.${commit}`,
     '',
@@ -99,7 +108,9 @@ function scalingTable(results) {
         perSecond(one.rps),
         perSecond(route.all?.rps),
         typeof route.ratio === 'number' ? `${route.ratio.toFixed(2)}×` : '—',
-        [one.cpuMsPerRequest, one.pgCpuMsPerRequest, one.clientCpuMsPerRequest].map((value) => (typeof value === 'number' ? value.toFixed(2) : '—')).join(' / ') + ' ms',
+        [one.cpuMsPerRequest, one.pgCpuMsPerRequest, one.clientCpuMsPerRequest]
+          .map((value) => (typeof value === 'number' ? value.toFixed(2) : '—'))
+          .join(' / ') + ' ms',
         paper === null ? '—' : [paper.coresServe, paper.coresPostgres, paper.coresClients].map(cores).join(' / '),
         paper === null ? '—' : perSecond(paper.ceilingPerProcess),
         paper === null ? '—' : cores(paper.postgresCoresAtCeiling),
@@ -145,20 +156,21 @@ function latencyTable(results) {
     '',
     '| template | editor: painted median / p95 | value: painted median / p95 | editor: DOM median / p95 | value: DOM median / p95 | editor: next frame median / p95 | value: next frame median / p95 | target (painted) | result |',
     '|---|---|---|---|---|---|---|---|---|',
-    ...latency.cases.map((row) =>
-      `| ${[
-        row.template,
-        pair(row.editor.painted),
-        pair(row.value.painted),
-        pair(row.editor.dom),
-        pair(row.value.dom),
-        row.editor.frame === undefined ? '—' : pair(row.editor.frame),
-        row.value.frame === undefined ? '—' : pair(row.value.frame),
-        `${targetText(row.target)} ms`,
-        verdict(row),
-      ]
-        .map(cell)
-        .join(' | ')} |`,
+    ...latency.cases.map(
+      (row) =>
+        `| ${[
+          row.template,
+          pair(row.editor.painted),
+          pair(row.value.painted),
+          pair(row.editor.dom),
+          pair(row.value.dom),
+          row.editor.frame === undefined ? '—' : pair(row.editor.frame),
+          row.value.frame === undefined ? '—' : pair(row.value.frame),
+          `${targetText(row.target)} ms`,
+          verdict(row),
+        ]
+          .map(cell)
+          .join(' | ')} |`,
     ),
   ].join('\n');
 }
@@ -172,16 +184,8 @@ function keystrokeSummary(results) {
     '',
     '| template | typing in the editor | typing in a value | target | result |',
     '|---|---|---|---|---|',
-    ...latency.cases.map((row) =>
-      `| ${[
-        row.template,
-        pair(row.editor.painted),
-        pair(row.value.painted),
-        `${targetText(row.target)} ms`,
-        verdict(row),
-      ]
-        .map(cell)
-        .join(' | ')} |`,
+    ...latency.cases.map(
+      (row) => `| ${[row.template, pair(row.editor.painted), pair(row.value.painted), `${targetText(row.target)} ms`, verdict(row)].map(cell).join(' | ')} |`,
     ),
   ].join('\n');
 }

@@ -30,19 +30,38 @@ const SEMANTIC_BOARDING = {
     backgroundColor: 'rgb(186, 230, 253)',
     labelColor: 'rgb(3, 105, 161)',
     semantics: {
-      airlineCode: 'EA', flightNumber: 815,
-      departureAirportCode: 'LIS', departureCityName: 'Lisbon', departureLocationTimeZone: 'Europe/Lisbon',
-      destinationAirportCode: 'CPH', destinationCityName: 'Copenhagen', destinationLocationTimeZone: 'Europe/Copenhagen',
-      originalBoardingDate: '2026-12-01T09:25:00Z', originalDepartureDate: '2026-12-01T09:55:00Z', originalArrivalDate: '2026-12-01T13:45:00Z',
+      airlineCode: 'EA',
+      flightNumber: 815,
+      departureAirportCode: 'LIS',
+      departureCityName: 'Lisbon',
+      departureLocationTimeZone: 'Europe/Lisbon',
+      destinationAirportCode: 'CPH',
+      destinationCityName: 'Copenhagen',
+      destinationLocationTimeZone: 'Europe/Copenhagen',
+      originalBoardingDate: '2026-12-01T09:25:00Z',
+      originalDepartureDate: '2026-12-01T09:55:00Z',
+      originalArrivalDate: '2026-12-01T13:45:00Z',
       passengerName: { givenName: 'Ada', familyName: 'Lovelace' },
-      departureGate: 'B12', departureTerminal: '1', boardingZone: '3', seats: [{ seatRow: '23', seatNumber: 'A' }],
+      departureGate: 'B12',
+      departureTerminal: '1',
+      boardingZone: '3',
+      seats: [{ seatRow: '23', seatNumber: 'A' }],
     },
     boardingPass: {
       transitType: 'PKTransitTypeAir',
       headerFields: [{ key: 'gate', label: 'Gate', value: 'B12' }],
-      primaryFields: [{ key: 'origin', label: 'Lisbon', value: 'LIS' }, { key: 'destination', label: 'Copenhagen', value: 'CPH' }],
-      secondaryFields: [{ key: 'passenger', label: 'Passenger', value: 'Ada Lovelace' }, { key: 'seat', label: 'Seat', value: '23A', textAlignment: 'PKTextAlignmentRight' }],
-      auxiliaryFields: [{ key: 'flight', label: 'Flight', value: 'EA 815' }, { key: 'boarding', label: 'Boarding', value: '09:25', textAlignment: 'PKTextAlignmentCenter' }],
+      primaryFields: [
+        { key: 'origin', label: 'Lisbon', value: 'LIS' },
+        { key: 'destination', label: 'Copenhagen', value: 'CPH' },
+      ],
+      secondaryFields: [
+        { key: 'passenger', label: 'Passenger', value: 'Ada Lovelace' },
+        { key: 'seat', label: 'Seat', value: '23A', textAlignment: 'PKTextAlignmentRight' },
+      ],
+      auxiliaryFields: [
+        { key: 'flight', label: 'Flight', value: 'EA 815' },
+        { key: 'boarding', label: 'Boarding', value: '09:25', textAlignment: 'PKTextAlignmentCenter' },
+      ],
     },
   },
   placeholder: [],
@@ -81,13 +100,18 @@ async function show(page, view, url) {
     await page.goto(`${url}${view.hash}`);
     await page.locator('.pass-dock .preview').first().waitFor();
   }
-  await page.locator(view.google ? '[data-testid=show-google]' : '[data-testid=show-apple]').first().click();
+  await page
+    .locator(view.google ? '[data-testid=show-google]' : '[data-testid=show-apple]')
+    .first()
+    .click();
   if (view.google) await page.locator('[data-testid=google-preview]').first().waitFor();
   if (view.fallback) await page.locator('[data-testid=show-fallback]').first().click();
   else if ((await page.locator('[data-testid=show-poster]').count()) > 0) await page.locator('[data-testid=show-poster]').first().click();
   if (view.back) await page.locator('[data-testid=show-back]').first().click();
   // The barcode is drawn by code loaded on first use.
-  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=barcode]')].every((barcode) => barcode.getAttribute('data-status') !== 'loading'));
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('[data-testid=barcode]')].every((barcode) => barcode.getAttribute('data-status') !== 'loading'),
+  );
 }
 
 async function main() {

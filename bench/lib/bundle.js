@@ -12,7 +12,13 @@ const cache = fileURLToPath(new URL('../.cache/', import.meta.url));
 
 /** The package's entries that run in every runtime (package.json `exports`; apns and server are Node's), those present in the tree. */
 export const ENTRIES = Object.fromEntries(
-  Object.entries({ index: 'src/index.ts', webhooks: 'src/webhooks/index.ts', http: 'src/http/index.ts', pkpass: 'src/pkpass/index.ts', wallet: 'src/wallet/index.ts' })
+  Object.entries({
+    index: 'src/index.ts',
+    webhooks: 'src/webhooks/index.ts',
+    http: 'src/http/index.ts',
+    pkpass: 'src/pkpass/index.ts',
+    wallet: 'src/wallet/index.ts',
+  })
     .map(([name, path]) => [name, `${root}${path}`])
     .filter(([, path]) => existsSync(path)),
 );

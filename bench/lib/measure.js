@@ -28,12 +28,7 @@ const sink = [undefined];
 /** @param {() => unknown} fn */
 function makeLoop(fn) {
   // A fresh function per case: its own feedback vector, its own inlining decisions.
-  const loop = new Function(
-    'fn',
-    'sink',
-    'n',
-    'for (let i = 0; i < n; i++) { sink[0] = undefined; sink[0] = fn(); } return sink[0];',
-  );
+  const loop = new Function('fn', 'sink', 'n', 'for (let i = 0; i < n; i++) { sink[0] = undefined; sink[0] = fn(); } return sink[0];');
   return (n) => loop(fn, sink, n);
 }
 
