@@ -1,4 +1,4 @@
-import type { PassTemplate } from '../../src/types.js';
+import type { PassTemplate } from '../../src/index.js';
 
 /** A value as the form holds it: text, or JSON text to parse (numbers, arrays, objects). */
 export interface FormValue {
