@@ -147,5 +147,7 @@ function formatDate(match: RegExpExecArray, dateStyle: 'short' | 'medium' | 'lon
     .filter((part) => part.type !== 'timeZoneName')
     .map((part) => part.value)
     .join('')
-    .replace(/\s+$/, '');
+    .replace(/\s+$/, '')
+    // formatToParts writes a narrow no-break space where format() (Node's) writes a space: keep the two alike.
+    .replace(/\u202f/g, ' ');
 }

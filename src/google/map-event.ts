@@ -48,10 +48,20 @@ export function eventParts(pass: Pass, text: (value: string) => unknown): Semant
   const seat = firstSeat(tags.raw('seats'));
   if (seat !== undefined && Object.keys(seat).length > 0) {
     tags.use('seats');
-    if (seat['seatNumber'] !== undefined) seatInfo['seat'] = text(seat['seatNumber']);
-    if (seat['seatRow'] !== undefined) seatInfo['row'] = text(seat['seatRow']);
-    if (seat['seatSection'] !== undefined) seatInfo['section'] = text(seat['seatSection']);
-    appendLosses(tags.losses, seatLosses(tags.raw('seats') as unknown[], Object.keys(seat)));
+    // The seat: its number, else its identifier.
+    const seatKey = seat['seatNumber'] !== undefined ? 'seatNumber' : seat['seatIdentifier'] !== undefined ? 'seatIdentifier' : undefined;
+    const mapped: string[] = [];
+    if (seatKey !== undefined) {
+      seatInfo['seat'] = text(seat[seatKey] as string);
+      mapped.push(seatKey);
+    }
+    for (const [key, google] of [['seatRow', 'row'], ['seatSection', 'section']] as const) {
+      const value = seat[key];
+      if (value === undefined) continue;
+      seatInfo[google] = text(value);
+      mapped.push(key);
+    }
+    appendLosses(tags.losses, seatLosses(tags.raw('seats') as unknown[], mapped));
   }
   const gate = tags.text('venueEntranceGate');
   if (gate !== undefined) seatInfo['gate'] = text(gate);

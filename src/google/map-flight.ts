@@ -17,7 +17,8 @@ const LOCAL_TIME = /^(\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?)/;
 
 /**
  * Apple's boarding-pass semantic tags as Google's flight data: carrier and
- * flight number, airports, departure (local time, Google wants no offset),
+ * flight number, airports with gate and terminal, scheduled departure,
+ * boarding and arrival (local times, Google wants no offset),
  * passenger, confirmation code, seat and boarding group. A tag is used only
  * when its value has the shape Apple documents; the others are reported.
  */
@@ -33,14 +34,28 @@ export function flightParts(pass: Pass): SemanticParts {
       ...(flightNumber === undefined ? {} : { flightNumber }),
     };
   }
-  const origin = tags.text('departureAirportCode');
-  if (origin !== undefined) classFields['origin'] = { airportIataCode: origin };
-  const destination = tags.text('destinationAirportCode');
-  if (destination !== undefined) classFields['destination'] = { airportIataCode: destination };
-  const departure = LOCAL_TIME.exec(String(tags.raw('originalDepartureDate') ?? ''))?.[1];
-  if (departure !== undefined && typeof tags.raw('originalDepartureDate') === 'string') {
-    tags.use('originalDepartureDate');
-    classFields['localScheduledDepartureDateTime'] = departure;
+  // Airports with their gate and terminal (Google's AirportInfo) — only with the airport code Google requires of one.
+  const airport = (code: string, gate: string, terminal: string): Record<string, string> | undefined => {
+    const iata = tags.text(code);
+    if (iata === undefined) return undefined;
+    const info: Record<string, string> = { airportIataCode: iata };
+    const gateText = tags.text(gate);
+    if (gateText !== undefined) info['gate'] = gateText;
+    const terminalText = tags.text(terminal);
+    if (terminalText !== undefined) info['terminal'] = terminalText;
+    return info;
+  };
+  const origin = airport('departureAirportCode', 'departureGate', 'departureTerminal');
+  if (origin !== undefined) classFields['origin'] = origin;
+  const destination = airport('destinationAirportCode', 'destinationGate', 'destinationTerminal');
+  if (destination !== undefined) classFields['destination'] = destination;
+  // Local date-times: Google wants them without an offset.
+  for (const [tag, google] of [['originalDepartureDate', 'localScheduledDepartureDateTime'], ['originalBoardingDate', 'localBoardingDateTime'], ['originalArrivalDate', 'localScheduledArrivalDateTime']] as const) {
+    const value = tags.raw(tag);
+    const local = typeof value === 'string' ? LOCAL_TIME.exec(value)?.[1] : undefined;
+    if (local === undefined) continue;
+    tags.use(tag);
+    classFields[google] = local;
   }
   const passenger = tags.raw('passengerName');
   if (passenger !== null && typeof passenger === 'object' && !Array.isArray(passenger)) {
@@ -58,10 +73,12 @@ export function flightParts(pass: Pass): SemanticParts {
   const boardingGroup = tags.text('boardingGroup');
   if (boardingGroup !== undefined) seating['boardingGroup'] = boardingGroup;
   const seat = firstSeat(tags.raw('seats'));
-  if (seat?.['seatNumber'] !== undefined) {
+  // The seat Google shows: its number, else its identifier ("23A").
+  const seatKey = seat?.['seatNumber'] !== undefined ? 'seatNumber' : seat?.['seatIdentifier'] !== undefined ? 'seatIdentifier' : undefined;
+  if (seat !== undefined && seatKey !== undefined) {
     tags.use('seats');
-    seating['seatNumber'] = seat['seatNumber'];
-    appendLosses(tags.losses, seatLosses(tags.raw('seats') as unknown[], ['seatNumber']));
+    seating['seatNumber'] = seat[seatKey];
+    appendLosses(tags.losses, seatLosses(tags.raw('seats') as unknown[], [seatKey]));
   }
   if (Object.keys(seating).length > 0) objectFields['boardingAndSeatingInfo'] = seating;
   // Google requires each of these (FlightClass: flightHeader with carrier and flight number, origin, destination,
@@ -84,7 +101,7 @@ export function firstSeat(seats: unknown): Record<string, string> | undefined {
   const first: unknown = seats[0];
   if (first === null || typeof first !== 'object' || Array.isArray(first)) return undefined;
   const seat: Record<string, string> = {};
-  for (const key of ['seatNumber', 'seatRow', 'seatSection'] as const) {
+  for (const key of ['seatNumber', 'seatRow', 'seatSection', 'seatIdentifier'] as const) {
     const value = Object.hasOwn(first, key) ? (first as Record<string, unknown>)[key] : undefined;
     if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) seat[key] = String(value);
   }
