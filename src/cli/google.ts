@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { GoogleWalletError } from '../google/error.js';
-import { createSaveUrl, readGoogleCredentials, toGoogleWallet, type GoogleMapOptions, type GoogleWalletPass } from '../google/index.js';
+import { createGoogleWalletClient, createSaveUrl, readGoogleCredentials, toGoogleWallet, type GoogleCredentials, type GoogleMapOptions, type GoogleWalletPass } from '../google/index.js';
 import { decodePassStrings } from '../pkpass/strings.js';
 import type { Pass } from '../types.js';
 import { flag, parseCommandLine, stringOption, stringOptions } from './args.js';
@@ -14,12 +14,15 @@ import { readTextInput } from './files.js';
 import { UsageError } from './usage-error.js';
 
 const USAGE = `Usage: passmint google map <pass.json | pass folder> [options]
-       passmint google link <pass.json | pass folder> --credentials key.json --issuer-id ID [options]
+       passmint google link <pass.json | pass folder> --credentials key.json --issuer-id ID [--insert] [options]
 
 The same pass, in Google Wallet. \`map\` prints the Google class and object a
 pass.json becomes and the loss report: everything Apple Wallet shows that
 Google Wallet cannot, each with its JSON Pointer into the pass. \`link\` prints
-a signed "Add to Google Wallet" link holding the class and object.
+a signed "Add to Google Wallet" link holding the class and object; with
+--insert it first inserts (or updates) the class and object through Google's
+REST API and prints a short link that names only the object, for passes too
+large for a link (Google's limit: 1,800 characters).
 
 A pass folder (pass.json, images, xx.lproj/pass.strings) gives the mapping its
 translations and, with --image-base, its images; for a pass.json file the
@@ -34,7 +37,19 @@ Options:
                        <URL>logo.png (Google fetches images from public URLs)
   --class-suffix TEXT  the class id suffix (default: from passTypeIdentifier)
   --language TAG       the language of the pass's own texts (default en)
+  --locale TAG         the language numbers and dates are written in
+                       (default: --language, else en-US)
+  --time-zone ZONE     the IANA zone dates are shown in (default: as written)
+  --redemption-issuer ID
+                       a Smart Tap redemption issuer: the pass's nfc becomes
+                       Smart Tap (repeatable)
   --origin URL         a site allowed to show the button (repeatable; link only)
+  --insert             link: insert or update the class and object first
+                       (REST API), then print a link naming only the object
+  --google-api-url URL the Wallet REST API (or PASSMINT_GOOGLE_API_URL;
+                       default Google's) — for a local stand-in
+  --google-token-url URL
+                       the OAuth token endpoint (or PASSMINT_GOOGLE_TOKEN_URL)
   --json               map: print { type, class, object, losses } as JSON
   -h, --help           this text
 
@@ -44,6 +59,7 @@ link failed; 2 usage error.
 Examples:
   passmint google map pass/ --image-base https://passes.example.com/images/
   passmint google link pass/pass.json --credentials wallet-key.json --issuer-id 3388000000012345678
+  passmint google link pass/ --insert --credentials wallet-key.json --issuer-id 3388000000012345678
 `;
 
 /** `passmint google map|link`: a pass.json as a Google Wallet class and object, or as a save link. */
@@ -61,7 +77,13 @@ async function runGoogle(args: readonly string[], io: CliIo): Promise<ExitCode> 
     'image-base': { type: 'string' },
     'class-suffix': { type: 'string' },
     language: { type: 'string' },
+    locale: { type: 'string' },
+    'time-zone': { type: 'string' },
+    'redemption-issuer': { type: 'string', multiple: true },
     origin: { type: 'string', multiple: true },
+    insert: { type: 'boolean' },
+    'google-api-url': { type: 'string' },
+    'google-token-url': { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -77,18 +99,25 @@ async function runGoogle(args: readonly string[], io: CliIo): Promise<ExitCode> 
   if (action === 'link' && issuerId === undefined) throw new UsageError('a link needs the issuer id: --issuer-id ID (from the Google Pay & Wallet Console)');
   const credentialsFile = stringOption(parsed, 'credentials') ?? io.env['PASSMINT_GOOGLE_CREDENTIALS'];
   if (action === 'link' && credentialsFile === undefined) throw new UsageError('a link needs the service-account key file: --credentials key.json');
+  if (action === 'map' && flag(parsed, 'insert')) throw new UsageError('--insert goes with `passmint google link`');
 
   const { pass, folder } = readPass(io, input);
   if (pass === undefined) return EXIT_FAILED;
   const imageBase = stringOption(parsed, 'image-base');
   const classSuffix = stringOption(parsed, 'class-suffix');
   const language = stringOption(parsed, 'language');
+  const locale = stringOption(parsed, 'locale');
+  const timeZone = stringOption(parsed, 'time-zone');
+  const redemptionIssuers = stringOptions(parsed, 'redemption-issuer');
   const options: GoogleMapOptions = {
     issuerId: issuerId ?? '0',
     strings: folder.strings,
     ...(imageBase === undefined ? {} : { imageUrl: (path: string) => hostedImage(folder.files, imageBase, path) }),
     ...(classSuffix === undefined ? {} : { classSuffix }),
     ...(language === undefined ? {} : { language }),
+    ...(locale === undefined ? {} : { locale }),
+    ...(timeZone === undefined ? {} : { timeZone }),
+    ...(redemptionIssuers.length === 0 ? {} : { redemptionIssuers }),
   };
   try {
     const mapped = toGoogleWallet(pass, options);
@@ -97,19 +126,38 @@ async function runGoogle(args: readonly string[], io: CliIo): Promise<ExitCode> 
       return EXIT_OK;
     }
     const credentials = readGoogleCredentials(readTextInput(io, credentialsFile as string, 'the service-account key file'));
-    const url = await createSaveUrl(credentials, {
-      objects: [{ type: mapped.type, object: mapped.object }],
-      classes: [{ type: mapped.type, class: mapped.class }],
-      origins: stringOptions(parsed, 'origin'),
-    });
+    const origins = stringOptions(parsed, 'origin');
     for (const loss of mapped.losses) io.stderr(`${input}#${loss.path}: warning ${loss.code} ${loss.message}\n`);
+    const url = flag(parsed, 'insert')
+      ? await insertAndLink(credentials, mapped, origins, io, {
+        apiUrl: stringOption(parsed, 'google-api-url') ?? io.env['PASSMINT_GOOGLE_API_URL'],
+        tokenUrl: stringOption(parsed, 'google-token-url') ?? io.env['PASSMINT_GOOGLE_TOKEN_URL'],
+      })
+      : await createSaveUrl(credentials, { objects: [{ type: mapped.type, object: mapped.object }], classes: [{ type: mapped.type, class: mapped.class }], origins });
     io.stdout(`${url}\n`);
     return EXIT_OK;
   } catch (error) {
     if (!(error instanceof GoogleWalletError)) throw error;
-    io.stderr(`passmint google: ${error.code}: ${error.message}\n`);
+    const hint = error.code === 'save-link-too-long' ? ' Run again with --insert: the class and object are inserted first and the link names only the object.' : '';
+    io.stderr(`passmint google: ${error.code}: ${error.message}${hint}\n`);
     return EXIT_FAILED;
   }
+}
+
+/**
+ * Inserts the class and the object through the REST API (an id that exists
+ * is updated: upsert), then signs a link that names only the object — short
+ * whatever the pass holds.
+ */
+async function insertAndLink(credentials: GoogleCredentials, mapped: GoogleWalletPass, origins: readonly string[], io: CliIo, urls: { apiUrl: string | undefined; tokenUrl: string | undefined }): Promise<string> {
+  const client = createGoogleWalletClient({ credentials, ...(urls.apiUrl === undefined ? {} : { baseUrl: urls.apiUrl }), ...(urls.tokenUrl === undefined ? {} : { tokenUrl: urls.tokenUrl }) });
+  const classId = String(mapped.class['id']);
+  const objectId = String(mapped.object['id']);
+  await client.upsert(`${mapped.type}Class`, { ...mapped.class, id: classId });
+  io.stderr(`passmint google: ${mapped.type}Class ${classId} inserted or updated\n`);
+  await client.upsert(`${mapped.type}Object`, { ...mapped.object, id: objectId });
+  io.stderr(`passmint google: ${mapped.type}Object ${objectId} inserted or updated\n`);
+  return createSaveUrl(credentials, { objects: [{ type: mapped.type, object: { id: objectId, classId } }], origins });
 }
 
 /** The hosted URL of the largest version of an image the folder holds (`logo@3x.png`, else `@2x`, else `logo.png`): Google shows images larger than Apple's 1x. */
