@@ -3,7 +3,7 @@ import { acceptsJson } from './accept.js';
 import { readBearerToken, type Authenticate } from './bearer-auth.js';
 import { entityTag, ifNoneMatchMatches } from './etag.js';
 import { errorReporter } from './error-reporter.js';
-import { createProblem, type ProblemCode } from './problem.js';
+import { problemResponse, type ProblemCode } from './problem.js';
 import { decodeSegment, matchRoute, normalizeBasePath, parseTemplateId, pathOf } from './route.js';
 
 /**
@@ -67,7 +67,6 @@ const maxPathLength = 8192;
 
 const encoder = new TextEncoder();
 const jsonType = 'application/json; charset=utf-8';
-const problemType = 'application/problem+json';
 
 /**
  * Serves `GET|HEAD {basePath}/v1/passes/{passTypeIdentifier}/{serialNumber}/passjson`
@@ -214,21 +213,10 @@ function problem(
   code: ProblemCode,
   status: number,
   detail: string,
-  extra?: Readonly<Record<string, string>>,
+  headers?: Readonly<Record<string, string>>,
 ): Response {
-  const body = encoder.encode(JSON.stringify(createProblem(code, status, detail)));
-  const headers: Record<string, string> = {
-    'content-type': problemType,
-    'content-length': String(body.length),
-    'cache-control': 'no-store',
-    ...extra,
-  };
-  return new Response(head ? null : body, { status, headers });
+  return problemResponse({ status, code, detail, headers }, { head });
 }
-
-const internalErrorBody = encoder.encode(
-  JSON.stringify(createProblem('internal-error', 500, 'The server could not answer this request.')),
-);
 
 function internalError(request: unknown): Response {
   let head = false;
@@ -237,12 +225,5 @@ function internalError(request: unknown): Response {
   } catch {
     // A request whose `method` getter throws is answered as a GET.
   }
-  return new Response(head ? null : internalErrorBody.slice(), {
-    status: 500,
-    headers: {
-      'content-type': problemType,
-      'content-length': String(internalErrorBody.length),
-      'cache-control': 'no-store',
-    },
-  });
+  return problem(head, 'internal-error', 500, 'The server could not answer this request.');
 }

@@ -1,3 +1,7 @@
+// Problems (RFC 9457, `application/problem+json`) for the whole package: the
+// seed's handler and the client, Apple's web service handler and the service
+// all name their codes here, take their titles from one table and answer
+// through one function.
 import type { Issue } from '../issues.js';
 
 /**
@@ -38,6 +42,92 @@ export type ProblemCode =
   | 'network-error';
 
 /**
+ * Every `code` the wallet handler puts in an `application/problem+json` body.
+ * A code never changes meaning once released; new codes may be added.
+ *
+ * @example
+ * ```ts
+ * const deviceMistake = (code: WalletProblemCode): boolean => code === 'invalid-push-token' || code === 'invalid-json';
+ * ```
+ */
+export type WalletProblemCode =
+  // 400
+  | 'invalid-path'
+  | 'invalid-json'
+  | 'invalid-push-token'
+  | 'invalid-logs'
+  | 'invalid-personalization'
+  // 401
+  | 'missing-credentials'
+  | 'invalid-credentials'
+  // 404, 405, 413, 414, 500
+  | 'not-found'
+  | 'method-not-allowed'
+  | 'body-too-large'
+  | 'uri-too-long'
+  | 'internal-error';
+
+/**
+ * Every `code` the service's own routes put in a problem body (the seed's
+ * two GETs and Apple's web service keep theirs).
+ *
+ * @example
+ * ```ts
+ * if (problem.code === 'invalid-values') showIssues(problem.issues);
+ * ```
+ */
+export type ServiceProblemCode =
+  | 'not-found'
+  | 'uri-too-long'
+  | 'method-not-allowed'
+  | 'missing-credentials'
+  | 'invalid-credentials'
+  | 'insufficient-scope'
+  | 'invalid-path'
+  | 'invalid-query'
+  | 'unsupported-media-type'
+  | 'body-too-large'
+  | 'invalid-json'
+  | 'invalid-body'
+  | 'invalid-template'
+  | 'invalid-values'
+  | 'invalid-pass'
+  | 'invalid-file'
+  | 'invalid-webhook-url'
+  | 'template-not-found'
+  | 'pass-not-found'
+  | 'webhook-not-found'
+  | 'event-not-found'
+  | 'key-not-found'
+  | 'file-not-found'
+  | 'template-in-use'
+  | 'pass-exists'
+  | 'webhook-disabled'
+  | 'signing-not-configured'
+  | 'cannot-pack'
+  | 'not-ready'
+  | 'database-unavailable'
+  | 'google-not-configured'
+  | 'google-not-ready'
+  | 'google-keys-unavailable'
+  | 'invalid-callback'
+  | 'rate-limited'
+  | 'client-closed'
+  | 'too-many-files'
+  | 'bundle-too-large'
+  | 'internal-error';
+
+/**
+ * Every code any part of passmint sends or makes up.
+ *
+ * @example
+ * ```ts
+ * const code: AnyProblemCode = 'invalid-push-token';
+ * ```
+ */
+export type AnyProblemCode = ProblemCode | WalletProblemCode | ServiceProblemCode;
+
+/**
  * An RFC 9457 problem body (`application/problem+json`) with passmint's stable `code`.
  *
  * `type` is `https://passmint.dev/problems/<code>` for every problem the
@@ -72,20 +162,72 @@ export interface Problem {
   readonly [member: string]: unknown;
 }
 
+/**
+ * An RFC 9457 problem body as the wallet handler sends it.
+ *
+ * @example
+ * ```ts
+ * const problem: WalletProblem = await response.json();
+ * if (problem.code === 'invalid-push-token') console.warn(problem.detail);
+ * ```
+ */
+export interface WalletProblem {
+  /** `https://passmint.dev/problems/<code>`: an identifier to compare, not a page to fetch. */
+  readonly type: string;
+  readonly title: string;
+  readonly status: number;
+  readonly detail: string;
+  readonly code: WalletProblemCode;
+}
+
 const typeBase = 'https://passmint.dev/problems/';
 
-const titles: { readonly [K in ProblemCode]: string } = {
+// One title per code, whoever sends it: the same code reads the same everywhere.
+const titles: { readonly [K in AnyProblemCode]: string } = {
   'invalid-path': 'Invalid path',
   'invalid-template-id': 'Invalid template id',
+  'invalid-query': 'Invalid query',
+  'invalid-json': 'Invalid JSON',
+  'invalid-body': 'Invalid body',
+  'invalid-push-token': 'Invalid push token',
+  'invalid-logs': 'Invalid logs',
+  'invalid-personalization': 'Invalid personalization',
+  'invalid-template': 'Invalid template',
+  'invalid-values': 'Invalid values',
+  'invalid-pass': 'Invalid pass',
+  'invalid-file': 'Invalid file',
+  'invalid-webhook-url': 'Invalid webhook URL',
+  'invalid-callback': 'Invalid callback',
   'missing-credentials': 'Missing credentials',
   'invalid-credentials': 'Invalid credentials',
+  'insufficient-scope': 'Insufficient scope',
   'not-found': 'Not found',
   'pass-not-found': 'Pass not found',
   'template-not-found': 'Template not found',
+  'webhook-not-found': 'Webhook not found',
+  'event-not-found': 'Event not found',
+  'key-not-found': 'API key not found',
+  'file-not-found': 'File not found',
   'method-not-allowed': 'Method not allowed',
   'not-acceptable': 'Not acceptable',
+  'template-in-use': 'Template in use',
+  'pass-exists': 'Pass exists',
+  'webhook-disabled': 'Webhook disabled',
+  'signing-not-configured': 'Signing not configured',
+  'google-not-configured': 'Google Wallet not configured',
+  'body-too-large': 'Body too large',
+  'bundle-too-large': 'Bundle too large',
   'uri-too-long': 'URI too long',
+  'unsupported-media-type': 'Unsupported media type',
+  'cannot-pack': 'Cannot pack the pass',
+  'too-many-files': 'Too many files',
+  'rate-limited': 'Too many requests',
+  'client-closed': 'Client closed request',
   'internal-error': 'Internal error',
+  'not-ready': 'Not ready',
+  'database-unavailable': 'Database unavailable',
+  'google-not-ready': 'Google Wallet object not ready',
+  'google-keys-unavailable': 'Google keys unavailable',
   'invalid-response': 'Invalid response',
   'http-error': 'HTTP error',
   'response-too-large': 'Response too large',
@@ -104,4 +246,102 @@ const titles: { readonly [K in ProblemCode]: string } = {
  */
 export function createProblem(code: ProblemCode, status: number, detail: string): Problem {
   return { type: typeBase + code, title: titles[code], status, detail, code };
+}
+
+/**
+ * What a problem answer is made of: its status, code and detail, the issues
+ * it lists, and headers it carries (`Allow`, `WWW-Authenticate`, `Retry-After`).
+ *
+ * @example
+ * ```ts
+ * const refusal: ProblemInit = { status: 405, code: 'method-not-allowed', detail: 'GET only.', headers: { allow: 'GET, HEAD' } };
+ * ```
+ */
+export interface ProblemInit {
+  readonly status: number;
+  readonly code: AnyProblemCode;
+  readonly detail: string;
+  readonly issues?: readonly Issue[] | undefined;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+}
+
+/**
+ * A client's mistake found while handling a request: thrown inside the
+ * service's routes and answered as an RFC 9457 problem, never as a 500.
+ *
+ * @example
+ * ```ts
+ * throw new ServiceProblem(404, 'pass-not-found', 'No pass "M-1" of type "pass.com.example.member" exists.');
+ * ```
+ */
+export class ServiceProblem extends Error implements ProblemInit {
+  override readonly name = 'ServiceProblem';
+  readonly status: number;
+  readonly code: ServiceProblemCode;
+  readonly detail: string;
+  readonly issues: readonly Issue[] | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(status: number, code: ServiceProblemCode, detail: string, options: { issues?: readonly Issue[]; headers?: Record<string, string> } = {}) {
+    super(detail);
+    this.status = status;
+    this.code = code;
+    this.detail = detail;
+    this.issues = options.issues;
+    this.headers = options.headers ?? {};
+  }
+}
+
+/**
+ * Most issues a problem body lists. A 180 KB template of 60,000 empty fields
+ * had 120,000 issues: a 17 MB answer. The first ones say what to fix; the
+ * detail gives the total.
+ */
+const MAX_ISSUES = 100;
+
+const encoder = new TextEncoder();
+
+/**
+ * How {@link problemResponse} answers: `head` leaves the body out (the
+ * headers stay); `length: false` leaves `Content-Length` out, so a Node
+ * listener writes the answer chunked (the service does: behind a refused
+ * body it never read, a pipelined request on the same connection is still
+ * answered).
+ *
+ * @example
+ * ```ts
+ * const options: ProblemResponseOptions = { head: request.method === 'HEAD' };
+ * ```
+ */
+export interface ProblemResponseOptions {
+  readonly head?: boolean | undefined;
+  readonly length?: boolean | undefined;
+}
+
+/**
+ * The `application/problem+json` response for a problem, never stored by a
+ * cache, with at most 100 of its issues.
+ *
+ * @example
+ * ```ts
+ * problemResponse({ status: 404, code: 'not-found', detail: 'Nothing is served here.' }).status; // 404
+ * ```
+ */
+export function problemResponse(problem: ProblemInit, options: ProblemResponseOptions = {}): Response {
+  const { code, status, issues } = problem;
+  const more = issues === undefined || issues.length <= MAX_ISSUES ? '' : ` (${issues.length} issues; the first ${MAX_ISSUES} are listed)`;
+  const body = {
+    type: typeBase + code,
+    title: titles[code],
+    status,
+    detail: problem.detail + more,
+    code,
+    ...(issues === undefined ? {} : { issues: issues.slice(0, MAX_ISSUES) }),
+  };
+  const bytes = encoder.encode(JSON.stringify(body));
+  const length: Record<string, string> = options.length === false ? {} : { 'content-length': String(bytes.length) };
+  return new Response(options.head === true ? null : bytes, {
+    status,
+    headers: { 'content-type': 'application/problem+json', ...length, 'cache-control': 'no-store', ...problem.headers },
+  });
 }

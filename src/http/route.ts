@@ -1,11 +1,12 @@
+import { compilePath, matchPath } from './path-pattern.js';
+
 /** A request path that matched one of the two routes; segments still percent-encoded. */
 export type RawRoute =
   | { readonly kind: 'pass'; readonly passTypeIdentifier: string; readonly serialNumber: string }
   | { readonly kind: 'template'; readonly id: string };
 
-const passesPrefix = '/v1/passes/';
-const passSuffix = '/passjson';
-const templatesPrefix = '/v1/templates/';
+const passJson = compilePath('/v1/passes/{passTypeIdentifier}/{serialNumber}/passjson');
+const template = compilePath('/v1/templates/{id}');
 
 /**
  * The path of an absolute URL as a `Request` carries it: from the first `/`
@@ -55,19 +56,11 @@ export function normalizeBasePath(basePath: string): string {
  * ```
  */
 export function matchRoute(path: string): RawRoute | undefined {
-  if (path.startsWith(passesPrefix)) {
-    if (!path.endsWith(passSuffix)) return undefined;
-    const middle = path.slice(passesPrefix.length, path.length - passSuffix.length);
-    const slash = middle.indexOf('/');
-    if (slash <= 0 || slash === middle.length - 1 || middle.indexOf('/', slash + 1) !== -1) return undefined;
-    return { kind: 'pass', passTypeIdentifier: middle.slice(0, slash), serialNumber: middle.slice(slash + 1) };
-  }
-  if (path.startsWith(templatesPrefix)) {
-    const id = path.slice(templatesPrefix.length);
-    if (id === '' || id.includes('/')) return undefined;
-    return { kind: 'template', id };
-  }
-  return undefined;
+  const segments = path.split('/');
+  const pass = matchPath(passJson, segments);
+  if (pass !== undefined) return { kind: 'pass', ...pass };
+  const found = matchPath(template, segments);
+  return found === undefined ? undefined : { kind: 'template', ...found };
 }
 
 /**

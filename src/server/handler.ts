@@ -72,18 +72,18 @@ export function createServiceHandler(context: ServiceContext, log?: LogSink): Se
         // Anyone may call Apple's web service: rates per address and per pass token before any work.
         kit.guard.admit(request, readApplePassToken(request.headers.get('authorization')));
         const response = await wallet(request);
-        if (response.status === 500 && clientLeft(request)) return problemResponse(clientClosed(), head);
-        return response.status === 500 && walletOutage.has(request) ? problemResponse(databaseUnavailable(), head) : response;
+        if (response.status === 500 && clientLeft(request)) return problemAnswer(clientClosed(), head);
+        return response.status === 500 && walletOutage.has(request) ? problemAnswer(databaseUnavailable(), head) : response;
       }
       const response = await api(request, seen);
       return head && response.body !== null ? new Response(null, { status: response.status, headers: response.headers }) : response;
     } catch (error) {
-      if (error instanceof ServiceProblem) return problemResponse(error, head);
+      if (error instanceof ServiceProblem) return problemAnswer(error, head);
       // The client went away mid-request (its body stream failed): nobody to answer, nothing to log.
-      if (clientLeft(request) || error instanceof ClientClosedError) return problemResponse(clientClosed(), head);
-      if (isDatabaseUnavailable(error)) return problemResponse(databaseUnavailable(), head);
+      if (clientLeft(request) || error instanceof ClientClosedError) return problemAnswer(clientClosed(), head);
+      if (isDatabaseUnavailable(error)) return problemAnswer(databaseUnavailable(), head);
       context.onError(error, placeOf(request));
-      return problemResponse(new ServiceProblem(500, 'internal-error', 'The service failed to answer; the error is in its log.'), head);
+      return problemAnswer(new ServiceProblem(500, 'internal-error', 'The service failed to answer; the error is in its log.'), head);
     }
   };
 
@@ -119,6 +119,14 @@ export interface ServiceHandler {
   readonly routes: readonly { readonly pattern: string; readonly methods: readonly string[] }[];
   /** Writes the events still waiting in memory (`pass.downloaded`); `close` calls it before the database closes. */
   flush(): Promise<void>;
+}
+
+/**
+ * A problem as the service answers it: without `Content-Length`, so the listener writes it chunked
+ * (with a length, a pipelined request behind a refused body the handler never read went unanswered).
+ */
+function problemAnswer(problem: ServiceProblem, head: boolean): Response {
+  return problemResponse(problem, { head, length: false });
 }
 
 /** The answer while the database cannot be reached: 503, try again in a few seconds. */

@@ -9,7 +9,7 @@ import { formatHttpDate, parseHttpDate } from './http-date.js';
 import { isIdentifier, isPushToken } from './identifiers.js';
 import { readJsonBody } from './json-body.js';
 import { readPersonalizationBody, type WalletPersonalization } from './personalization.js';
-import { problemResponse } from './problem.js';
+import { problemResponse, type WalletProblemCode } from '../http/problem.js';
 import { allowedMethods, matchWalletRoute } from './route.js';
 import type { WalletStore } from './store.js';
 
@@ -215,7 +215,7 @@ export function createWalletHandler(options: WalletHandlerOptions): WalletHandle
     if (body.kind === 'invalid') return invalidJson(false);
     const signup = readPersonalizationBody(body.value);
     if (signup === undefined) {
-      return problemResponse(
+      return problem(
         'invalid-personalization',
         400,
         'The body is {"personalizationToken": <visible ASCII without braces>, "requiredPersonalizationInfo": {<fullName, givenName, familyName, emailAddress, postalCode, ISOCountryCode, phoneNumber: strings>}}.',
@@ -229,7 +229,7 @@ export function createWalletHandler(options: WalletHandlerOptions): WalletHandle
       throw new TypeError(`createWalletHandler: no signer for pass type ${JSON.stringify(passTypeIdentifier)} (the signer's is ${JSON.stringify(tokenSigner?.passTypeIdentifier)})`);
     }
     // false: this pass takes no signup (none asked for, or done already) — nothing signed, nothing told.
-    if ((await onPersonalize!(personalization, request)) === false) return problemResponse('not-found', 404, 'There is no such pass to personalize.', false);
+    if ((await onPersonalize!(personalization, request)) === false) return problem('not-found', 404, 'There is no such pass to personalize.', false);
     const signed = await signPersonalizationToken(signup.personalizationToken, tokenSigner);
     if (onEvent !== undefined) {
       await tell(() => onEvent(createEvent('pass.personalized', { serialNumber, passTypeIdentifier, personalization: signup.requiredPersonalizationInfo }), request), request);
@@ -245,16 +245,16 @@ export function createWalletHandler(options: WalletHandlerOptions): WalletHandle
     const head = method === 'HEAD';
     const path = pathOf(request.url);
     if (path.length > maxPathLength) {
-      return problemResponse('uri-too-long', 414, `The path is longer than ${maxPathLength} characters.`, head);
+      return problem('uri-too-long', 414, `The path is longer than ${maxPathLength} characters.`, head);
     }
     const below = basePath === '' ? path : path.startsWith(basePath + '/') ? path.slice(basePath.length) : undefined;
     const route = below === undefined ? undefined : matchWalletRoute(below);
     if (route === undefined || (route.kind === 'personalize' && onPersonalize === undefined)) {
-      return problemResponse('not-found', 404, `Nothing is served here; Apple's web service lives under ${basePath}/v1/.`, head);
+      return problem('not-found', 404, `Nothing is served here; Apple's web service lives under ${basePath}/v1/.`, head);
     }
     const allow = allowedMethods[route.kind];
     if (!allow.split(', ').includes(method)) {
-      return problemResponse('method-not-allowed', 405, `This call answers ${allow} only.`, head, { allow });
+      return problem('method-not-allowed', 405, `This call answers ${allow} only.`, head, { allow });
     }
 
     if (route.kind === 'log') {
@@ -263,7 +263,7 @@ export function createWalletHandler(options: WalletHandlerOptions): WalletHandle
       if (body.kind === 'invalid') return invalidJson(head);
       const logs = readLogs(body.value);
       if (logs === undefined) {
-        return problemResponse('invalid-logs', 400, `The body is {"logs": [<string>, …]}, at most ${maxLogs} messages.`, head);
+        return problem('invalid-logs', 400, `The body is {"logs": [<string>, …]}, at most ${maxLogs} messages.`, head);
       }
       if (onLog !== undefined) await tell(() => onLog(logs, request), request);
       return empty(200);
@@ -271,7 +271,7 @@ export function createWalletHandler(options: WalletHandlerOptions): WalletHandle
 
     const decoded = decodeParameters(route);
     if (decoded === undefined) {
-      return problemResponse('invalid-path', 400, 'A path parameter is not valid percent-encoded UTF-8, is too long or holds a control character.', head);
+      return problem('invalid-path', 400, 'A path parameter is not valid percent-encoded UTF-8, is too long or holds a control character.', head);
     }
     const { deviceLibraryIdentifier = '', passTypeIdentifier, serialNumber = '' } = decoded;
 
@@ -286,19 +286,19 @@ export function createWalletHandler(options: WalletHandlerOptions): WalletHandle
     const authorization = request.headers.get('authorization');
     if (route.kind === 'personalize' && authorization === null) {
       const found = await findPass(passTypeIdentifier, serialNumber, request);
-      if (found === undefined || found === null) return problemResponse('not-found', 404, 'There is no such pass to personalize.', head);
+      if (found === undefined || found === null) return problem('not-found', 404, 'There is no such pass to personalize.', head);
       return personalize(request, passTypeIdentifier, serialNumber);
     }
     const presented = readApplePassToken(authorization);
     if (presented === undefined) {
-      return problemResponse('missing-credentials', 401, 'Send the pass\'s token as "Authorization: ApplePass <authenticationToken>".', head, {
+      return problem('missing-credentials', 401, 'Send the pass\'s token as "Authorization: ApplePass <authenticationToken>".', head, {
         'www-authenticate': 'ApplePass',
       });
     }
     const pass = await findPass(passTypeIdentifier, serialNumber, request);
     const authentic = await sameToken(presented, typeof pass?.authenticationToken === 'string' ? pass.authenticationToken : '');
     if (pass === undefined || pass === null || !authentic) {
-      return problemResponse('invalid-credentials', 401, 'The authentication token does not belong to this pass.', head, {
+      return problem('invalid-credentials', 401, 'The authentication token does not belong to this pass.', head, {
         'www-authenticate': 'ApplePass',
       });
     }
@@ -334,7 +334,7 @@ export function createWalletHandler(options: WalletHandlerOptions): WalletHandle
     if (body.kind === 'invalid') return invalidJson(head);
     const pushToken = isRecord(body.value) ? body.value['pushToken'] : undefined;
     if (!isPushToken(pushToken)) {
-      return problemResponse('invalid-push-token', 400, 'The body is {"pushToken": <16 to 256 hexadecimal digits>}.', head);
+      return problem('invalid-push-token', 400, 'The body is {"pushToken": <16 to 256 hexadecimal digits>}.', head);
     }
     const outcome = await store.register({
       deviceLibraryIdentifier,
@@ -429,12 +429,17 @@ function empty(status: 200 | 201 | 204): Response {
   return new Response(null, { status, headers: { 'cache-control': 'no-store' } });
 }
 
+/** A problem answer with one of the wallet handler's codes. */
+function problem(code: WalletProblemCode, status: number, detail: string, head: boolean, headers?: Readonly<Record<string, string>>): Response {
+  return problemResponse({ status, code, detail, headers }, { head });
+}
+
 function tooLarge(head: boolean): Response {
-  return problemResponse('body-too-large', 413, 'The body is larger than this service reads.', head);
+  return problem('body-too-large', 413, 'The body is larger than this service reads.', head);
 }
 
 function invalidJson(head: boolean): Response {
-  return problemResponse('invalid-json', 400, 'The body is not JSON in UTF-8.', head);
+  return problem('invalid-json', 400, 'The body is not JSON in UTF-8.', head);
 }
 
 function internalError(request: unknown): Response {
@@ -444,5 +449,5 @@ function internalError(request: unknown): Response {
   } catch {
     // A request whose `method` getter throws is answered as a GET.
   }
-  return problemResponse('internal-error', 500, 'The server could not answer this request.', head);
+  return problem('internal-error', 500, 'The server could not answer this request.', head);
 }

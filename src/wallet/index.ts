@@ -9,6 +9,6 @@ export {
 export type { PersonalizationInfo, WalletPersonalization } from './personalization.js';
 export { createMemoryWalletStore, type MemoryWalletStoreOptions } from './memory-store.js';
 export type { UpdatedSerials, WalletRegistration, WalletStore } from './store.js';
-export type { WalletProblem, WalletProblemCode } from './problem.js';
+export type { WalletProblem, WalletProblemCode } from '../http/problem.js';
 export { formatHttpDate, parseHttpDate } from './http-date.js';
 export { isPushToken } from './identifiers.js';

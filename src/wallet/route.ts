@@ -1,24 +1,35 @@
+import { compilePath, matchPath, type PathParams, type PathPattern } from '../http/path-pattern.js';
+
+/**
+ * Apple's calls (and Wallet's log) by kind: the path below the base path and
+ * the methods each answers; anything else is 405 with these as `Allow`.
+ */
+export const WALLET_PATHS = {
+  registration: { path: '/v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}/{serialNumber}', methods: 'POST, DELETE' },
+  serials: { path: '/v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}', methods: 'GET, HEAD' },
+  pass: { path: '/v1/passes/{passTypeIdentifier}/{serialNumber}', methods: 'GET, HEAD' },
+  personalize: { path: '/v1/passes/{passTypeIdentifier}/{serialNumber}/personalize', methods: 'POST' },
+  log: { path: '/v1/log', methods: 'POST' },
+} as const;
+
+type WalletPaths = typeof WALLET_PATHS;
+
 /** A request path (below the base path) that matched one of Apple's calls; segments still percent-encoded. */
-export type WalletRoute =
-  | {
-      readonly kind: 'registration';
-      readonly deviceLibraryIdentifier: string;
-      readonly passTypeIdentifier: string;
-      readonly serialNumber: string;
-    }
-  | { readonly kind: 'serials'; readonly deviceLibraryIdentifier: string; readonly passTypeIdentifier: string }
-  | { readonly kind: 'pass'; readonly passTypeIdentifier: string; readonly serialNumber: string }
-  | { readonly kind: 'personalize'; readonly passTypeIdentifier: string; readonly serialNumber: string }
-  | { readonly kind: 'log' };
+export type WalletRoute = { readonly [TKind in keyof WalletPaths]: { readonly kind: TKind } & PathParams<WalletPaths[TKind]['path']> }[keyof WalletPaths];
 
 /** The methods each call answers; anything else is 405 with this as `Allow`. */
 export const allowedMethods: { readonly [K in WalletRoute['kind']]: string } = {
-  registration: 'POST, DELETE',
-  serials: 'GET, HEAD',
-  pass: 'GET, HEAD',
-  personalize: 'POST',
-  log: 'POST',
+  registration: WALLET_PATHS.registration.methods,
+  serials: WALLET_PATHS.serials.methods,
+  pass: WALLET_PATHS.pass.methods,
+  personalize: WALLET_PATHS.personalize.methods,
+  log: WALLET_PATHS.log.methods,
 };
+
+const patterns = (Object.keys(WALLET_PATHS) as (keyof WalletPaths)[]).map((kind) => [kind, compilePath(WALLET_PATHS[kind].path)] as const) as readonly (readonly [
+  WalletRoute['kind'],
+  PathPattern,
+])[];
 
 /**
  * Matches a path against Apple's routes: `/v1/devices/{d}/registrations/{t}/{s}`,
@@ -32,22 +43,11 @@ export const allowedMethods: { readonly [K in WalletRoute['kind']]: string } = {
  * ```
  */
 export function matchWalletRoute(path: string): WalletRoute | undefined {
-  const parts = path.split('/');
-  // '' before the first slash, then 'v1'.
-  if (parts[0] !== '' || parts[1] !== 'v1' || parts.some((part, index) => index > 0 && part === '')) return undefined;
-  const [, , first, second, third, fourth, fifth] = parts;
-  if (first === 'log' && parts.length === 3) return { kind: 'log' };
-  if (first === 'passes' && parts.length === 5 && second !== undefined && third !== undefined) {
-    return { kind: 'pass', passTypeIdentifier: second, serialNumber: third };
-  }
-  if (first === 'passes' && parts.length === 6 && fourth === 'personalize' && second !== undefined && third !== undefined) {
-    return { kind: 'personalize', passTypeIdentifier: second, serialNumber: third };
-  }
-  if (first === 'devices' && third === 'registrations' && second !== undefined && fourth !== undefined) {
-    if (parts.length === 6) return { kind: 'serials', deviceLibraryIdentifier: second, passTypeIdentifier: fourth };
-    if (parts.length === 7 && fifth !== undefined) {
-      return { kind: 'registration', deviceLibraryIdentifier: second, passTypeIdentifier: fourth, serialNumber: fifth };
-    }
+  const segments = path.split('/');
+  for (const [kind, pattern] of patterns) {
+    const params = matchPath(pattern, segments);
+    // The names are the kind's own pattern's: the union member of that kind.
+    if (params !== undefined) return { kind, ...params } as WalletRoute;
   }
   return undefined;
 }
