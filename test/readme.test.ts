@@ -1,8 +1,15 @@
 import { expect, test } from 'vitest';
 import { buildPass, definePassTemplate } from '../src/index.js';
 
-// The README's ten-line example, verbatim in substance: if this changes, change the README.
-test('the README example builds a valid pass from the spec template', () => {
+// The README's first pass and its signing, in substance (test/cli/readme.test.ts
+// runs the README's samples themselves against the built package): a
+// development identity, the team read from its certificate, the pass packed
+// and verified. If this changes, change the README.
+test('the README example builds a valid pass with the certificate\'s team, and signs it', async () => {
+  const { createDevelopmentIdentity, createPassSigner, packPass, pkpassHeaders, prepareFiles, verifyPass } = await import('../src/pkpass/index.js');
+  const { png } = await import('./pkpass/helpers.js');
+  const identity = await createDevelopmentIdentity({ passTypeIdentifier: 'pass.com.example.event' });
+  const signer = await createPassSigner({ certificate: identity.certificate, privateKey: identity.privateKey, wwdr: identity.wwdr });
   const template = definePassTemplate({
     id: 42, name: 'Event ticket', formatVersion: 1, passType: 'pass.com.example.event',
     description: {
@@ -13,16 +20,25 @@ test('the README example builds a valid pass from the spec template', () => {
     placeholder: ['eventName', 'seat', 'barcode'],
   });
   const pass = buildPass(template, { eventName: 'Concert', seat: '12B', barcode: 'ABC123456' },
-    { teamIdentifier: 'A93A5CM278', organizationName: 'Example Events', webServiceURL: 'https://passes.example.com/' });
+    { teamIdentifier: signer.teamIdentifier, organizationName: 'Example Events', webServiceURL: 'https://passes.example.com/' });
+  expect(pass.teamIdentifier).toBe('DEVTEAM123');
   expect(pass.foregroundColor).toBe('rgb(255, 255, 255)');
   expect(pass.serialNumber).toMatch(/^[0-9a-f-]{36}$/);
   expect(pass.authenticationToken).toMatch(/^[0-9a-f-]{36}$/);
   expect(pass.generic?.secondaryFields?.[0]?.value).toBe('Row 12B');
   expect(pass.webServiceURL).toBe('https://passes.example.com/');
-});
 
-// "From template to Wallet", in substance: files read from a folder, a throwaway
-// openssl PKI standing in for Apple's, and the served bytes checked by openssl.
+  const files = await prepareFiles({ 'icon.png': png(29, 29), 'icon@2x.png': png(58, 58) });
+  const pkpass = await packPass(pass, files, signer);
+  const report = await verifyPass(pkpass, { roots: [identity.root] });
+  const response = new Response(pkpass, { headers: pkpassHeaders('ticket.pkpass') });
+  expect(report.ok).toBe(true);
+  expect(report.issues.map((issue) => issue.code)).toEqual(['development-certificate']);
+  expect(response.headers.get('content-type')).toBe('application/vnd.apple.pkpass');
+}, 60_000);
+
+// With Apple's kind of chain: files read from a folder, a throwaway openssl PKI
+// standing in for Apple's, and the served bytes checked by openssl.
 test('the README pkpass example signs a pass that openssl and verifyPass accept', async () => {
   const { readFile, writeFile } = await import('node:fs/promises');
   const { join } = await import('node:path');
