@@ -10,10 +10,11 @@ import { createMetrics, type Metrics, type PoolStats } from './metrics.js';
 import { createRetention } from './queue/retention.js';
 import { createDeliveryWorker, type DeliveryAttempt, type DeliveryOptions, type Worker } from './queue/delivery-worker.js';
 import { nodeListener } from './http/node-listener.js';
-import { releaseClaimsAtStart } from './db/claims.js';
+import { readQueueFigures } from './db/figures.js';
 import { defaultLeaseMs, leaseProblem } from './queue/lease.js';
+import { releaseClaimsAtStart } from './queue/queue.js';
 import { openPglite } from './db/pglite.js';
-import { createOutboxSignal } from './queue/outbox-signal.js';
+import { createOutboxSignal } from './db/outbox-signal.js';
 import { openPostgres } from './db/postgres.js';
 import { createPushWorker, type Pusher } from './queue/push-worker.js';
 import { createGoogleService, type GoogleServiceOptions } from './google/service.js';
@@ -145,7 +146,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
     throw error;
   }
   const firstApiKey = options.createFirstApiKey === false ? undefined : await ensureFirstApiKey(db);
-  const metrics = createMetrics(db, () => (db as { poolStats?: () => PoolStats }).poolStats?.());
+  const metrics = createMetrics(() => readQueueFigures(db), () => (db as { poolStats?: () => PoolStats }).poolStats?.());
   const deliveries = createDeliveryWorker(db, { ...delivery, onAttempt: observeDeliveries(metrics, options.log, delivery.onAttempt) }, onError);
   const apns = options.apns === undefined ? undefined : observePushes(options.apns, metrics, options.log);
   const pushes = apns === undefined ? undefined : createPushWorker(db, apns, { pollMs: delivery.pollMs, leaseMs: delivery.leaseMs }, onError);

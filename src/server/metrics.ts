@@ -1,5 +1,3 @@
-import type { SqlDatabase } from './db/sql.js';
-
 /** Upper bounds of the request latency histogram, in seconds. */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
 
@@ -11,11 +9,32 @@ export interface PoolStats {
 }
 
 /**
+ * What a scrape reads from the database (every process's work): the webhook
+ * queue, deliveries and pushes by status, and the Google sync queue.
+ *
+ * @example
+ * ```ts
+ * const figures: DatabaseFigures = {
+ *   queue: { pending: 3, due: 1, oldest: 0.2 },
+ *   deliveries: [{ status: 'delivered', n: 12 }],
+ *   pushes: [],
+ *   google: { owed: 0, retrying: 0 },
+ * };
+ * ```
+ */
+export interface DatabaseFigures {
+  readonly queue: { readonly pending: number; readonly due: number; readonly oldest: number | null };
+  readonly deliveries: readonly { readonly status: string; readonly n: number }[];
+  readonly pushes: readonly { readonly status: string; readonly n: number }[];
+  readonly google: { readonly owed: number; readonly retrying: number };
+}
+
+/**
  * The process's counters and the text `GET /metrics` answers.
  *
  * @example
  * ```ts
- * const metrics = createMetrics(db);
+ * const metrics = createMetrics(() => readDatabaseFigures(db));
  * metrics.request('GET', '/v1/passes', 200, 12);
  * const text = await metrics.render();
  * ```
@@ -47,10 +66,12 @@ const labels = (pairs: Record<string, string | number>): string =>
  * Request counters and latency histograms by method, route pattern and
  * status (bounded: unknown paths count as `unmatched`), delivery and push
  * outcomes counted by this process, and, read from the database at each
- * scrape: the webhook queue (pending, due, age of the oldest due delivery),
- * deliveries and pushes by status, and the pool (`poolStats`, PostgreSQL).
+ * scrape (`figures`; a rejection shows as `passmint_database_up 0`): the
+ * webhook queue (pending, due, age of the oldest due delivery), deliveries
+ * and pushes by status, the Google sync queue; and the pool (`poolStats`,
+ * PostgreSQL).
  */
-export function createMetrics(db: SqlDatabase, poolStats?: () => PoolStats | undefined): Metrics {
+export function createMetrics(figures: () => Promise<DatabaseFigures>, poolStats?: () => PoolStats | undefined): Metrics {
   const started = Date.now() / 1000;
   const requests = new Map<string, number>();
   const latencies = new Map<string, Histogram>();
@@ -63,28 +84,17 @@ export function createMetrics(db: SqlDatabase, poolStats?: () => PoolStats | und
   const database = async (): Promise<string[]> => {
     const lines: string[] = [];
     try {
-      const [queue] = await db.query<{ pending: number; due: number; oldest: number | null }>(
-        `select count(*)::int as pending,
-                (count(*) filter (where next_attempt_at <= now()))::int as due,
-                extract(epoch from now() - min(next_attempt_at) filter (where next_attempt_at <= now()))::float8 as oldest
-           from passmint_deliveries where status = 'pending'`,
-      );
-      const deliveryStates = await db.query<{ status: string; n: number }>('select status, count(*)::int as n from passmint_deliveries group by status');
-      const pushStates = await db.query<{ status: string; n: number }>('select status, count(*)::int as n from passmint_pushes group by status');
-      const [google] = await db.query<{ owed: number; retrying: number }>(
-        `select (count(*) filter (where wanted > done))::int as owed, (count(*) filter (where wanted > done and attempts > 0))::int as retrying
-           from passmint_google_jobs`,
-      );
+      const { queue, deliveries: deliveryStates, pushes: pushStates, google } = await figures();
       lines.push(
         '# HELP passmint_webhook_queue_pending Webhook deliveries not yet delivered (all processes).',
         '# TYPE passmint_webhook_queue_pending gauge',
-        `passmint_webhook_queue_pending ${queue?.pending ?? 0}`,
+        `passmint_webhook_queue_pending ${queue.pending}`,
         '# HELP passmint_webhook_queue_due Pending webhook deliveries whose next attempt is due now.',
         '# TYPE passmint_webhook_queue_due gauge',
-        `passmint_webhook_queue_due ${queue?.due ?? 0}`,
+        `passmint_webhook_queue_due ${queue.due}`,
         '# HELP passmint_webhook_queue_oldest_due_seconds How long the oldest due delivery has been due (0 when none is).',
         '# TYPE passmint_webhook_queue_oldest_due_seconds gauge',
-        `passmint_webhook_queue_oldest_due_seconds ${Math.max(0, queue?.oldest ?? 0)}`,
+        `passmint_webhook_queue_oldest_due_seconds ${Math.max(0, queue.oldest ?? 0)}`,
         '# HELP passmint_webhook_deliveries Webhook deliveries in the database by status.',
         '# TYPE passmint_webhook_deliveries gauge',
         ...['pending', 'delivered', 'failed', 'cancelled'].map(
@@ -95,10 +105,10 @@ export function createMetrics(db: SqlDatabase, poolStats?: () => PoolStats | und
         ...['pending', 'sent', 'gone', 'failed'].map((status) => `passmint_apns_pushes${labels({ status })} ${pushStates.find((row) => row.status === status)?.n ?? 0}`),
         '# HELP passmint_google_syncs_owed Google Wallet classes and objects with a change not yet sent to Google.',
         '# TYPE passmint_google_syncs_owed gauge',
-        `passmint_google_syncs_owed ${google?.owed ?? 0}`,
+        `passmint_google_syncs_owed ${google.owed}`,
         '# HELP passmint_google_syncs_retrying Of those, the ones whose last attempt failed (Google unreachable or throttling).',
         '# TYPE passmint_google_syncs_retrying gauge',
-        `passmint_google_syncs_retrying ${google?.retrying ?? 0}`,
+        `passmint_google_syncs_retrying ${google.retrying}`,
         '# HELP passmint_database_up Whether the database answered this scrape.',
         '# TYPE passmint_database_up gauge',
         'passmint_database_up 1',

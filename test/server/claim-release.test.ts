@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { claimOwner, releaseOrphanedClaims } from '../../src/server/db/claims.js';
+import { claimOwner, releaseOrphanedClaims } from '../../src/server/queue/queue.js';
 import { openPostgres } from '../../src/server/db/postgres.js';
 import { migrate } from '../../src/server/db/schema.js';
 import { bundleCli, startServe, type ServeProcess } from './child.js';

@@ -2,7 +2,7 @@
 // and the listening connection comes back by itself when it is lost.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createServer, type PassmintServer } from '../../src/server/create-server.js';
-import { createOutboxSignal, type OutboxSignal } from '../../src/server/queue/outbox-signal.js';
+import { createOutboxSignal, type OutboxSignal } from '../../src/server/db/outbox-signal.js';
 import { openPostgres } from '../../src/server/db/postgres.js';
 import type { SqlDatabase } from '../../src/server/db/sql.js';
 import { createPostgresDatabase } from './databases.js';

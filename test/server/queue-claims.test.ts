@@ -1,12 +1,12 @@
 // Every durable queue (webhook deliveries, APNs pushes, Google Wallet syncs)
-// follows one claim discipline: its table is in QUEUE_TABLES, so a starting
+// follows one claim discipline: its table is a kind in QUEUE_KINDS, so a starting
 // process frees the claims of processes that are gone (and not of one that
 // may not have connected again since the server restarted); and a claim whose
 // answer was lost with the connection is freed by the worker that made it
 // once the database answers again, instead of waiting out its lease.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readGoogleCredentials } from '../../src/google/credentials.js';
-import { QUEUE_TABLES, releaseClaimsAtStart, releaseOrphanedClaims } from '../../src/server/db/claims.js';
+import { QUEUE_KINDS, releaseClaimsAtStart, releaseOrphanedClaims } from '../../src/server/queue/queue.js';
 import type { SqlDatabase } from '../../src/server/db/sql.js';
 import { createCallbackSigner, startGoogleStandIn, type GoogleStandIn } from '../google/stand-in.js';
 import { testServiceAccount } from '../google/keys.js';
@@ -27,11 +27,11 @@ describe('the queue tables', () => {
     await database?.dispose();
   });
 
-  test('every table with claims (a claimed_by column) is in QUEUE_TABLES, so a start frees its orphaned claims', async () => {
+  test('every table with claims (a claimed_by column) is a kind in QUEUE_KINDS, so a start frees its orphaned claims', async () => {
     const rows = await database.db.query<{ table_name: string }>(
       `select table_name from information_schema.columns where table_schema = current_schema() and column_name = 'claimed_by' order by table_name`,
     );
-    expect(rows.map((row) => row.table_name)).toEqual([...QUEUE_TABLES].sort());
+    expect(rows.map((row) => row.table_name)).toEqual(QUEUE_KINDS.map((kind) => kind.table).sort());
   });
 
   test('a Google sync job claimed by a process that is gone is freed at the next start', async () => {
@@ -102,7 +102,7 @@ describe('a Google sync claim whose answer was lost with the connection', () => 
         if (name === 'query') {
           return async (text: string, params?: readonly unknown[]) => {
             const rows = await target.query(text, params);
-            if (lost === 0 && /^update passmint_google_jobs j set locked_until/.test(text.trim()) && rows.length > 0) {
+            if (lost === 0 && /^update passmint_google_jobs q set locked_until/.test(text.trim()) && rows.length > 0) {
               lost++;
               throw new Error('Connection terminated unexpectedly');
             }

@@ -50,6 +50,24 @@ export async function markPassUpdated(tx: SqlQueryable, passTypeIdentifier: stri
 }
 
 /**
+ * Removes every registration with a device token (APNs said it is gone);
+ * resolves to the registrations removed.
+ *
+ * @example
+ * ```ts
+ * const removed = await removeRegistrationsOfToken(tx, pushToken);
+ * ```
+ */
+export async function removeRegistrationsOfToken(sql: SqlQueryable, pushToken: string): Promise<WalletRegistration[]> {
+  const rows = await sql.query<RegistrationRow>(
+    `delete from passmint_wallet_registrations where push_token = $1
+         returning device_library_identifier, pass_type_identifier, serial_number, push_token`,
+    [pushToken],
+  );
+  return rows.map(toRegistration);
+}
+
+/**
  * Options of {@link createSqlWalletStore}.
  *
  * @example
@@ -191,13 +209,6 @@ export function createSqlWalletStore(db: SqlDatabase, options: SqlWalletStoreOpt
       return rows.map(toRegistration);
     },
 
-    async removePushToken(pushToken) {
-      const rows = await db.query<RegistrationRow>(
-        `delete from passmint_wallet_registrations where push_token = $1
-         returning device_library_identifier, pass_type_identifier, serial_number, push_token`,
-        [pushToken],
-      );
-      return rows.map(toRegistration);
-    },
+    removePushToken: (pushToken) => removeRegistrationsOfToken(db, pushToken),
   };
 }

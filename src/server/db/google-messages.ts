@@ -64,3 +64,53 @@ export async function notificationsToday(sql: SqlQueryable, objectId: string): P
   );
   return rows[0]?.n ?? 0;
 }
+
+/**
+ * Whether a message with this id was recorded (sent, or over the limit).
+ *
+ * @example
+ * ```ts
+ * if (await messageRecorded(db, messageId)) continue;
+ * ```
+ */
+export async function messageRecorded(sql: SqlQueryable, messageId: string): Promise<boolean> {
+  const rows = await sql.query('select 1 from passmint_google_messages where message_id = $1', [messageId]);
+  return rows.length > 0;
+}
+
+/**
+ * Records a message as `sent` or `over-limit` (once per id).
+ *
+ * @example
+ * ```ts
+ * await recordMessage(db, messageId, objectId, { fieldKey: 'gate', header: 'Gate', body: 'Gate changed to B12' }, 'sent');
+ * ```
+ */
+export async function recordMessage(sql: SqlQueryable, messageId: string, objectId: string, message: ChangeMessage, status: 'sent' | 'over-limit'): Promise<void> {
+  await sql.query(
+    `insert into passmint_google_messages (message_id, object_id, header, body, status) values ($1, $2, $3, $4, $5)
+         on conflict (message_id) do nothing`,
+    [messageId, objectId, message.header, message.body, status],
+  );
+}
+
+/**
+ * Deletes at most `limit` messages older than `days` whole days (retention;
+ * whole days, so the last 24 hours', which count against Google's three a
+ * day, always stay); resolves to how many went.
+ *
+ * @example
+ * ```ts
+ * await deleteOldGoogleMessages(tx, 30, 1000);
+ * ```
+ */
+export async function deleteOldGoogleMessages(sql: SqlQueryable, days: number, limit: number): Promise<number> {
+  const rows = await sql.query<{ n: number }>(
+    `with gone as (delete from passmint_google_messages where id in (
+        select id from passmint_google_messages
+         where sent_at < now() - $1 * interval '1 day'
+         limit $2) returning 1) select count(*)::int as n from gone`,
+    [days, limit],
+  );
+  return rows[0]?.n ?? 0;
+}

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readBearerToken } from '../../http/bearer-auth.js';
+import { lockForTransaction } from './locks.js';
 import type { SqlDatabase, SqlQueryable } from './sql.js';
 
 const FIRST_KEY_LOCK = 0x7061_7374; // 'past': serializes "is there a key yet?" across processes
@@ -83,6 +84,23 @@ const recordOf = (row: KeyRow): ApiKeyRecord => ({
   lastUsed: row.last_used_at,
 });
 
+/** Whether the database ever held a key (revoked ones count). */
+async function anyApiKeyEver(sql: SqlQueryable): Promise<boolean> {
+  const rows = await sql.query('select 1 from passmint_api_keys limit 1');
+  return rows.length > 0;
+}
+
+/** Every active key's SHA-256 (hex), id and scopes: what the checker holds in memory. */
+async function activeKeyHashes(sql: SqlQueryable): Promise<{ key_hash: string; id: string; scopes: ApiKeyScope[] }[]> {
+  return sql.query<{ key_hash: string; id: string; scopes: ApiKeyScope[] }>('select key_hash, id, scopes from passmint_api_keys where revoked_at is null');
+}
+
+/** Records that a key was accepted now. */
+async function touchApiKey(sql: SqlQueryable, id: string): Promise<void> {
+  await sql.query('update passmint_api_keys set last_used_at = now() where id = $1', [id]);
+}
+
+/** Stores a key's hash with its name and scopes; resolves to its record. */
 async function insertKey(sql: SqlQueryable, key: string, name: string, scopes: readonly ApiKeyScope[]): Promise<ApiKeyRecord> {
   const rows = await sql.query<KeyRow>(
     `insert into passmint_api_keys (key_hash, id, name, scopes, prefix) values ($1, $2, $3, $4, $5) returning ${COLUMNS}`,
@@ -100,9 +118,8 @@ async function insertKey(sql: SqlQueryable, key: string, name: string, scopes: r
  */
 export async function ensureFirstApiKey(db: SqlDatabase): Promise<string | undefined> {
   return db.transaction(async (tx) => {
-    await tx.query('select pg_advisory_xact_lock($1)', [FIRST_KEY_LOCK]);
-    const rows = await tx.query('select 1 from passmint_api_keys limit 1');
-    if (rows.length > 0) return undefined;
+    await lockForTransaction(tx, FIRST_KEY_LOCK);
+    if (await anyApiKeyEver(tx)) return undefined;
     const key = generateApiKey();
     await insertKey(tx, key, 'first key', ['admin']);
     return key;
@@ -228,9 +245,7 @@ export function createApiKeyChecker(
 
   const read = async (): Promise<void> => {
     try {
-      const rows = await db.query<{ key_hash: string; id: string; scopes: ApiKeyScope[] }>(
-        'select key_hash, id, scopes from passmint_api_keys where revoked_at is null',
-      );
+      const rows = await activeKeyHashes(db);
       known = new Map([...extra, ...rows.map((row): [string, KnownKey] => [row.key_hash, { id: row.id, scopes: row.scopes }])]);
     } catch (error) {
       if (known === undefined) throw error;
@@ -254,7 +269,7 @@ export function createApiKeyChecker(
     const now = Date.now();
     if (id.startsWith('configured-') || now - (touched.get(id) ?? 0) < 60_000) return;
     touched.set(id, now);
-    db.query('update passmint_api_keys set last_used_at = now() where id = $1', [id]).catch(() => undefined);
+    touchApiKey(db, id).catch(() => undefined);
   };
 
   const check = async (request: Request, scope: ApiKeyScope): Promise<KeyCheck> => {

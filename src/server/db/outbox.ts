@@ -46,3 +46,18 @@ export async function addEvents(tx: SqlQueryable, events: readonly WebhookEvent[
   ]);
   return rows[0]?.deliveries ?? 0;
 }
+
+/**
+ * Tells the processes listening on `channel` that work was queued (a
+ * PostgreSQL NOTIFY with `payload`, the sender's instance id). Sent after
+ * the commit, not inside it: the transactions that queue work do not take
+ * PostgreSQL's notification lock.
+ *
+ * @example
+ * ```ts
+ * await notifyOutbox(db, 'passmint_outbox', db.instanceId!);
+ * ```
+ */
+export async function notifyOutbox(sql: SqlQueryable, channel: string, payload: string): Promise<void> {
+  await sql.query('select pg_notify($1, $2)', [channel, payload]);
+}

@@ -1,23 +1,11 @@
 // Group commit of new passes: the creates that arrive while one statement is
 // being written go together in the next, each pass with its `pass.created`
 // event and that event's deliveries, in one statement and one commit.
-import type { JsonObject, Pass } from '../../types.js';
-import type { WebhookEvent } from '../../webhooks/event-types.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 import type { SqlQueryable } from './sql.js';
-import { toPass, type PassRecord, type PassRow } from './passes.js';
+import { insertPassesWithEvents, toPass, type InsertedPassRow, type NewPass, type PassRecord } from './passes.js';
 
-/**
- * A pass to insert, rendered from `templateVersion` of its template, with
- * the event that announces it.
- */
-export interface NewPass {
-  readonly templateId: number;
-  readonly templateVersion: number;
-  readonly values: JsonObject;
-  readonly pass: Pass;
-  readonly event: WebhookEvent;
-}
+export type { NewPass } from './passes.js';
 
 /**
  * Inserts new passes in shared statements.
@@ -57,46 +45,6 @@ interface Waiting {
   readonly reject: (error: unknown) => void;
 }
 
-interface InsertedRow extends PassRow {
-  i: number;
-  /** Deliveries the statement queued (the same on every row). */
-  deliveries: number;
-}
-
-/**
- * One statement: the passes whose template is still at the version they were
- * rendered from (and whose serial number is free), then one counter bump for
- * their events (numbered in the batch's order, so the outbox's order holds),
- * the events, and a pending delivery per event and enabled registration.
- */
-const INSERT_PASSES = `with input as (
-     select * from unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::uuid[], $8::text[]) with ordinality
-       as x(type, serial, template_id, template_version, vals, pass, event_id, event_body, i)),
-   inserted as (
-     insert into passmint_passes (pass_type_identifier, serial_number, template_id, pass_values, pass)
-     select x.type, x.serial, x.template_id, x.vals::json, x.pass::json from input x
-      where exists (select 1 from passmint_templates t where t.id = x.template_id and t.version = x.template_version)
-      order by x.i
-     on conflict (pass_type_identifier, serial_number) do nothing
-     returning pass_type_identifier, serial_number, template_id, pass_values, pass, version, created_at, updated_at, seq),
-   made as (
-     select x.i, x.event_id, x.event_body, row_number() over (order by x.i) as n, count(*) over () as total
-       from inserted p join input x on x.type = p.pass_type_identifier and x.serial = p.serial_number),
-   counter as (
-     update passmint_counters set value = value + (select count(*) from made)
-      where name = 'event' and exists (select 1 from made) returning value),
-   event as (
-     insert into passmint_events (seq, id, type, body)
-     select counter.value - made.total + made.n, made.event_id, 'pass.created', made.event_body from made cross join counter
-      order by made.n
-     returning seq),
-   delivery as (
-     insert into passmint_deliveries (event_seq, webhook_id, status)
-     select event.seq, webhook.id, 'pending' from event cross join passmint_webhooks webhook where webhook.state = 'enabled'
-     returning 1)
- select x.i::int as i, (select count(*) from delivery)::int as deliveries, p.*
-   from inserted p join input x on x.type = p.pass_type_identifier and x.serial = p.serial_number`;
-
 /**
  * Makes the batch of one process. One statement is in flight at a time:
  * under load every commit carries many passes (the outbox's counter is
@@ -130,18 +78,9 @@ export function createPassBatch(db: SqlQueryable, options: PassBatchOptions): Pa
 
   const write = async (batch: readonly Waiting[]): Promise<void> => {
     const items = batch.map((waiting) => waiting.item);
-    let rows: InsertedRow[];
+    let rows: InsertedPassRow[];
     try {
-      rows = await db.query<InsertedRow>(INSERT_PASSES, [
-        items.map((item) => item.pass.passTypeIdentifier),
-        items.map((item) => item.pass.serialNumber),
-        items.map((item) => item.templateId),
-        items.map((item) => item.templateVersion),
-        items.map((item) => JSON.stringify(item.values)),
-        items.map((item) => JSON.stringify(item.pass)),
-        items.map((item) => item.event.id),
-        items.map((item) => JSON.stringify(item.event)),
-      ]);
+      rows = await insertPassesWithEvents(db, items);
     } catch (error) {
       // Lost on the way: the callers answer as for any lost commit. Refused (a template deleted under
       // the batch): nothing was written, and each goes the one-by-one way, which finds out why.

@@ -1,5 +1,6 @@
-// Passes as rows, and the pushes a change queues.
+// Passes as rows.
 import type { JsonObject, Pass } from '../../types.js';
+import type { WebhookEvent } from '../../webhooks/event-types.js';
 import { keysetPage, type PageQuery } from '../http/paging.js';
 import type { SqlQueryable } from './sql.js';
 
@@ -60,6 +61,7 @@ export async function insertPass(sql: SqlQueryable, templateId: number, values: 
   return rows[0] === undefined ? undefined : toPass(rows[0]);
 }
 
+/** A pass by its type and serial number (with `lock`, locked for update to the end of the transaction), or `undefined`. */
 export async function findPass(
   sql: SqlQueryable,
   passTypeIdentifier: string,
@@ -84,6 +86,7 @@ export async function listPasses(sql: SqlQueryable, query: PageQuery, templateId
   return rows.map(toPass);
 }
 
+/** Stores a pass's new values and rendering, one version up. */
 export async function updatePass(sql: SqlQueryable, values: JsonObject, pass: Pass): Promise<PassRecord> {
   const rows = await sql.query<PassRow>(
     `update passmint_passes set pass_values = $3::json, pass = $4::json, version = version + 1, updated_at = now()
@@ -107,12 +110,85 @@ export async function deletePass(sql: SqlQueryable, passTypeIdentifier: string, 
   return true;
 }
 
-/** Queues one APNs push per distinct device token registered for the pass. */
-export async function queuePushes(sql: SqlQueryable, passTypeIdentifier: string, serialNumber: string): Promise<void> {
-  await sql.query(
-    `insert into passmint_pushes (push_token, topic, status)
-     select distinct push_token, pass_type_identifier, 'pending' from passmint_wallet_registrations
-      where pass_type_identifier = $1 and serial_number = $2`,
-    [passTypeIdentifier, serialNumber],
-  );
+/** The pass the service has most recently changed of a template (its Google class is rendered from it), or `undefined`. */
+export async function latestPassOfTemplate(sql: SqlQueryable, templateId: number): Promise<Pass | undefined> {
+  const rows = await sql.query<{ pass: Pass }>('select pass from passmint_passes where template_id = $1 order by updated_at desc, seq desc limit 1', [templateId]);
+  return rows[0]?.pass;
+}
+
+/**
+ * A pass to insert, rendered from `templateVersion` of its template, with
+ * the event that announces it.
+ */
+export interface NewPass {
+  readonly templateId: number;
+  readonly templateVersion: number;
+  readonly values: JsonObject;
+  readonly pass: Pass;
+  readonly event: WebhookEvent;
+}
+
+/**
+ * One statement: the passes whose template is still at the version they were
+ * rendered from (and whose serial number is free), then one counter bump for
+ * their events (numbered in the batch's order, so the outbox's order holds),
+ * the events, and a pending delivery per event and enabled registration.
+ */
+const INSERT_PASSES = `with input as (
+     select * from unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::uuid[], $8::text[]) with ordinality
+       as x(type, serial, template_id, template_version, vals, pass, event_id, event_body, i)),
+   inserted as (
+     insert into passmint_passes (pass_type_identifier, serial_number, template_id, pass_values, pass)
+     select x.type, x.serial, x.template_id, x.vals::json, x.pass::json from input x
+      where exists (select 1 from passmint_templates t where t.id = x.template_id and t.version = x.template_version)
+      order by x.i
+     on conflict (pass_type_identifier, serial_number) do nothing
+     returning pass_type_identifier, serial_number, template_id, pass_values, pass, version, created_at, updated_at, seq),
+   made as (
+     select x.i, x.event_id, x.event_body, row_number() over (order by x.i) as n, count(*) over () as total
+       from inserted p join input x on x.type = p.pass_type_identifier and x.serial = p.serial_number),
+   counter as (
+     update passmint_counters set value = value + (select count(*) from made)
+      where name = 'event' and exists (select 1 from made) returning value),
+   event as (
+     insert into passmint_events (seq, id, type, body)
+     select counter.value - made.total + made.n, made.event_id, 'pass.created', made.event_body from made cross join counter
+      order by made.n
+     returning seq),
+   delivery as (
+     insert into passmint_deliveries (event_seq, webhook_id, status)
+     select event.seq, webhook.id, 'pending' from event cross join passmint_webhooks webhook where webhook.state = 'enabled'
+     returning 1)
+ select x.i::int as i, (select count(*) from delivery)::int as deliveries, p.*
+   from inserted p join input x on x.type = p.pass_type_identifier and x.serial = p.serial_number`;
+
+/** A pass {@link insertPassesWithEvents} inserted: `i` its place in the input (from 1), `deliveries` how many deliveries the statement queued. */
+export interface InsertedPassRow extends PassRow {
+  i: number;
+  /** Deliveries the statement queued (the same on every row). */
+  deliveries: number;
+}
+
+/**
+ * Inserts passes with their `pass.created` events and the events'
+ * deliveries, in one statement: only the passes whose template is still at
+ * the version they were rendered from and whose serial number is free (the
+ * others are left out of the answer). Two items must not share a serial number.
+ *
+ * @example
+ * ```ts
+ * const rows = await insertPassesWithEvents(db, [{ templateId: 1, templateVersion: 3, values, pass, event }]);
+ * ```
+ */
+export async function insertPassesWithEvents(sql: SqlQueryable, items: readonly NewPass[]): Promise<InsertedPassRow[]> {
+  return sql.query<InsertedPassRow>(INSERT_PASSES, [
+    items.map((item) => item.pass.passTypeIdentifier),
+    items.map((item) => item.pass.serialNumber),
+    items.map((item) => item.templateId),
+    items.map((item) => item.templateVersion),
+    items.map((item) => JSON.stringify(item.values)),
+    items.map((item) => JSON.stringify(item.pass)),
+    items.map((item) => item.event.id),
+    items.map((item) => JSON.stringify(item.event)),
+  ]);
 }

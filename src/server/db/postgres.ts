@@ -1,6 +1,6 @@
 import { isDatabaseUnavailable } from './database-errors.js';
 import { importPeer } from './pglite.js';
-import { INSTANCE_PREFIX } from './claims.js';
+import { INSTANCE_PREFIX } from './queue.js';
 import type { SqlDatabase, SqlQueryable } from './sql.js';
 
 /**

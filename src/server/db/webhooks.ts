@@ -1,5 +1,6 @@
 // Webhook registrations as rows.
 import { keysetPage, type PageQuery } from '../http/paging.js';
+import { cancelPendingDeliveries } from './deliveries.js';
 import type { SqlQueryable } from './sql.js';
 
 /** A webhook registration as stored. */
@@ -38,6 +39,7 @@ const toWebhook = (row: WebhookRow): WebhookRecord => ({
   seq: row.seq,
 });
 
+/** Registers a receiver, `pending` until its handshake succeeds. */
 export async function insertWebhook(sql: SqlQueryable, url: string, secret: string): Promise<WebhookRecord> {
   const rows = await sql.query<WebhookRow>(
     `insert into passmint_webhooks (id, url, secret, state) values ($1, $2, $3, 'pending') returning ${webhookColumns}`,
@@ -46,6 +48,7 @@ export async function insertWebhook(sql: SqlQueryable, url: string, secret: stri
   return toWebhook(rows[0]!);
 }
 
+/** A registration by id, or `undefined`. */
 export async function findWebhook(sql: SqlQueryable, id: string): Promise<WebhookRecord | undefined> {
   const rows = await sql.query<WebhookRow>(`select ${webhookColumns} from passmint_webhooks where id = $1`, [id]);
   return rows[0] === undefined ? undefined : toWebhook(rows[0]);
@@ -69,16 +72,28 @@ export async function setWebhookState(
     `update passmint_webhooks set state = $2, state_reason = $3, updated_at = now() where id = $1 returning ${webhookColumns}`,
     [id, state, reason],
   );
-  if (rows[0] !== undefined && state === 'disabled') {
-    await sql.query(`update passmint_deliveries set status = 'cancelled' where webhook_id = $1 and status = 'pending'`, [id]);
-  }
+  if (rows[0] !== undefined && state === 'disabled') await cancelPendingDeliveries(sql, id);
   return rows[0] === undefined ? undefined : toWebhook(rows[0]);
 }
 
+/** Replaces a registration's signing secret; `undefined` when there is no such registration. */
 export async function setWebhookSecret(sql: SqlQueryable, id: string, secret: string): Promise<WebhookRecord | undefined> {
   const rows = await sql.query<WebhookRow>(
     `update passmint_webhooks set secret = $2, updated_at = now() where id = $1 returning ${webhookColumns}`,
     [id, secret],
   );
   return rows[0] === undefined ? undefined : toWebhook(rows[0]);
+}
+
+/**
+ * Disables an enabled registration whose receiver answered `410 Gone`
+ * (the caller cancels what was pending for it, in the same transaction).
+ *
+ * @example
+ * ```ts
+ * await disableGoneWebhook(tx, webhookId);
+ * ```
+ */
+export async function disableGoneWebhook(sql: SqlQueryable, id: string): Promise<void> {
+  await sql.query(`update passmint_webhooks set state = 'disabled', state_reason = 'gone', updated_at = now() where id = $1 and state = 'enabled'`, [id]);
 }

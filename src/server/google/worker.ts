@@ -3,32 +3,26 @@ import { GoogleWalletError } from '../../google/error.js';
 import type { GoogleWalletResourceBody } from '../../google/types.js';
 import type { Pass } from '../../types.js';
 import { nextRetryDelay } from '../../webhooks/retry.js';
-import { mapStoredPass, type ServiceGoogleMapping } from './mapping.js';
-import { changeMessages, GOOGLE_NOTIFICATIONS_PER_DAY, notificationsToday } from '../db/google-messages.js';
-import type { GoogleService } from './service.js';
-import { claimOwner } from '../db/claims.js';
 import { isDatabaseUnavailable } from '../db/database-errors.js';
-import { createQueueWorker, retryWhileUnavailable, type Worker } from '../queue/queue-worker.js';
+import { changeMessages, GOOGLE_NOTIFICATIONS_PER_DAY, messageRecorded, notificationsToday, recordMessage } from '../db/google-messages.js';
+import {
+  findSentClass,
+  findSentObject,
+  GOOGLE_SYNCS,
+  retrySync,
+  saveSentClass,
+  saveSentObject,
+  syncDone,
+  syncRefused,
+  type ClaimedSync,
+} from '../db/google-sync.js';
+import { findPass, latestPassOfTemplate } from '../db/passes.js';
 import type { SqlDatabase } from '../db/sql.js';
-import * as store from '../db/store.js';
-
-interface JobRow {
-  id: number;
-  kind: 'class' | 'object';
-  template_id: number | null;
-  pass_type_identifier: string | null;
-  serial_number: string | null;
-  wanted: number;
-  attempts: number;
-}
-
-interface SyncedRow {
-  object_id: string;
-  resource: string;
-  pass: Pass | null;
-  sent: GoogleWalletResourceBody | null;
-  synced_at: Date | null;
-}
+import { findTemplate } from '../db/templates.js';
+import { createQueue } from '../queue/queue.js';
+import { retryWhileUnavailable, type Worker } from '../queue/queue-worker.js';
+import { mapStoredPass, type ServiceGoogleMapping } from './mapping.js';
+import type { GoogleService } from './service.js';
 
 /**
  * A patch that makes `before` into `after`: `after`'s members, and `null`
@@ -73,9 +67,6 @@ export function createGoogleWorker(
   },
   onError: (error: unknown) => void = () => undefined,
 ): Worker {
-  const batchSize = options.batchSize ?? 16;
-  const leaseMs = options.leaseMs ?? 60_000;
-  const owner = claimOwner(db);
   const mapping = { issuerId: google.issuerId, publicUrl: options.publicUrl };
   const { client } = google;
 
@@ -119,19 +110,10 @@ export function createGoogleWorker(
   };
 
   const sendClassNow = async (templateId: number, templateVersion: number, mapped: ServiceGoogleMapping): Promise<void> => {
-    const rows = await db.query<{ class_id: string; template_version: number; sent: GoogleWalletResourceBody | null }>(
-      'select class_id, template_version, sent from passmint_google_classes where template_id = $1',
-      [templateId],
-    );
-    if ((rows[0]?.template_version ?? 0) >= templateVersion) return;
-    await put(mapped.classResource, mapped.class, rows[0]?.class_id === mapped.classId ? (rows[0].sent ?? {}) : undefined);
-    await db.query(
-      `insert into passmint_google_classes (template_id, class_id, template_version, sent) values ($1, $2, $3, $4::json)
-       on conflict (template_id) do update
-         set class_id = excluded.class_id, sent = excluded.sent, synced_at = now(),
-             template_version = greatest(passmint_google_classes.template_version, excluded.template_version)`,
-      [templateId, mapped.classId, templateVersion, JSON.stringify(mapped.class)],
-    );
+    const sent = await findSentClass(db, templateId);
+    if ((sent?.template_version ?? 0) >= templateVersion) return;
+    await put(mapped.classResource, mapped.class, sent?.class_id === mapped.classId ? (sent.sent ?? {}) : undefined);
+    await saveSentClass(db, templateId, mapped.classId, templateVersion, mapped.class);
   };
 
   /** The pass mapped with its template's current assets; `undefined` when the template is gone. */
@@ -141,25 +123,17 @@ export function createGoogleWorker(
   };
 
   const syncClass = async (templateId: number): Promise<void> => {
-    const template = await store.findTemplate(db, templateId);
+    const template = await findTemplate(db, templateId);
     if (template === undefined) return;
-    const latest = await db.query<{ pass: Pass }>(
-      'select pass from passmint_passes where template_id = $1 order by updated_at desc, seq desc limit 1',
-      [templateId],
-    );
+    const latest = await latestPassOfTemplate(db, templateId);
     // No pass yet: the first pass's object job sends the class.
-    const mapped = latest[0] === undefined ? undefined : await mapPass(templateId, latest[0].pass);
+    const mapped = latest === undefined ? undefined : await mapPass(templateId, latest);
     if (mapped !== undefined) await sendClass(templateId, template.version, mapped);
   };
 
   const syncObject = async (passTypeIdentifier: string, serialNumber: string): Promise<void> => {
-    const synced = (
-      await db.query<SyncedRow>(
-        'select object_id, resource, pass, sent, synced_at from passmint_google_objects where pass_type_identifier = $1 and serial_number = $2',
-        [passTypeIdentifier, serialNumber],
-      )
-    )[0];
-    const record = await store.findPass(db, passTypeIdentifier, serialNumber);
+    const synced = await findSentObject(db, passTypeIdentifier, serialNumber);
+    const record = await findPass(db, passTypeIdentifier, serialNumber);
     if (record === undefined) {
       // Deleted: the holder's copy stays in Google Wallet, shown as no longer valid.
       if (synced?.synced_at == null) return;
@@ -171,7 +145,7 @@ export function createGoogleWorker(
       }
       return;
     }
-    const template = await store.findTemplate(db, record.templateId);
+    const template = await findTemplate(db, record.templateId);
     if (template === undefined) return;
     const mapped = await mapPass(record.templateId, record.pass);
     if (mapped === undefined) return;
@@ -179,14 +153,13 @@ export function createGoogleWorker(
     const sentBefore = synced?.synced_at != null && synced.object_id === mapped.objectId && synced.resource === mapped.objectResource;
     await put(mapped.objectResource, mapped.object, sentBefore ? (synced.sent ?? {}) : undefined);
     if (synced?.pass != null && synced.synced_at !== null) await sendMessages(mapped, synced.pass, record.pass, synced.synced_at);
-    await db.query(
-      `insert into passmint_google_objects (pass_type_identifier, serial_number, object_id, class_id, resource, pass, sent, synced_at)
-       values ($1, $2, $3, $4, $5, $6::json, $7::json, now())
-       on conflict (pass_type_identifier, serial_number) do update
-         set object_id = excluded.object_id, class_id = excluded.class_id, resource = excluded.resource, pass = excluded.pass,
-             sent = excluded.sent, synced_at = now()`,
-      [passTypeIdentifier, serialNumber, mapped.objectId, mapped.classId, mapped.objectResource, JSON.stringify(record.pass), JSON.stringify(mapped.object)],
-    );
+    await saveSentObject(db, passTypeIdentifier, serialNumber, {
+      objectId: mapped.objectId,
+      classId: mapped.classId,
+      resource: mapped.objectResource,
+      pass: record.pass,
+      sent: mapped.object,
+    });
   };
 
   /**
@@ -197,8 +170,7 @@ export function createGoogleWorker(
   const sendMessages = async (mapped: ServiceGoogleMapping, before: Pass, after: Pass, syncedAt: Date): Promise<void> => {
     for (const message of changeMessages(before, after)) {
       const messageId = createHash('sha256').update(`${mapped.objectId}\n${syncedAt.toISOString()}\n${message.fieldKey}`).digest('hex').slice(0, 32);
-      const known = await db.query('select 1 from passmint_google_messages where message_id = $1', [messageId]);
-      if (known.length > 0) continue;
+      if (await messageRecorded(db, messageId)) continue;
       let status: 'sent' | 'over-limit' = (await notificationsToday(db, mapped.objectId)) < GOOGLE_NOTIFICATIONS_PER_DAY ? 'sent' : 'over-limit';
       if (status === 'sent') {
         try {
@@ -214,61 +186,33 @@ export function createGoogleWorker(
           status = 'over-limit';
         }
       }
-      await db.query(
-        `insert into passmint_google_messages (message_id, object_id, header, body, status) values ($1, $2, $3, $4, $5)
-         on conflict (message_id) do nothing`,
-        [messageId, mapped.objectId, message.header, message.body, status],
-      );
+      await recordMessage(db, messageId, mapped.objectId, message, status);
     }
   };
 
-  const record = async (row: JobRow, lease: string, error: unknown): Promise<void> => {
+  const record = async (row: ClaimedSync, lease: string, error: unknown): Promise<void> => {
     if (error === undefined) {
-      await db.query(
-        `update passmint_google_jobs set done = $2, attempts = 0, last_error = null, locked_until = null, lease = null, claimed_by = null, updated_at = now()
-          where id = $1 and lease = $3`,
-        [row.id, row.wanted, lease],
-      );
+      await syncDone(db, row.id, row.wanted, lease);
       return;
     }
     const message = error instanceof Error ? error.message : String(error);
     if (!retryable(error)) {
       // Google refused the resource as it is: told to the operator; the next change tries again.
       onError(new Error(`Google Wallet refused the ${row.kind} of ${describe(row)}: ${message}`));
-      await db.query(
-        `update passmint_google_jobs set done = $2, attempts = attempts + 1, last_error = $3, locked_until = null, lease = null, claimed_by = null, updated_at = now()
-          where id = $1 and lease = $4`,
-        [row.id, row.wanted, message, lease],
-      );
+      await syncRefused(db, row.id, row.wanted, message, lease);
       return;
     }
     // Not Google's answer (a fault here): retried like Google's, and told to the operator.
     if (!(error instanceof GoogleWalletError)) onError(error);
-    const delay = nextRetryDelay(row.attempts + 1) ?? 86_400_000;
-    await db.query(
-      `update passmint_google_jobs set attempts = attempts + 1, last_error = $2, locked_until = null, lease = null, claimed_by = null, updated_at = now(),
-              next_attempt_at = now() + $3 * interval '1 millisecond'
-        where id = $1 and lease = $4`,
-      [row.id, message, delay, lease],
-    );
+    await retrySync(db, row.id, message, nextRetryDelay(row.attempts + 1) ?? 86_400_000, lease);
   };
 
-  return createQueueWorker<JobRow>({
-    capacity: batchSize,
+  return createQueue<ClaimedSync>(db, {
+    kind: GOOGLE_SYNCS,
+    capacity: options.batchSize ?? 16,
     pollMs: options.pollMs ?? 1000,
-    leaseMs,
-    claim: (limit, lease) =>
-      db.query<JobRow>(
-        `update passmint_google_jobs j set locked_until = now() + $2 * interval '1 millisecond', lease = $3, claimed_by = $4
-          where j.id in (
-            select id from passmint_google_jobs
-             where wanted > done and next_attempt_at <= now() and (locked_until is null or locked_until < now())
-             order by next_attempt_at limit $1
-               for update skip locked)
-         returning j.id, j.kind, j.template_id, j.pass_type_identifier, j.serial_number, j.wanted, j.attempts`,
-        [limit, leaseMs, lease, owner],
-      ),
-    async run(row, lease, stopping) {
+    leaseMs: options.leaseMs ?? 60_000,
+    async run(row, { lease, stopping }) {
       let failure: unknown;
       try {
         if (row.kind === 'class') await syncClass(row.template_id!);
@@ -280,26 +224,9 @@ export function createGoogleWorker(
       }
       await retryWhileUnavailable(() => record(row, lease, failure), stopping);
     },
-    async extend(claims) {
-      await db.query(
-        `update passmint_google_jobs j set locked_until = now() + $3 * interval '1 millisecond'
-           from unnest($1::bigint[], $2::uuid[]) as c(id, lease)
-          where j.id = c.id and j.lease = c.lease`,
-        [claims.map((claim) => claim.job.id), claims.map((claim) => claim.lease), leaseMs],
-      );
-    },
-    async releaseLost(keep) {
-      // A claim made and its answer lost with the connection: freed now, not when its lease runs out.
-      if (owner === null) return;
-      await db.query(
-        `update passmint_google_jobs set locked_until = null, lease = null, claimed_by = null
-          where claimed_by = $1 and not (lease = any($2::uuid[]))`,
-        [owner, keep],
-      );
-    },
     onError,
   });
 }
 
-const describe = (row: JobRow): string =>
+const describe = (row: ClaimedSync): string =>
   row.kind === 'class' ? `template ${row.template_id}` : `pass ${JSON.stringify(row.serial_number)} of type ${JSON.stringify(row.pass_type_identifier)}`;

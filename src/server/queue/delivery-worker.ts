@@ -3,12 +3,23 @@ import type { DeliveryResult } from '../../webhooks/deliver.js';
 import { DEFAULT_TIMEOUT_MS, type FetchLike } from '../../webhooks/post.js';
 import { nextRetryDelay } from '../../webhooks/retry.js';
 import { signPayload } from '../../webhooks/signature.js';
-import { claimOwner } from '../db/claims.js';
-import { defaultLeaseMs } from './lease.js';
-import { createQueueWorker, retryWhileUnavailable, type Claim, type Worker } from './queue-worker.js';
+import {
+  addAttempt,
+  cancelPendingDeliveries,
+  DELIVERIES,
+  giveUpDelivery,
+  recordReceived,
+  retryDelivery,
+  type ClaimedDelivery,
+  type FailedAttempt,
+} from '../db/deliveries.js';
 import type { SqlDatabase } from '../db/sql.js';
+import { disableGoneWebhook } from '../db/webhooks.js';
+import { defaultLeaseMs } from './lease.js';
+import { createQueue, type JobContext } from './queue.js';
+import { retryWhileUnavailable, type Claim, type Worker } from './queue-worker.js';
 
-export { createLoop, type Worker } from './queue-worker.js';
+export type { Worker } from './queue-worker.js';
 
 /**
  * How a process delivers the outbox.
@@ -64,90 +75,18 @@ export interface DeliveryAttempt {
   readonly ms: number;
 }
 
-interface ClaimedRow {
-  id: number;
-  attempts: number;
-  first_attempt_at: Date | null;
-  webhook_id: string;
-  body: string;
-  url: string;
-  secret: string;
-}
-
-/** A next delivery claimed while recording another: `after` is the delivery it follows, `lease` that one's claim. */
-interface HandedOnRow extends ClaimedRow {
-  after: number;
-  lease: string;
-}
-
 /** Most accepted deliveries one statement records. */
 const MAX_RECORDED = 64;
 
-/**
- * Records accepted deliveries (`$1` ids, `$2` start times in ms, `$3`
- * statuses, `$4` durations, `$5` their claims) in one statement: each
- * attempt once, each delivery delivered. With `$6`, it also claims, for each
- * registration whose delivery it recorded, that registration's next pending
- * delivery when it is due and free (under the recorded one's claim, `$7` ms,
- * owner `$8`), and returns those. The rows it changes are locked in id order
- * first, as the lease heartbeat does, so two such statements never wait on
- * each other in a circle.
- */
-const RECORD_RECEIVED = `with input as (
-     select * from unnest($1::bigint[], $2::numeric[], $3::int[], $4::int[], $5::uuid[]) as x(id, started, status, ms, lease)),
-   locked as (
-     select d.id from passmint_deliveries d
-      where d.id = any($1::bigint[]) and d.status = 'pending'
-      order by d.id
-        for update),
-   attempt as (
-     insert into passmint_attempts (delivery_id, attempted_at, outcome, status, error, duration_ms)
-     select x.id, to_timestamp(x.started / 1000.0), 'received', x.status, null, x.ms from input x
-      where not exists (select 1 from passmint_attempts a where a.delivery_id = x.id and a.attempted_at = to_timestamp(x.started / 1000.0))),
-   done as (
-     update passmint_deliveries d
-        set status = 'delivered', delivered_at = now(), attempts = d.attempts + 1, last_status = x.status, last_error = null,
-            locked_until = null, lease = null, claimed_by = null, first_attempt_at = coalesce(d.first_attempt_at, to_timestamp(x.started / 1000.0))
-       from input x, locked l
-      where d.id = x.id and l.id = x.id
-     returning d.id, d.webhook_id, x.lease),
-   head as (
-     -- Each registration's oldest pending delivery besides those recorded here (which this statement's snapshot still sees as pending).
-     select n.id, done.id as after, done.lease
-       from done
-       join passmint_webhooks w on w.id = done.webhook_id and w.state = 'enabled'
-       cross join lateral (
-         select p.id, p.next_attempt_at, p.locked_until from passmint_deliveries p
-          where p.webhook_id = done.webhook_id and p.status = 'pending' and p.id <> all($1::bigint[])
-          order by p.event_seq
-          limit 1) n
-      where $6::boolean and n.next_attempt_at <= now() and (n.locked_until is null or n.locked_until < now())),
-   free as (
-     -- Locked and re-checked here: another worker may have taken one since it was read.
-     select c.id, head.after, head.lease from passmint_deliveries c join head on head.id = c.id
-      where c.status = 'pending' and (c.locked_until is null or c.locked_until < now())
-      order by c.id
-        for update of c skip locked),
-   claimed as (
-     update passmint_deliveries d
-        set locked_until = now() + $7 * interval '1 millisecond', lease = free.lease, claimed_by = $8
-       from free
-      where d.id = free.id
-     returning d.id, d.attempts, d.first_attempt_at, d.webhook_id, d.event_seq, free.after, free.lease)
- select claimed.id, claimed.attempts, claimed.first_attempt_at, claimed.webhook_id, claimed.after, claimed.lease::text as lease, e.body, w.url, w.secret
-   from claimed
-   join passmint_events e on e.seq = claimed.event_seq
-   join passmint_webhooks w on w.id = claimed.webhook_id`;
-
 interface Accepted {
-  readonly row: ClaimedRow;
+  readonly row: ClaimedDelivery;
   readonly lease: string;
   readonly status: number | null;
   readonly startedAt: number;
   readonly durationMs: number;
   readonly follow: boolean;
   readonly stopping: () => boolean;
-  readonly resolve: (next: Claim<ClaimedRow> | undefined) => void;
+  readonly resolve: (next: Claim<ClaimedDelivery> | undefined) => void;
   readonly reject: (error: unknown) => void;
 }
 
@@ -161,7 +100,7 @@ const isDeadlock = (error: unknown): boolean => typeof error === 'object' && err
  * flight), posts each with `deliver`, records the attempt, and schedules
  * the next with `nextRetryDelay` (honouring `Retry-After`). `410 Gone`
  * disables the registration and cancels what was pending for it. A free
- * slot is filled as soon as a delivery ends (see {@link createQueueWorker}).
+ * slot is filled as soon as a delivery ends (see {@link createQueue}).
  *
  * @example
  * ```ts
@@ -176,52 +115,13 @@ export function createDeliveryWorker(
 ): Worker {
   const batchSize = options.batchSize ?? 16;
   const leaseMs = options.leaseMs ?? defaultLeaseMs(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const owner = claimOwner(db);
   const attemptOptions = {
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     allowPrivateNetworks: options.allowPrivateNetworks === true,
   };
 
-  const claim = async (limit: number, lease: string): Promise<ClaimedRow[]> =>
-    db.query<ClaimedRow>(
-      `with claimed as (
-         update passmint_deliveries d
-            set locked_until = now() + $2 * interval '1 millisecond', lease = $3, claimed_by = $4
-          where d.id in (
-            -- Locked and re-checked here: another worker may have taken a candidate since it was read.
-            select c.id from passmint_deliveries c
-             where c.id in (
-               -- The head of each enabled registration's queue (its oldest pending delivery), found by
-               -- one index probe per registration, so a backlog of thousands behind a head costs nothing.
-               select head.id
-                 from passmint_webhooks w
-                 cross join lateral (
-                   select p.id, p.next_attempt_at, p.locked_until, p.event_seq
-                     from passmint_deliveries p
-                    where p.webhook_id = w.id and p.status = 'pending'
-                    order by p.event_seq
-                    limit 1) head
-                where w.state = 'enabled'
-                  and head.next_attempt_at <= now()
-                  and (head.locked_until is null or head.locked_until < now())
-                order by head.next_attempt_at, head.event_seq
-                -- More candidates than taken: workers polling at the same instant skip each other's.
-                limit $1 * 4)
-               and c.status = 'pending'
-               and (c.locked_until is null or c.locked_until < now())
-             order by c.next_attempt_at, c.event_seq
-             limit $1
-               for update skip locked)
-         returning d.id, d.attempts, d.first_attempt_at, d.webhook_id, d.event_seq)
-       select claimed.id, claimed.attempts, claimed.first_attempt_at, claimed.webhook_id, e.body, w.url, w.secret
-         from claimed
-         join passmint_events e on e.seq = claimed.event_seq
-         join passmint_webhooks w on w.id = claimed.webhook_id`,
-      [limit, leaseMs, lease, owner],
-    );
-
-  const attempt = async (row: ClaimedRow): Promise<DeliveryResult> => {
+  const attempt = async (row: ClaimedDelivery): Promise<DeliveryResult> => {
     try {
       const signature = await signPayload(row.body, row.secret);
       const headers = { 'Content-Type': 'application/json', 'X-Service': 'event', 'X-Service-Signature': signature } as const;
@@ -236,21 +136,18 @@ export function createDeliveryWorker(
   let accepted: Accepted[] = [];
   let recording = false;
 
-  const recordAccepted = async (batch: readonly Accepted[]): Promise<void> => {
+  const recordAccepted = async (batch: readonly Accepted[], owner: string | null): Promise<void> => {
     const follow = batch.some((item) => item.follow && !item.stopping());
     const rows = await retryWhileUnavailable(async () => {
       for (let attempt = 1; ; attempt++) {
         try {
-          return await db.query<HandedOnRow>(RECORD_RECEIVED, [
-            batch.map((item) => item.row.id),
-            batch.map((item) => String(item.startedAt)),
-            batch.map((item) => item.status),
-            batch.map((item) => item.durationMs),
-            batch.map((item) => item.lease),
+          return await recordReceived(
+            db,
+            batch.map((item) => ({ id: item.row.id, startedAt: item.startedAt, status: item.status, durationMs: item.durationMs, lease: item.lease })),
             follow,
             leaseMs,
             owner,
-          ]);
+          );
         } catch (error) {
           // Undone as a whole (nothing recorded, nothing claimed): the same statement again.
           if (!isDeadlock(error) || attempt >= 5) throw error;
@@ -260,18 +157,22 @@ export function createDeliveryWorker(
     const byAfter = new Map(rows.map((row) => [Number(row.after), row]));
     for (const item of batch) {
       const next = byAfter.get(item.row.id);
-      item.resolve(next === undefined ? undefined : { job: { id: next.id, attempts: next.attempts, first_attempt_at: next.first_attempt_at, webhook_id: next.webhook_id, body: next.body, url: next.url, secret: next.secret }, lease: next.lease });
+      item.resolve(
+        next === undefined
+          ? undefined
+          : { job: { id: next.id, attempts: next.attempts, first_attempt_at: next.first_attempt_at, webhook_id: next.webhook_id, body: next.body, url: next.url, secret: next.secret }, lease: next.lease },
+      );
     }
   };
 
-  const writeAccepted = async (): Promise<void> => {
+  const writeAccepted = async (owner: string | null): Promise<void> => {
     recording = true;
     try {
       while (accepted.length > 0) {
         const batch = accepted.slice(0, MAX_RECORDED);
         accepted = accepted.slice(batch.length);
         try {
-          await recordAccepted(batch);
+          await recordAccepted(batch, owner);
         } catch (error) {
           for (const item of batch) item.reject(error);
         }
@@ -281,106 +182,56 @@ export function createDeliveryWorker(
     }
   };
 
-  const record = async (row: ClaimedRow, lease: string, result: DeliveryResult, startedAt: number, follow: boolean, stopping: () => boolean): Promise<Claim<ClaimedRow> | undefined> => {
+  const record = async (row: ClaimedDelivery, result: DeliveryResult, startedAt: number, context: JobContext): Promise<Claim<ClaimedDelivery> | undefined> => {
+    const { lease, follow, stopping } = context;
     const durationMs = Math.max(0, Math.round(Date.now() - startedAt));
     const status = result.status ?? null;
-    const error = result.ok ? null : (result.error ?? null);
-    const firstAttemptAt = row.first_attempt_at?.getTime() ?? startedAt;
     if (result.outcome === 'received') {
       // The common case: recorded with the others that end meanwhile, in one statement (atomic on its own), which also
       // claims the registration's next delivery for this slot — no claim round between two events of one registration.
       return new Promise((resolve, reject) => {
         accepted.push({ row, lease, status, startedAt, durationMs, follow, stopping, resolve, reject });
-        if (!recording) void writeAccepted();
+        if (!recording) void writeAccepted(context.owner);
       });
     }
-    await retryWhileUnavailable(() => recordOther(row, lease, result, startedAt, status, error, durationMs, firstAttemptAt), stopping);
+    const failed: FailedAttempt = { outcome: result.outcome, startedAt, status, error: result.ok ? null : (result.error ?? null), durationMs };
+    await retryWhileUnavailable(() => recordOther(row, lease, result, failed), stopping);
     return undefined;
   };
 
-  const recordOther = async (
-    row: ClaimedRow,
-    lease: string,
-    result: Exclude<DeliveryResult, { outcome: 'received' }>,
-    startedAt: number,
-    status: number | null,
-    error: string | null,
-    durationMs: number,
-    firstAttemptAt: number,
-  ): Promise<void> => {
+  const recordOther = async (row: ClaimedDelivery, lease: string, result: Exclude<DeliveryResult, { outcome: 'received' }>, failed: FailedAttempt): Promise<void> => {
     await db.transaction(async (tx) => {
-      // Once per attempt, even when this transaction runs again because its commit's answer was lost.
-      await tx.query(
-        `insert into passmint_attempts (delivery_id, attempted_at, outcome, status, error, duration_ms)
-         select $1::bigint, to_timestamp($2 / 1000.0), $3::text, $4::int, $5::text, $6::int
-          where not exists (select 1 from passmint_attempts where delivery_id = $1 and attempted_at = to_timestamp($2 / 1000.0))`,
-        [row.id, startedAt, result.outcome, status, error, durationMs],
-      );
-      const common = `attempts = attempts + 1, last_status = $2, last_error = $3, locked_until = null, lease = null, claimed_by = null,
-                      first_attempt_at = coalesce(first_attempt_at, to_timestamp($4 / 1000.0))`;
+      await addAttempt(tx, row.id, failed);
       if (result.outcome === 'gone') {
-        await tx.query(`update passmint_deliveries set status = 'failed', ${common} where id = $1 and status = 'pending'`, [
-          row.id,
-          status,
-          error,
-          startedAt,
-        ]);
-        await tx.query(
-          `update passmint_webhooks set state = 'disabled', state_reason = 'gone', updated_at = now() where id = $1 and state = 'enabled'`,
-          [row.webhook_id],
-        );
-        await tx.query(`update passmint_deliveries set status = 'cancelled' where webhook_id = $1 and status = 'pending'`, [row.webhook_id]);
+        // The receiver wants no more: whoever holds the delivery, it and the rest of the registration's queue end here.
+        await giveUpDelivery(tx, row.id, failed);
+        await disableGoneWebhook(tx, row.webhook_id);
+        await cancelPendingDeliveries(tx, row.webhook_id);
         return;
       }
       const delay = nextRetryDelay(row.attempts + 1, {
         retryAfterMs: result.retryAfterMs,
         maxAttempts: options.maxAttempts,
         maxAgeMs: options.maxAgeMs,
-        firstAttemptAt,
+        firstAttemptAt: row.first_attempt_at?.getTime() ?? failed.startedAt,
       });
       // Only the holder of the claim reschedules: a worker whose lease ran out must not move another's schedule.
-      await tx.query(
-        delay === undefined
-          ? `update passmint_deliveries set status = 'failed', ${common} where id = $1 and lease = $5`
-          : `update passmint_deliveries set next_attempt_at = now() + $6 * interval '1 millisecond', ${common} where id = $1 and lease = $5`,
-        delay === undefined ? [row.id, status, error, startedAt, lease] : [row.id, status, error, startedAt, lease, delay],
-      );
+      if (delay === undefined) await giveUpDelivery(tx, row.id, failed, lease);
+      else await retryDelivery(tx, row.id, failed, delay, lease);
     });
   };
 
-  return createQueueWorker<ClaimedRow>({
+  return createQueue<ClaimedDelivery>(db, {
+    kind: DELIVERIES,
     capacity: batchSize,
     pollMs: options.pollMs ?? 1000,
     leaseMs,
-    claim,
-    async run(row, lease, stopping, follow) {
+    async run(row, context) {
       const startedAt = Date.now();
       const result = await attempt(row);
       options.onAttempt?.({ deliveryId: row.id, webhookId: row.webhook_id, attempt: row.attempts + 1, outcome: result.outcome, status: result.status ?? null, ms: Date.now() - startedAt });
       // The receiver has answered: its answer is recorded even if the database is away for a while.
-      return record(row, lease, result, startedAt, follow, stopping);
-    },
-    async extend(claims) {
-      // Locked in id order, as the accepted deliveries' record locks them.
-      await db.query(
-        `with c as (select * from unnest($1::bigint[], $2::uuid[]) as c(id, lease)),
-              locked as (
-                select d.id from passmint_deliveries d join c on c.id = d.id and c.lease = d.lease
-                 where d.status = 'pending'
-                 order by d.id
-                   for update of d)
-         update passmint_deliveries d set locked_until = now() + $3 * interval '1 millisecond'
-           from locked where d.id = locked.id`,
-        [claims.map((claim) => claim.job.id), claims.map((claim) => claim.lease), leaseMs],
-      );
-    },
-    async releaseLost(keep) {
-      if (owner === null) return;
-      await db.query(
-        `update passmint_deliveries set locked_until = null, lease = null, claimed_by = null
-          where claimed_by = $1 and status = 'pending' and not (lease = any($2::uuid[]))`,
-        [owner, keep],
-      );
+      return record(row, result, startedAt, context);
     },
     onError,
   });

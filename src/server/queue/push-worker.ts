@@ -2,10 +2,12 @@ import type { PushResult } from '../../apns/classify.js';
 import type { PushOptions } from '../../apns/client.js';
 import { createEvent } from '../../webhooks/event.js';
 import { nextRetryDelay } from '../../webhooks/retry.js';
-import { claimOwner } from '../db/claims.js';
+import { removeRegistrationsOfToken } from '../db/devices.js';
 import { addEvents } from '../db/outbox.js';
-import { createQueueWorker, retryWhileUnavailable, type Worker } from './queue-worker.js';
+import { endPush, PUSHES, retryPush, type ClaimedPush } from '../db/pushes.js';
 import type { SqlDatabase } from '../db/sql.js';
+import { createQueue } from './queue.js';
+import { retryWhileUnavailable, type Worker } from './queue-worker.js';
 
 /**
  * What pushes pass updates: an {@link ApnsClient}, or anything with its `push`.
@@ -17,13 +19,6 @@ import type { SqlDatabase } from '../db/sql.js';
  */
 export interface Pusher {
   push(pushToken: string, topic: string, options?: PushOptions): Promise<PushResult>;
-}
-
-interface PushRow {
-  id: number;
-  push_token: string;
-  topic: string;
-  attempts: number;
 }
 
 /**
@@ -47,42 +42,25 @@ export function createPushWorker(
   options: { readonly batchSize?: number | undefined; readonly pollMs?: number | undefined; readonly leaseMs?: number | undefined } = {},
   onError: (error: unknown) => void = () => undefined,
 ): Worker {
-  const batchSize = options.batchSize ?? 64;
-  const leaseMs = options.leaseMs ?? 60_000;
-  const owner = claimOwner(db);
-
-  const record = async (row: PushRow, lease: string, result: PushResult): Promise<void> => {
+  const record = async (row: ClaimedPush, lease: string, result: PushResult): Promise<void> => {
     const error = result.reason ?? result.error ?? null;
     await db.transaction(async (tx) => {
       if (result.outcome === 'retry') {
         const delay = nextRetryDelay(row.attempts + 1, { retryAfterMs: result.retryAfterMs });
-        await tx.query(
-          `update passmint_pushes set attempts = attempts + 1, last_error = $2, locked_until = null, lease = null, claimed_by = null,
-                  next_attempt_at = now() + $3 * interval '1 millisecond' where id = $1 and lease = $4`,
-          [row.id, error, delay ?? 86_400_000, lease],
-        );
+        await retryPush(tx, row.id, error, delay ?? 86_400_000, lease);
         return;
       }
-      const status = result.outcome === 'sent' ? 'sent' : result.outcome === 'gone' ? 'gone' : 'failed';
-      const updated = await tx.query(
-        `update passmint_pushes set status = $2, attempts = attempts + 1, last_error = $3, locked_until = null, lease = null, claimed_by = null
-          where id = $1 and status = 'pending' returning 1`,
-        [row.id, status, error],
-      );
+      const ended = await endPush(tx, row.id, result.outcome === 'sent' ? 'sent' : result.outcome === 'gone' ? 'gone' : 'failed', error);
       // Already recorded (a retry of this transaction whose commit did reach the database): nothing more.
-      if (result.outcome !== 'gone' || updated.length === 0) return;
-      const removed = await tx.query<{ device_library_identifier: string; pass_type_identifier: string; serial_number: string }>(
-        `delete from passmint_wallet_registrations where push_token = $1
-         returning device_library_identifier, pass_type_identifier, serial_number`,
-        [row.push_token],
-      );
+      if (result.outcome !== 'gone' || !ended) return;
+      const removed = await removeRegistrationsOfToken(tx, row.push_token);
       await addEvents(
         tx,
         removed.map((registration) =>
           createEvent('registration.deleted', {
-            serialNumber: registration.serial_number,
-            passTypeIdentifier: registration.pass_type_identifier,
-            deviceLibraryIdentifier: registration.device_library_identifier,
+            serialNumber: registration.serialNumber,
+            passTypeIdentifier: registration.passTypeIdentifier,
+            deviceLibraryIdentifier: registration.deviceLibraryIdentifier,
             wallet: 'apple',
           }),
         ),
@@ -90,22 +68,12 @@ export function createPushWorker(
     });
   };
 
-  return createQueueWorker<PushRow>({
-    capacity: batchSize,
+  return createQueue<ClaimedPush>(db, {
+    kind: PUSHES,
+    capacity: options.batchSize ?? 64,
     pollMs: options.pollMs ?? 1000,
-    leaseMs,
-    claim: (limit, lease) =>
-      db.query<PushRow>(
-        `update passmint_pushes p set locked_until = now() + $2 * interval '1 millisecond', lease = $3, claimed_by = $4
-          where p.id in (
-            select id from passmint_pushes
-             where status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
-             order by next_attempt_at limit $1
-               for update skip locked)
-         returning p.id, p.push_token, p.topic, p.attempts`,
-        [limit, leaseMs, lease, owner],
-      ),
-    async run(row, lease, stopping) {
+    leaseMs: options.leaseMs ?? 60_000,
+    async run(row, { lease, stopping }) {
       let result: PushResult;
       try {
         result = await pusher.push(row.push_token, row.topic);
@@ -113,22 +81,6 @@ export function createPushWorker(
         result = { outcome: 'retry', error: error instanceof Error ? error.message : String(error) };
       }
       await retryWhileUnavailable(() => record(row, lease, result), stopping);
-    },
-    async extend(claims) {
-      await db.query(
-        `update passmint_pushes p set locked_until = now() + $3 * interval '1 millisecond'
-           from unnest($1::bigint[], $2::uuid[]) as c(id, lease)
-          where p.id = c.id and p.lease = c.lease and p.status = 'pending'`,
-        [claims.map((claim) => claim.job.id), claims.map((claim) => claim.lease), leaseMs],
-      );
-    },
-    async releaseLost(keep) {
-      if (owner === null) return;
-      await db.query(
-        `update passmint_pushes set locked_until = null, lease = null, claimed_by = null
-          where claimed_by = $1 and status = 'pending' and not (lease = any($2::uuid[]))`,
-        [owner, keep],
-      );
     },
     onError,
   });

@@ -1,6 +1,7 @@
-// The loop every kind of queued work shares (webhook deliveries, APNs
-// pushes): claim due jobs under a lease, run each on its own, keep the
-// leases alive while they run, back off while the database is away.
+// The runner every kind of queued work shares (webhook deliveries, APNs
+// pushes, Google syncs): claim due jobs under a lease, run each on its own,
+// keep the leases alive while they run, back off while the database is away.
+// What it claims and extends comes from the queue module (queue.ts).
 import { isDatabaseUnavailable } from '../db/database-errors.js';
 
 /**
@@ -31,9 +32,9 @@ export interface Worker {
  * ```ts
  * const spec: QueueSpec<{ id: number }> = {
  *   capacity: 16, pollMs: 1000, leaseMs: 60_000,
- *   claim: (limit, lease) => db.query('update … returning id', [limit, lease]),
+ *   claim: (limit, lease) => claim(db, PUSHES, limit, 60_000, lease, owner),
  *   run: async (job, lease) => { … },
- *   extend: async (claims) => { await db.query('update … where id = any($1::bigint[])', [claims.map((c) => c.job.id)]); },
+ *   extend: (claims) => extend(db, PUSHES, claims.map((c) => ({ id: c.job.id, lease: c.lease })), 60_000),
  *   onError: console.error,
  * };
  * ```
@@ -214,34 +215,6 @@ export function createQueueWorker<TJob>(spec: QueueSpec<TJob>): Worker {
 }
 
 /**
- * The simple polling loop: run a batch; when it found nothing, sleep
- * `pollMs` or until woken; while the database is away, back off up to 5 s
- * and report the outage once. A batch waits for its slowest job: prefer
- * {@link createQueueWorker}, whose jobs end independently and whose leases
- * are extended while they run.
- *
- * @example
- * ```ts
- * const worker = createLoop(async () => (await claimAndRun()).length, 1000, console.error);
- * ```
- */
-export function createLoop(batch: () => Promise<number>, pollMs: number, onError: (error: unknown) => void): Worker {
-  return createQueueWorker<number>({
-    capacity: 1,
-    pollMs,
-    leaseMs: Number.MAX_SAFE_INTEGER,
-    // One "job" per round: the batch itself, run as the claim so its errors back off like a claim's.
-    claim: async () => {
-      const count = await batch();
-      return count > 0 ? [count] : [];
-    },
-    run: async () => undefined,
-    extend: async () => undefined,
-    onError,
-  });
-}
-
-/**
  * Runs `work` (recording a job's outcome) again and again while the
  * database cannot be reached, a second apart, so an outcome known here —
  * a webhook the receiver accepted — is written once the database is back,
@@ -251,7 +224,7 @@ export function createLoop(batch: () => Promise<number>, pollMs: number, onError
  *
  * @example
  * ```ts
- * await retryWhileUnavailable(() => db.query('update … set status = $2 where id = $1', [id, 'delivered']), () => stopped);
+ * await retryWhileUnavailable(() => endPush(db, id, 'sent', null), () => stopped);
  * ```
  */
 export async function retryWhileUnavailable<TResult>(work: () => Promise<TResult>, stopping: () => boolean): Promise<TResult> {

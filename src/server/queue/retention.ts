@@ -1,5 +1,10 @@
+import { deleteFinishedAttempts, deleteFinishedDeliveries } from '../db/deliveries.js';
+import { deleteOldEvents } from '../db/events.js';
+import { deleteOldGoogleMessages } from '../db/google-messages.js';
+import { tryLockForTransaction } from '../db/locks.js';
+import { deleteEndedPushes } from '../db/pushes.js';
+import type { SqlDatabase, SqlQueryable } from '../db/sql.js';
 import type { LogSink } from '../http/log.js';
-import type { SqlDatabase } from '../db/sql.js';
 
 // Any constant shared by every passmint process: one process deletes at a time.
 const RETENTION_LOCK = 0x7061_7372; // 'pasr'
@@ -49,13 +54,6 @@ export interface Retention {
   stop(): Promise<void>;
 }
 
-// Events older than the cutoff none of whose deliveries is still pending: replays and
-// retries are done with them. In seq order, which is creation order.
-const FINISHED = `select e.seq from passmint_events e
-  where e.created_at < now() - $1 * interval '1 day'
-    and not exists (select 1 from passmint_deliveries p where p.event_seq = e.seq and p.status = 'pending')
-  order by e.seq limit $2`;
-
 /**
  * Retention of delivered events: every round deletes, oldest first, the
  * attempts, then the deliveries, then the events of events older than
@@ -75,37 +73,17 @@ export function createRetention(db: SqlDatabase, options: RetentionOptions, onEr
   let running: Promise<unknown> | undefined;
   let stopped = true;
 
-  /** One bounded statement under the lock; `undefined` when another process holds it. */
-  const step = (text: string): Promise<number | undefined> =>
-    db.transaction(async (tx) => {
-      const [lock] = await tx.query<{ held: boolean }>('select pg_try_advisory_xact_lock($1) as held', [RETENTION_LOCK]);
-      if (lock?.held !== true) return undefined;
-      const rows = await tx.query<{ n: number }>(`with gone as (${text} returning 1) select count(*)::int as n from gone`, [options.days, batch]);
-      return rows[0]?.n ?? 0;
-    });
+  /** One bounded delete under the lock; `undefined` when another process holds it. */
+  const step = (remove: (tx: SqlQueryable, days: number, limit: number) => Promise<number>): Promise<number | undefined> =>
+    db.transaction(async (tx) => ((await tryLockForTransaction(tx, RETENTION_LOCK)) ? remove(tx, options.days, batch) : undefined));
 
-  const statements = {
-    attempts: `delete from passmint_attempts where id in (
-        select a.id from passmint_attempts a join passmint_deliveries d on d.id = a.delivery_id
-         where d.event_seq in (${FINISHED}) limit $2)`,
-    deliveries: `delete from passmint_deliveries where id in (
-        select d.id from passmint_deliveries d
-         where d.event_seq in (${FINISHED})
-           and not exists (select 1 from passmint_attempts a where a.delivery_id = d.id)
-         limit $2)`,
-    events: `delete from passmint_events where seq in (
-        select e.seq from passmint_events e
-         where e.created_at < now() - $1 * interval '1 day'
-           and not exists (select 1 from passmint_deliveries d where d.event_seq = e.seq)
-         order by e.seq limit $2)`,
-    pushes: `delete from passmint_pushes where id in (
-        select id from passmint_pushes
-         where status <> 'pending' and next_attempt_at < now() - $1 * interval '1 day'
-         limit $2)`,
-    googleMessages: `delete from passmint_google_messages where id in (
-        select id from passmint_google_messages
-         where sent_at < now() - $1 * interval '1 day'
-         limit $2)`,
+  // Oldest first: the attempts, then the deliveries, then the events they belonged to.
+  const deletes = {
+    attempts: deleteFinishedAttempts,
+    deliveries: deleteFinishedDeliveries,
+    events: deleteOldEvents,
+    pushes: deleteEndedPushes,
+    googleMessages: deleteOldGoogleMessages,
   };
 
   const runOnce = async (): Promise<RetentionCounts> => {
@@ -115,7 +93,7 @@ export function createRetention(db: SqlDatabase, options: RetentionOptions, onEr
       let round = 0;
       for (const kind of ['attempts', 'deliveries', 'events', 'pushes', 'googleMessages'] as const) {
         for (;;) {
-          const count = await step(statements[kind]);
+          const count = await step(deletes[kind]);
           if (count === undefined) return total;
           total[kind] += count;
           round += count;

@@ -2,9 +2,10 @@
 // commit that queued work in one process wakes the workers of every other at
 // once, instead of at their next poll. (Within a process, and on PGlite,
 // workers are woken in memory.)
-import { INSTANCE_PREFIX } from '../db/claims.js';
-import { importPeer } from '../db/pglite.js';
-import type { SqlQueryable } from '../db/sql.js';
+import { notifyOutbox } from './outbox.js';
+import { importPeer } from './pglite.js';
+import { INSTANCE_PREFIX } from './queue.js';
+import type { SqlQueryable } from './sql.js';
 
 /** The channel every process listens on; the payload is the sender's instance id. */
 export const OUTBOX_CHANNEL = 'passmint_outbox';
@@ -106,8 +107,7 @@ export async function createOutboxSignal(options: OutboxSignalOptions): Promise<
       return;
     }
     sending = true;
-    options.db
-      .query('select pg_notify($1, $2)', [OUTBOX_CHANNEL, options.instanceId])
+    notifyOutbox(options.db, OUTBOX_CHANNEL, options.instanceId)
       .catch(() => undefined) // the others' polling covers a lost one
       .finally(() => {
         sending = false;

@@ -1,0 +1,434 @@
+// Webhook deliveries and their attempts: the outbox's queue of work for
+// receivers (a kind of queued work, see queue.ts), as the workers claim and
+// record it and as the API lists it.
+import { keysetPage, type PageQuery } from '../http/paging.js';
+import { complete, fail, type QueueKind } from './queue.js';
+import type { SqlQueryable } from './sql.js';
+
+/**
+ * Deliveries as queued work. Only the head of each enabled registration's
+ * queue (its oldest pending delivery) may be claimed, so a registration
+ * receives its events in creation order; the head of each is found by one
+ * index probe per registration, so a backlog of thousands behind a head
+ * costs nothing. More candidates than taken (`$1 * 4`): workers polling at
+ * the same instant skip each other's.
+ */
+export const DELIVERIES: QueueKind = {
+  table: 'passmint_deliveries',
+  claimable: `c.id in (
+               -- The head of each enabled registration's queue (its oldest pending delivery), found by
+               -- one index probe per registration, so a backlog of thousands behind a head costs nothing.
+               select head.id
+                 from passmint_webhooks w
+                 cross join lateral (
+                   select p.id, p.next_attempt_at, p.locked_until, p.event_seq
+                     from passmint_deliveries p
+                    where p.webhook_id = w.id and p.status = 'pending'
+                    order by p.event_seq
+                    limit 1) head
+                where w.state = 'enabled'
+                  and head.next_attempt_at <= now()
+                  and (head.locked_until is null or head.locked_until < now())
+                order by head.next_attempt_at, head.event_seq
+                -- More candidates than taken: workers polling at the same instant skip each other's.
+                limit $1 * 4)
+               and c.status = 'pending'`,
+  order: 'c.next_attempt_at, c.event_seq',
+  held: "status = 'pending'",
+  returning: 'q.id, q.attempts, q.first_attempt_at, q.webhook_id, q.event_seq',
+  payload: `select claimed.id, claimed.attempts, claimed.first_attempt_at, claimed.webhook_id, e.body, w.url, w.secret
+         from claimed
+         join passmint_events e on e.seq = claimed.event_seq
+         join passmint_webhooks w on w.id = claimed.webhook_id`,
+};
+
+/** A claimed delivery: what its attempt needs (the event's exact body, the receiver's URL and secret). */
+export interface ClaimedDelivery {
+  readonly id: number;
+  readonly attempts: number;
+  readonly first_attempt_at: Date | null;
+  readonly webhook_id: string;
+  readonly body: string;
+  readonly url: string;
+  readonly secret: string;
+}
+
+/** A next delivery claimed while recording another: `after` is the delivery it follows, `lease` that one's claim. */
+export interface HandedOnDelivery extends ClaimedDelivery {
+  readonly after: number;
+  readonly lease: string;
+}
+
+/**
+ * Records accepted deliveries (`$1` ids, `$2` start times in ms, `$3`
+ * statuses, `$4` durations, `$5` their claims) in one statement: each
+ * attempt once, each delivery delivered. With `$6`, it also claims, for each
+ * registration whose delivery it recorded, that registration's next pending
+ * delivery when it is due and free (under the recorded one's claim, `$7` ms,
+ * owner `$8`), and returns those. The rows it changes are locked in id order
+ * first, as the lease heartbeat does, so two such statements never wait on
+ * each other in a circle.
+ */
+const RECORD_RECEIVED = `with input as (
+     select * from unnest($1::bigint[], $2::numeric[], $3::int[], $4::int[], $5::uuid[]) as x(id, started, status, ms, lease)),
+   locked as (
+     select d.id from passmint_deliveries d
+      where d.id = any($1::bigint[]) and d.status = 'pending'
+      order by d.id
+        for update),
+   attempt as (
+     insert into passmint_attempts (delivery_id, attempted_at, outcome, status, error, duration_ms)
+     select x.id, to_timestamp(x.started / 1000.0), 'received', x.status, null, x.ms from input x
+      where not exists (select 1 from passmint_attempts a where a.delivery_id = x.id and a.attempted_at = to_timestamp(x.started / 1000.0))),
+   done as (
+     update passmint_deliveries d
+        set status = 'delivered', delivered_at = now(), attempts = d.attempts + 1, last_status = x.status, last_error = null,
+            locked_until = null, lease = null, claimed_by = null, first_attempt_at = coalesce(d.first_attempt_at, to_timestamp(x.started / 1000.0))
+       from input x, locked l
+      where d.id = x.id and l.id = x.id
+     returning d.id, d.webhook_id, x.lease),
+   head as (
+     -- Each registration's oldest pending delivery besides those recorded here (which this statement's snapshot still sees as pending).
+     select n.id, done.id as after, done.lease
+       from done
+       join passmint_webhooks w on w.id = done.webhook_id and w.state = 'enabled'
+       cross join lateral (
+         select p.id, p.next_attempt_at, p.locked_until from passmint_deliveries p
+          where p.webhook_id = done.webhook_id and p.status = 'pending' and p.id <> all($1::bigint[])
+          order by p.event_seq
+          limit 1) n
+      where $6::boolean and n.next_attempt_at <= now() and (n.locked_until is null or n.locked_until < now())),
+   free as (
+     -- Locked and re-checked here: another worker may have taken one since it was read.
+     select c.id, head.after, head.lease from passmint_deliveries c join head on head.id = c.id
+      where c.status = 'pending' and (c.locked_until is null or c.locked_until < now())
+      order by c.id
+        for update of c skip locked),
+   claimed as (
+     update passmint_deliveries d
+        set locked_until = now() + $7 * interval '1 millisecond', lease = free.lease, claimed_by = $8
+       from free
+      where d.id = free.id
+     returning d.id, d.attempts, d.first_attempt_at, d.webhook_id, d.event_seq, free.after, free.lease)
+ select claimed.id, claimed.attempts, claimed.first_attempt_at, claimed.webhook_id, claimed.after, claimed.lease::text as lease, e.body, w.url, w.secret
+   from claimed
+   join passmint_events e on e.seq = claimed.event_seq
+   join passmint_webhooks w on w.id = claimed.webhook_id`;
+
+/** A delivery the receiver accepted, as {@link recordReceived} records it. */
+export interface ReceivedDelivery {
+  readonly id: number;
+  /** When the attempt started, in ms since the epoch (with the id, it tells a retried statement's attempt from a new one). */
+  readonly startedAt: number;
+  readonly status: number | null;
+  readonly durationMs: number;
+  /** The claim it was delivered under. */
+  readonly lease: string;
+}
+
+/**
+ * Records accepted deliveries in one statement (each attempt once, each
+ * delivery delivered) and, with `follow`, claims each one's registration's
+ * next pending delivery when it is due and free, under the recorded one's
+ * claim for `leaseMs` — the queue's hand-on: no claim round between two
+ * events of one registration. Resolves to the deliveries it claimed.
+ *
+ * @example
+ * ```ts
+ * const next = await recordReceived(db, [{ id: 1, startedAt: Date.now(), status: 200, durationMs: 12, lease }], true, 60_000, owner);
+ * ```
+ */
+export async function recordReceived(
+  sql: SqlQueryable,
+  received: readonly ReceivedDelivery[],
+  follow: boolean,
+  leaseMs: number,
+  owner: string | null,
+): Promise<HandedOnDelivery[]> {
+  return sql.query<HandedOnDelivery>(RECORD_RECEIVED, [
+    received.map((item) => item.id),
+    received.map((item) => String(item.startedAt)),
+    received.map((item) => item.status),
+    received.map((item) => item.durationMs),
+    received.map((item) => item.lease),
+    follow,
+    leaseMs,
+    owner,
+  ]);
+}
+
+/** An attempt that was not accepted, as the delivery's history keeps it. */
+export interface FailedAttempt {
+  readonly outcome: 'retry' | 'gone';
+  /** When it started, in ms since the epoch. */
+  readonly startedAt: number;
+  readonly status: number | null;
+  readonly error: string | null;
+  readonly durationMs: number;
+}
+
+/**
+ * Adds an attempt to a delivery's history, once: a transaction run again
+ * because its commit's answer was lost adds nothing the second time.
+ *
+ * @example
+ * ```ts
+ * await addAttempt(tx, 1, { outcome: 'retry', startedAt, status: 503, error: null, durationMs: 40 });
+ * ```
+ */
+export async function addAttempt(sql: SqlQueryable, deliveryId: number, attempt: FailedAttempt): Promise<void> {
+  await sql.query(
+    `insert into passmint_attempts (delivery_id, attempted_at, outcome, status, error, duration_ms)
+     select $1::bigint, to_timestamp($2 / 1000.0), $3::text, $4::int, $5::text, $6::int
+      where not exists (select 1 from passmint_attempts where delivery_id = $1 and attempted_at = to_timestamp($2 / 1000.0))`,
+    [deliveryId, attempt.startedAt, attempt.outcome, attempt.status, attempt.error, attempt.durationMs],
+  );
+}
+
+/** The changes of an attempt that was not accepted: counted, its answer kept, its start the first attempt's if none was. */
+const attempted = (attempt: FailedAttempt): { set: string; params: readonly unknown[] } => ({
+  set: `attempts = attempts + 1, last_status = $2, last_error = $3,
+                      first_attempt_at = coalesce(first_attempt_at, to_timestamp($4 / 1000.0))`,
+  params: [attempt.status, attempt.error, attempt.startedAt],
+});
+
+/**
+ * Schedules a delivery's next attempt in `delayMs` after a failed one; only
+ * the holder of `lease` may (a worker whose lease ran out must not move
+ * another's schedule).
+ *
+ * @example
+ * ```ts
+ * await retryDelivery(tx, 1, attempt, 5000, lease);
+ * ```
+ */
+export async function retryDelivery(sql: SqlQueryable, id: number, attempt: FailedAttempt, delayMs: number, lease: string): Promise<void> {
+  await fail(sql, DELIVERIES, id, attempted(attempt), delayMs, lease);
+}
+
+/**
+ * Gives a delivery up after a failed attempt (no attempt left): `failed`.
+ * With `lease`, only its holder may; without, whoever holds it (a receiver
+ * that answered `410 Gone` wants no more, whoever asked).
+ *
+ * @example
+ * ```ts
+ * await giveUpDelivery(tx, 1, attempt, lease);
+ * ```
+ */
+export async function giveUpDelivery(sql: SqlQueryable, id: number, attempt: FailedAttempt, lease?: string): Promise<void> {
+  const changes = attempted(attempt);
+  await complete(sql, DELIVERIES, id, { set: `status = 'failed', ${changes.set}`, params: changes.params }, lease);
+}
+
+/**
+ * Cancels what is pending for a registration (it was disabled).
+ *
+ * @example
+ * ```ts
+ * await cancelPendingDeliveries(tx, webhookId);
+ * ```
+ */
+export async function cancelPendingDeliveries(sql: SqlQueryable, webhookId: string): Promise<void> {
+  await sql.query(`update passmint_deliveries set status = 'cancelled' where webhook_id = $1 and status = 'pending'`, [webhookId]);
+}
+
+/** The webhook queue as `/metrics` shows it: pending deliveries, those due now, and how long the oldest due one has been due (seconds, `null` when none is). */
+export interface DeliveryQueueFigures {
+  readonly pending: number;
+  readonly due: number;
+  readonly oldest: number | null;
+}
+
+/**
+ * The webhook queue's figures (every process's).
+ *
+ * @example
+ * ```ts
+ * await deliveryQueueFigures(db); // { pending: 3, due: 1, oldest: 0.2 }
+ * ```
+ */
+export async function deliveryQueueFigures(sql: SqlQueryable): Promise<DeliveryQueueFigures> {
+  const [row] = await sql.query<DeliveryQueueFigures>(
+    `select count(*)::int as pending,
+                (count(*) filter (where next_attempt_at <= now()))::int as due,
+                extract(epoch from now() - min(next_attempt_at) filter (where next_attempt_at <= now()))::float8 as oldest
+           from passmint_deliveries where status = 'pending'`,
+  );
+  return row ?? { pending: 0, due: 0, oldest: null };
+}
+
+/**
+ * How many deliveries the database holds in each status (statuses with none left out).
+ *
+ * @example
+ * ```ts
+ * await deliveriesByStatus(db); // [{ status: 'delivered', n: 12 }]
+ * ```
+ */
+export async function deliveriesByStatus(sql: SqlQueryable): Promise<{ status: string; n: number }[]> {
+  return sql.query<{ status: string; n: number }>('select status, count(*)::int as n from passmint_deliveries group by status');
+}
+
+// Events older than the cutoff none of whose deliveries is still pending: replays and
+// retries are done with them. In seq order, which is creation order.
+const FINISHED = `select e.seq from passmint_events e
+  where e.created_at < now() - $1 * interval '1 day'
+    and not exists (select 1 from passmint_deliveries p where p.event_seq = e.seq and p.status = 'pending')
+  order by e.seq limit $2`;
+
+/**
+ * Deletes at most `limit` attempts of deliveries of events older than
+ * `days` whole days whose deliveries all ended (retention); resolves to how
+ * many went.
+ *
+ * @example
+ * ```ts
+ * await deleteFinishedAttempts(tx, 30, 1000);
+ * ```
+ */
+export async function deleteFinishedAttempts(sql: SqlQueryable, days: number, limit: number): Promise<number> {
+  return counted(
+    sql,
+    `delete from passmint_attempts where id in (
+        select a.id from passmint_attempts a join passmint_deliveries d on d.id = a.delivery_id
+         where d.event_seq in (${FINISHED}) limit $2)`,
+    days,
+    limit,
+  );
+}
+
+/**
+ * Deletes at most `limit` deliveries, left without attempts, of events older
+ * than `days` whole days whose deliveries all ended (retention); resolves
+ * to how many went.
+ *
+ * @example
+ * ```ts
+ * await deleteFinishedDeliveries(tx, 30, 1000);
+ * ```
+ */
+export async function deleteFinishedDeliveries(sql: SqlQueryable, days: number, limit: number): Promise<number> {
+  return counted(
+    sql,
+    `delete from passmint_deliveries where id in (
+        select d.id from passmint_deliveries d
+         where d.event_seq in (${FINISHED})
+           and not exists (select 1 from passmint_attempts a where a.delivery_id = d.id)
+         limit $2)`,
+    days,
+    limit,
+  );
+}
+
+/** Runs a bounded delete (`$1` days, `$2` limit) and counts its rows. */
+async function counted(sql: SqlQueryable, text: string, days: number, limit: number): Promise<number> {
+  const rows = await sql.query<{ n: number }>(`with gone as (${text} returning 1) select count(*)::int as n from gone`, [days, limit]);
+  return rows[0]?.n ?? 0;
+}
+
+/** One delivery of one event to one registration, with its attempts. */
+export interface DeliveryRecord {
+  readonly id: number;
+  readonly eventId: string;
+  readonly eventType: string;
+  readonly webhookId: string;
+  readonly status: 'pending' | 'delivered' | 'failed' | 'cancelled';
+  readonly attempts: number;
+  readonly nextAttemptAt: Date | null;
+  readonly lastStatus: number | null;
+  readonly lastError: string | null;
+  readonly deliveredAt: Date | null;
+  readonly history: readonly AttemptRecord[];
+}
+
+/** One POST of a delivery. */
+export interface AttemptRecord {
+  readonly at: Date;
+  readonly outcome: string;
+  readonly status: number | null;
+  readonly error: string | null;
+  readonly durationMs: number;
+}
+
+interface DeliveryRow {
+  id: number;
+  event_id: string;
+  event_type: string;
+  webhook_id: string;
+  status: DeliveryRecord['status'];
+  attempts: number;
+  next_attempt_at: Date;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+}
+
+/**
+ * Deliveries with their attempts, a page at a time by id (see
+ * {@link keysetPage}): of one event (`eventSeq`) or of one registration
+ * (`webhookId`).
+ */
+export async function listDeliveries(
+  sql: SqlQueryable,
+  filter: { readonly eventSeq: number } | { readonly webhookId: string },
+  query: PageQuery,
+): Promise<DeliveryRecord[]> {
+  const select = `select d.id, e.id as event_id, e.type as event_type, d.webhook_id, d.status, d.attempts, d.next_attempt_at,
+                         d.last_status, d.last_error, d.delivered_at
+                    from passmint_deliveries d join passmint_events e on e.seq = d.event_seq`;
+  const page = keysetPage('d.id', query, 2);
+  const rows =
+    'eventSeq' in filter
+      ? await sql.query<DeliveryRow>(`${select} where d.event_seq = $1 and ${page.sql}`, [filter.eventSeq, ...page.params])
+      : await sql.query<DeliveryRow>(`${select} where d.webhook_id = $1::uuid and ${page.sql}`, [filter.webhookId, ...page.params]);
+  if (rows.length === 0) return [];
+  const attempts = await sql.query<{
+    delivery_id: number;
+    attempted_at: Date;
+    outcome: string;
+    status: number | null;
+    error: string | null;
+    duration_ms: number;
+  }>(
+    `select delivery_id, attempted_at, outcome, status, error, duration_ms from passmint_attempts
+      where delivery_id = any($1::bigint[]) order by id`,
+    [rows.map((row) => row.id)],
+  );
+  const byDelivery = new Map<number, AttemptRecord[]>();
+  for (const attempt of attempts) {
+    let list = byDelivery.get(attempt.delivery_id);
+    if (list === undefined) byDelivery.set(attempt.delivery_id, (list = []));
+    list.push({ at: attempt.attempted_at, outcome: attempt.outcome, status: attempt.status, error: attempt.error, durationMs: attempt.duration_ms });
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    webhookId: row.webhook_id,
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt: row.status === 'pending' ? row.next_attempt_at : null,
+    lastStatus: row.last_status,
+    lastError: row.last_error,
+    deliveredAt: row.delivered_at,
+    history: byDelivery.get(row.id) ?? [],
+  }));
+}
+
+/**
+ * Sends an event again to every enabled registration (or one): its
+ * delivery becomes pending and due now, with a fresh retry schedule; the
+ * attempts made so far stay in its history. Returns how many were queued.
+ */
+export async function replayEvent(sql: SqlQueryable, seq: number, webhookId?: string): Promise<number> {
+  const rows = await sql.query(
+    `insert into passmint_deliveries (event_seq, webhook_id, status)
+     select $1, id, 'pending' from passmint_webhooks where state = 'enabled' and ($2::uuid is null or id = $2::uuid)
+     on conflict (event_seq, webhook_id) do update
+       set status = 'pending', next_attempt_at = now(), attempts = 0, first_attempt_at = null, locked_until = null, lease = null
+     returning 1`,
+    [seq, webhookId ?? null],
+  );
+  return rows.length;
+}
