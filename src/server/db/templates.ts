@@ -33,6 +33,7 @@ export async function nextTemplateId(sql: SqlQueryable): Promise<number> {
   return rows[0]!.id;
 }
 
+/** Stores a new template under the id it carries (see {@link nextTemplateId}), at version 1. */
 export async function insertTemplate(sql: SqlQueryable, template: PassTemplate): Promise<TemplateRecord> {
   const rows = await sql.query<TemplateRow>(
     `insert into passmint_templates (id, template) values ($1, $2::json) returning id, template, version, created_at, updated_at`,
@@ -41,6 +42,7 @@ export async function insertTemplate(sql: SqlQueryable, template: PassTemplate):
   return toTemplate(rows[0]!);
 }
 
+/** A template by id, or `undefined`. */
 export async function findTemplate(sql: SqlQueryable, id: number): Promise<TemplateRecord | undefined> {
   const rows = await sql.query<TemplateRow>(
     'select id, template, version, created_at, updated_at from passmint_templates where id = $1',
@@ -56,6 +58,7 @@ export async function listTemplates(sql: SqlQueryable, query: PageQuery): Promis
   return rows.map(toTemplate);
 }
 
+/** Replaces a template's body, one version up; `undefined` when there is no such template. */
 export async function updateTemplate(sql: SqlQueryable, template: PassTemplate): Promise<TemplateRecord | undefined> {
   const rows = await sql.query<TemplateRow>(
     `update passmint_templates set template = $2::json, version = version + 1, updated_at = now() where id = $1
@@ -122,6 +125,7 @@ export async function putTemplateFile(
   return 'stored';
 }
 
+/** Removes a file (the template's version goes up); `false` when there was none. */
 export async function deleteTemplateFile(sql: SqlQueryable, id: number, path: string): Promise<boolean> {
   const rows = await sql.query('delete from passmint_template_files where template_id = $1 and path = $2 returning 1', [id, path]);
   if (rows.length === 0) return false;
@@ -129,6 +133,7 @@ export async function deleteTemplateFile(sql: SqlQueryable, id: number, path: st
   return true;
 }
 
+/** A template's files, by bundle path. */
 export async function templateFiles(sql: SqlQueryable, id: number): Promise<Map<string, Uint8Array>> {
   const rows = await sql.query<{ path: string; bytes: Uint8Array }>(
     'select path, bytes from passmint_template_files where template_id = $1 order by path',
@@ -137,6 +142,7 @@ export async function templateFiles(sql: SqlQueryable, id: number): Promise<Map<
   return new Map(rows.map((row) => [row.path, row.bytes]));
 }
 
+/** A template's files' paths and sizes in bytes, without reading the bytes out. */
 export async function templateFileSizes(sql: SqlQueryable, id: number): Promise<{ path: string; size: number }[]> {
   return sql.query<{ path: string; size: number }>(
     'select path, octet_length(bytes) as size from passmint_template_files where template_id = $1 order by path',
