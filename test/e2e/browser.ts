@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -21,25 +21,14 @@ export interface Harness {
 }
 
 /**
- * Builds the playground (as `npm run build:playground` does, into a scratch
- * folder under the OS temp dir), serves it on 127.0.0.1 with an OS-chosen port and launches Chromium.
+ * Serves a production build of the playground on 127.0.0.1 with an
+ * OS-chosen port and launches Chromium. The build is made once per test run
+ * (see {@link playgroundBuild}), not once per file.
  */
 export async function startHarness(): Promise<Harness> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const configFile = resolve('vite.config.ts');
-  // A fresh folder per run: two test runs at once (say, a watcher and CI) must not empty each other's build.
-  const outDir = mkdtempSync(join(tmpdir(), 'passmint-playground-e2e-'));
-  // The build a person gets (`npm run build:playground`): Vite decides "production" from
-  // NODE_ENV, which the test runner sets to 'test' — that build would carry Preact's debug
-  // hooks and devtools bridge (every vnode checked), and the tests would time and check another page.
-  const nodeEnv = process.env['NODE_ENV'];
-  process.env['NODE_ENV'] = 'production';
-  try {
-    await build({ configFile, logLevel: 'silent', build: { outDir, emptyOutDir: true } });
-  } finally {
-    if (nodeEnv === undefined) delete process.env['NODE_ENV'];
-    else process.env['NODE_ENV'] = nodeEnv;
-  }
+  const { outDir, owned } = await playgroundBuild(configFile);
   const server: PreviewServer = await preview({
     configFile,
     logLevel: 'silent',
@@ -58,9 +47,61 @@ export async function startHarness(): Promise<Harness> {
     async close() {
       await browser.close();
       await server.close();
-      rmSync(outDir, { recursive: true, force: true });
+      if (owned) rmSync(outDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The playground built as `npm run build:playground` does. Under `vitest run`
+ * the global setup (test/global-setup.ts) names a folder for the run in
+ * `PASSMINT_PLAYGROUND_BUILD`: the first e2e file to get here builds into it,
+ * holding a lock (a directory, made atomically) while the others wait, and
+ * every later file serves the same files. Without that variable (the file
+ * imported elsewhere) it builds into a scratch folder of its own.
+ */
+async function playgroundBuild(configFile: string): Promise<{ outDir: string; owned: boolean }> {
+  const shared = process.env['PASSMINT_PLAYGROUND_BUILD'];
+  if (shared === undefined) {
+    const outDir = mkdtempSync(join(tmpdir(), 'passmint-playground-e2e-'));
+    await buildPlayground(configFile, outDir);
+    return { outDir, owned: true };
+  }
+  const outDir = join(shared, 'dist');
+  const built = join(shared, 'built');
+  const lock = join(shared, 'building');
+  while (!existsSync(built)) {
+    try {
+      mkdirSync(lock);
+    } catch {
+      // Another file is building: wait for it (its beforeAll times out if it hangs).
+      await new Promise((done) => setTimeout(done, 250));
+      continue;
+    }
+    try {
+      if (!existsSync(built)) {
+        await buildPlayground(configFile, outDir);
+        writeFileSync(built, '');
+      }
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  return { outDir, owned: false };
+}
+
+async function buildPlayground(configFile: string, outDir: string): Promise<void> {
+  // The build a person gets (`npm run build:playground`): Vite decides "production" from
+  // NODE_ENV, which the test runner sets to 'test' — that build would carry Preact's debug
+  // hooks and devtools bridge (every vnode checked), and the tests would time and check another page.
+  const nodeEnv = process.env['NODE_ENV'];
+  process.env['NODE_ENV'] = 'production';
+  try {
+    await build({ configFile, logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+  } finally {
+    if (nodeEnv === undefined) delete process.env['NODE_ENV'];
+    else process.env['NODE_ENV'] = nodeEnv;
+  }
 }
 
 /** A page on the playground that records page errors (a test fails on any). */
