@@ -1,5 +1,5 @@
 import type { JSX } from 'preact';
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { GooglePanel } from './components/GooglePanel.js';
 import { IssuerForm } from './components/IssuerForm.js';
 import { LocalizationsPanel } from './components/LocalizationsPanel.js';
@@ -9,7 +9,7 @@ import { ImagesPanel } from './components/ImagesPanel.js';
 import { Editor, Inspector, WebhookTool } from './components/lazy.js';
 import { PackagePanel } from './components/PackagePanel.js';
 import { PassPreview } from './components/PassPreview.js';
-import { PreviewSheet } from './components/PreviewSheet.js';
+import { PreviewSheet, ShowPassButton } from './components/PreviewSheet.js';
 import { ValuesForm } from './components/ValuesForm.js';
 import { examples } from './examples/index.js';
 import { shareUrl } from './lib/url-sync.js';
@@ -74,13 +74,23 @@ const SECTIONS: readonly [string, string][] = [
 ];
 
 function PhoneNav(): JSX.Element {
+  const nav = useRef<HTMLElement>(null);
+  // The bar's height (one line, or two on the narrowest phones) keeps what is scrolled or focused into view from sliding under it.
+  useEffect(() => {
+    const element = nav.current;
+    if (element === null || typeof ResizeObserver !== 'function') return undefined;
+    const observer = new ResizeObserver(() => document.documentElement.style.setProperty('--phone-nav-height', `${element.offsetHeight}px`));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
   return (
-    <nav class="phone-nav" aria-label="Sections" data-testid="phone-nav">
+    <nav class="phone-nav" aria-label="Sections" data-testid="phone-nav" ref={nav}>
       {SECTIONS.map(([id, name]) => (
         <button key={id} type="button" onClick={() => goTo(id)}>
           {name}
         </button>
       ))}
+      <ShowPassButton />
     </nav>
   );
 }
@@ -152,8 +162,9 @@ function Toolbar(): JSX.Element {
       </h1>
       <ExamplePicker />
       <ShareButton />
+      {/* One name, its state in aria-pressed: "Dark theme, pressed" while the dark theme is on. */}
       <button type="button" aria-pressed={dark} onClick={() => setTheme(dark ? 'light' : 'dark')} data-testid="theme-toggle">
-        {dark ? 'Light theme' : 'Dark theme'}
+        Dark theme
       </button>
     </header>
   );

@@ -4,6 +4,7 @@ import type { PassStyle } from '../src/index.js';
 import { type ImageLayout, type ImageName, sizeGuidance, unusedReason } from '../src/pkpass/images.js';
 import { pngSize } from '../src/pkpass/png.js';
 import { loadImage, saveImage } from './lib/image-db.js';
+import { STAND_IN_ICONS } from './lib/stand-in-icon.js';
 
 // The pass's images: bytes in memory (and in IndexedDB, by hash), an object URL for
 // the preview, and what Apple's size guidance says about each.
@@ -24,6 +25,8 @@ export interface PassImage {
   readonly hash: string;
   /** An object URL for `<img>`. */
   readonly url: string;
+  /** The image's average color (alpha-weighted over its opaque pixels), for the contrast checks; read once, when the image is added. */
+  readonly average?: { readonly r: number; readonly g: number; readonly b: number };
 }
 
 export type ImageIssue = { readonly severity: 'error' | 'warning'; readonly message: string };
@@ -31,7 +34,33 @@ export type ImageIssue = { readonly severity: 'error' | 'warning'; readonly mess
 /** Bundle path of a slot: `logo`, 2 → `logo@2x.png`. */
 export const imagePath = (name: ImageName, scale: 1 | 2 | 3): string => `${name}${scale === 1 ? '' : `@${scale}x`}.png`;
 
-export const images = signal<ReadonlyMap<string, PassImage>>(new Map());
+const base64Bytes = (base64: string): Uint8Array => Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+
+/** The stand-in icon's files by short hash: a share link naming them opens anywhere (no browser has to have stored them). */
+const STAND_IN_BYTES: ReadonlyMap<string, Uint8Array> = new Map(STAND_IN_ICONS.map((icon) => [icon.hash, base64Bytes(icon.base64)]));
+
+/** The stand-in icon at @1x, @2x and @3x, made at once (its sizes and hashes are known), so the first render has it. */
+function standInIcon(): Map<string, PassImage> {
+  return new Map(
+    STAND_IN_ICONS.map((icon) => {
+      const bytes = STAND_IN_BYTES.get(icon.hash) as Uint8Array;
+      const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'image/png' }));
+      return [icon.path, { path: icon.path, bytes, width: icon.width, height: icon.height, hash: icon.hash, url }] as const;
+    }),
+  );
+}
+
+/** The pass's images; every example starts with the stand-in icon Wallet needs (replace it with your own). */
+export const images = signal<ReadonlyMap<string, PassImage>>(standInIcon());
+
+/** Whether any density of the icon is given. */
+export const hasIcon = (map: ReadonlyMap<string, PassImage>): boolean => SCALES.some((scale) => map.has(imagePath('icon', scale)));
+
+/** Puts the stand-in icon into the empty icon slot (an example being loaded). */
+export function addStandInIcon(): void {
+  if (hasIcon(images.value)) return;
+  images.value = new Map([...images.value, ...standInIcon()]);
+}
 /** Files given for a slot that could not be read as an image: path → why (listed with the issues until replaced or the slot is emptied). */
 export const imageErrors = signal<Readonly<Record<string, string>>>({});
 
@@ -114,12 +143,44 @@ async function asPng(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await blob.arrayBuffer());
 }
 
+/** The average color of an image, drawn down to 16×16 (the browser averages as it scales); `undefined` when it cannot be decoded. */
+async function averageColor(url: string): Promise<PassImage['average']> {
+  try {
+    const image = new Image();
+    image.src = url;
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = 16;
+    canvas.height = 16;
+    const context = canvas.getContext('2d', { willReadFrequently: true });
+    if (context === null) return undefined;
+    context.drawImage(image, 0, 0, 16, 16);
+    const data = context.getImageData(0, 0, 16, 16).data;
+    let r = 0;
+    let g = 0;
+    let b = 0;
+    let weight = 0;
+    for (let index = 0; index < data.length; index += 4) {
+      const alpha = (data[index + 3] ?? 0) / 255;
+      r += (data[index] ?? 0) * alpha;
+      g += (data[index + 1] ?? 0) * alpha;
+      b += (data[index + 2] ?? 0) * alpha;
+      weight += alpha;
+    }
+    return weight === 0 ? undefined : { r: Math.round(r / weight), g: Math.round(g / weight), b: Math.round(b / weight) };
+  } catch {
+    return undefined;
+  }
+}
+
 async function makeImage(path: string, given: Uint8Array): Promise<PassImage> {
   const bytes = await asPng(given);
   const size = pngSize(bytes);
   if (size === undefined) throw new Error('no PNG size could be read');
   const hash = await shortHash(bytes);
-  return { path, bytes, ...size, hash, url: URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'image/png' })) };
+  const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'image/png' }));
+  const average = await averageColor(url);
+  return { path, bytes, ...size, hash, url, ...(average === undefined ? {} : { average }) };
 }
 
 function put(image: PassImage | undefined, path: string): void {
@@ -206,7 +267,7 @@ export async function restoreImages(refs: Readonly<Record<string, string>>): Pro
   const next = new Map<string, PassImage>();
   const missing: Record<string, string> = {};
   for (const [path, hash] of Object.entries(refs)) {
-    const bytes = await loadImage(hash);
+    const bytes = STAND_IN_BYTES.get(hash) ?? (await loadImage(hash));
     if (bytes === undefined) {
       missing[path] = hash;
       continue;

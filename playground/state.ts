@@ -6,10 +6,13 @@ import type { GoogleWalletPass } from '../src/google/index.js';
 import { type Example, examples, type FormValue } from './examples/index.js';
 import { type JsonSyntaxError, parseJson } from './lib/json-locate.js';
 import type { SharedState } from './lib/share.js';
-import { imageErrors, imageRefs, images } from './images.js';
+import { addStandInIcon, bestImage, imageErrors, imageRefs, images } from './images.js';
 import { fileIssues } from './lib/file-issues.js';
 import { previewTable, stringsTables, stringsTexts } from './localization-state.js';
 import { localizePass } from './lib/localize.js';
+import { contrastIssues, type ContrastImages, type ContrastInput } from './lib/contrast.js';
+import { passStyle } from './lib/pass-style.js';
+import { posterLayout } from './lib/poster.js';
 
 // The playground's whole state: signals hold what a person typed, computeds derive
 // everything else, components only read, and the actions below are the only writers.
@@ -26,7 +29,7 @@ export interface IssuerState {
 }
 
 /** Where an issue comes from; decides how its `path` is read. */
-export type IssueSource = 'json' | 'template' | 'render' | 'pass' | 'value' | 'preview' | 'image' | 'google' | 'strings';
+export type IssueSource = 'json' | 'template' | 'render' | 'pass' | 'value' | 'preview' | 'image' | 'google' | 'strings' | 'design';
 
 /** One row of the issues list. */
 export interface IssueEntry {
@@ -35,7 +38,7 @@ export interface IssueEntry {
   readonly severity: 'error' | 'warning';
   readonly code: string;
   readonly message: string;
-  /** JSON Pointer into the template (`json`, `template`, `render`) or the pass (`pass`); a value name for `value`. */
+  /** JSON Pointer into the template (`json`, `template`, `render`) or the pass (`pass`, `design`); a value name for `value`. */
   readonly path: string;
   readonly placeholder?: string;
   readonly offset?: number;
@@ -244,6 +247,68 @@ const stringsIssues: ReadonlySignal<readonly IssueEntry[]> = computed(() =>
   }),
 );
 
+// ---- design checks: what Wallet accepts but people cannot read, or a poster without its seating ----
+
+let lastContrastInput: ContrastInput | undefined;
+/**
+ * What the contrast checks read of the shown pass: the same object while the colors,
+ * the style and the poster layout stay the same, so typing a value or a label does not
+ * re-run the checks (the computed below follows only this and the images).
+ */
+const contrastInput: ReadonlySignal<ContrastInput | undefined> = computed(() => {
+  const pass = shownPass.value.pass;
+  if (pass === undefined) return undefined;
+  const schemes = Array.isArray(pass.preferredStyleSchemes) ? pass.preferredStyleSchemes : [];
+  const poster = pass.posterGeneric !== undefined ? 'posterGeneric' : pass.eventTicket !== undefined && schemes.includes('posterEventTicket') ? 'posterEventTicket' : undefined;
+  const next: ContrastInput = {
+    backgroundColor: pass.backgroundColor,
+    foregroundColor: pass.foregroundColor,
+    labelColor: pass.labelColor,
+    footerBackgroundColor: pass.footerBackgroundColor,
+    style: passStyle(pass),
+    poster,
+  };
+  const last = lastContrastInput;
+  const same = last !== undefined && (Object.keys(next) as (keyof ContrastInput)[]).every((key) => last[key] === next[key]);
+  if (!same) lastContrastInput = next;
+  return lastContrastInput;
+});
+
+/** The average colors of the images text is drawn on; read when the images change. */
+const contrastImages: ReadonlySignal<ContrastImages> = computed(() => {
+  const map = images.value;
+  return { strip: bestImage(map, 'strip')?.average, background: bestImage(map, 'background')?.average, artwork: bestImage(map, 'artwork')?.average };
+});
+
+/** Labels and values under WCAG's contrast thresholds: computed only when the colors or the images change. */
+const contrastFindings: ReadonlySignal<readonly IssueEntry[]> = computed(() => {
+  const input = contrastInput.value;
+  if (input === undefined) return [];
+  return contrastIssues(input, contrastImages.value).map((issue) => ({ ...issue, id: `design:${issue.code}:${issue.path}`, source: 'design' as const }));
+});
+
+const hasSeating = (semantics: Record<string, unknown>): boolean =>
+  (Array.isArray(semantics['seats']) && semantics['seats'].length > 0) || (typeof semantics['admissionLevel'] === 'string' && semantics['admissionLevel'] !== '');
+
+/** A poster event ticket without `seats` (or `admissionLevel`): its footer has no seating to show. */
+const posterFindings: ReadonlySignal<readonly IssueEntry[]> = computed(() => {
+  const pass = shownPass.value.pass;
+  if (pass === undefined || posterLayout(pass)?.kind !== 'posterEventTicket') return [];
+  const semantics = typeof pass.semantics === 'object' && pass.semantics !== null ? (pass.semantics as Record<string, unknown>) : undefined;
+  if (semantics !== undefined && hasSeating(semantics)) return [];
+  return [
+    {
+      id: 'design:poster-no-seats',
+      source: 'design',
+      severity: 'warning',
+      code: 'poster-no-seats',
+      message:
+        'A poster event ticket shows its seating in the footer from the semantic tag `seats` (section, row, seat) — or `admissionLevel` for general admission; this pass has neither, so the poster shows no seat.',
+      path: semantics === undefined ? '/preferredStyleSchemes' : '/semantics',
+    },
+  ];
+});
+
 /** The Google Wallet mapping, once its code has loaded (it loads when the page is idle). */
 export const googleMapper = signal<((pass: Pass, images: ReadonlyMap<string, string>) => GoogleWalletPass) | undefined>(undefined);
 
@@ -292,6 +357,8 @@ export const issues: ReadonlySignal<readonly IssueEntry[]> = computed(() => {
     ...cutValues.value,
     ...imageIssues.value,
     ...stringsIssues.value,
+    ...contrastFindings.value,
+    ...posterFindings.value,
   ]);
 });
 
@@ -361,6 +428,8 @@ export function loadExample(id: string): void {
     exampleId.value = id;
     text.value = templateText(example.template);
     values.value = { ...values.value, ...example.values };
+    // Every example is a pass Wallet accepts: with the stand-in icon when the icon slot is empty.
+    addStandInIcon();
   });
 }
 
@@ -468,6 +537,7 @@ const CHECK_SLICES: readonly (() => unknown)[] = [
   () => templateReport.peek(),
   () => passReport.peek(),
   () => imageIssues.peek(),
+  () => [contrastFindings.peek(), posterFindings.peek()],
   () => googleIssues.peek(),
 ];
 

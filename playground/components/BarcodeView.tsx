@@ -5,6 +5,9 @@ import { previewProblems } from '../state.js';
 
 const DRAWABLE = new Set(['PKBarcodeFormatQR', 'PKBarcodeFormatPDF417', 'PKBarcodeFormatAztec', 'PKBarcodeFormatCode128']);
 
+/** How a format is spoken. */
+const FORMAT_NAMES: Readonly<Record<string, string>> = { QR: 'QR code', Aztec: 'Aztec code', PDF417: 'PDF417 barcode', Code128: 'Code 128 barcode' };
+
 function report(message: string | undefined): void {
   const next =
     message === undefined
@@ -55,9 +58,11 @@ export function BarcodeView({ barcode, reportIssues = false }: { barcode: Barcod
   useEffect(() => () => void (reportIssues && report(undefined)), [reportIssues]);
 
   const shortFormat = String(format).replace('PKBarcodeFormat', '');
+  // A screen reader hears what the code holds ("QR code: member:NC-004217"), not just that there is one.
+  const spoken = `${FORMAT_NAMES[shortFormat] ?? `${shortFormat} barcode`}: ${String(message)}`;
   return (
     <figure class="barcode" data-testid="barcode" data-format={format} data-status={state.status}>
-      <canvas ref={canvas} role="img" aria-label={`${shortFormat} barcode`} hidden={state.status === 'error'} />
+      <canvas ref={canvas} role="img" aria-label={spoken} hidden={state.status === 'error'} />
       {state.status === 'error' ? <p class="barcode-error">Barcode not drawn: {state.message}</p> : null}
       {barcode.altText === undefined ? null : <figcaption>{barcode.altText}</figcaption>}
     </figure>

@@ -38,12 +38,27 @@ function seatOf(seats: unknown): string | undefined {
   return text(seat['seatIdentifier']) ?? ([text(seat['seatRow']), text(seat['seatNumber'])].filter((part) => part !== undefined).join('') || undefined);
 }
 
+/** One detail as a term and its definition (inside a `<dl>`): "Gate, B12". */
 function Detail({ name, value }: { name: string; value: string | undefined }): JSX.Element | null {
   if (value === undefined) return null;
   return (
     <div class="boarding-detail" data-detail={name.toLowerCase()}>
-      <div class="field-label">{name}</div>
-      <div class="field-value">{value}</div>
+      <dt class="field-label">{name}</dt>
+      <dd class="field-value">{value}</dd>
+    </div>
+  );
+}
+
+/** An end of the route: "From, LIS Lisbon 9:55 AM". */
+function End({ end, code, city, time }: { end: 'departure' | 'destination'; code: unknown; city: unknown; time: string | undefined }): JSX.Element {
+  return (
+    <div class="boarding-end" data-end={end}>
+      <dt class="visually-hidden">{end === 'departure' ? 'From' : 'To'}</dt>
+      <dd>
+        <div class="boarding-code">{text(code) ?? ''}</div>
+        <div class="boarding-city">{text(city) ?? ''}</div>
+        <div class="boarding-time">{time ?? ''}</div>
+      </dd>
     </div>
   );
 }
@@ -79,28 +94,20 @@ export function BoardingCard({ pass, images }: { pass: Pass; images: CardImages 
         {images.primaryLogo === undefined ? <div class="pass-logo-text">{pass.logoText ?? ''}</div> : <img class="poster-logo" src={images.primaryLogo} alt="" data-testid="image-primaryLogo" />}
         <div class="boarding-flight" data-testid="boarding-flight">{flight}</div>
       </header>
-      <div class="boarding-route">
-        <div class="boarding-end" data-end="departure">
-          <div class="boarding-code">{text(tags['departureAirportCode']) ?? ''}</div>
-          <div class="boarding-city">{text(tags['departureCityName']) ?? ''}</div>
-          <div class="boarding-time">{at(departure, departureZone, TIME) ?? ''}</div>
-        </div>
-        <div class="boarding-plane" aria-hidden="true">✈</div>
-        <div class="boarding-end" data-end="destination">
-          <div class="boarding-code">{text(tags['destinationAirportCode']) ?? ''}</div>
-          <div class="boarding-city">{text(tags['destinationCityName']) ?? ''}</div>
-          <div class="boarding-time">{at(arrival, arrivalZone, TIME) ?? ''}</div>
-        </div>
-      </div>
+      {/* The plane between the airports is drawn by the stylesheet (a <dl> holds only its terms and definitions). */}
+      <dl class="boarding-route">
+        <End end="departure" code={tags['departureAirportCode']} city={tags['departureCityName']} time={at(departure, departureZone, TIME)} />
+        <End end="destination" code={tags['destinationAirportCode']} city={tags['destinationCityName']} time={at(arrival, arrivalZone, TIME)} />
+      </dl>
       <p class="boarding-date">{at(departure, departureZone, DAY) ?? ''}</p>
-      <div class="boarding-details">
+      <dl class="boarding-details">
         <Detail name="Gate" value={text(tags['departureGate'])} />
         <Detail name="Terminal" value={text(tags['departureTerminal'])} />
         <Detail name="Boarding" value={at(boarding, departureZone, TIME)} />
         <Detail name="Seat" value={seatOf(tags['seats'])} />
         <Detail name={zone === undefined ? 'Group' : 'Zone'} value={zone ?? text(tags['boardingGroup'])} />
-      </div>
-      <Detail name="Passenger" value={personName(tags['passengerName'])} />
+        <Detail name="Passenger" value={personName(tags['passengerName'])} />
+      </dl>
       {barcode === undefined ? null : <BarcodeView barcode={barcode} />}
     </article>
   );

@@ -12,6 +12,7 @@ const SOURCE_NAMES: Readonly<Record<IssueSource, string>> = {
   image: 'images',
   google: 'Google Wallet',
   strings: 'pass.strings',
+  design: 'design check',
 };
 
 function IssueButton({ entry }: { entry: IssueEntry }): JSX.Element {

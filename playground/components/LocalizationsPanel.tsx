@@ -1,8 +1,8 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import { localizableTexts, stringsTemplate } from '../lib/localize.js';
+import { stringsTemplate, templateTexts } from '../lib/localize.js';
 import { addLanguage, LANGUAGE, previewLanguage, removeLanguage, setStrings, stringsTables, stringsTexts } from '../localization-state.js';
-import { shownPass } from '../state.js';
+import { parsed, shownPass } from '../state.js';
 
 /** One pass.strings per language, edited as text; the preview can show each language. */
 export function LocalizationsPanel(): JSX.Element {
@@ -11,8 +11,11 @@ export function LocalizationsPanel(): JSX.Element {
   const valid = LANGUAGE.test(draft) && !languages.includes(draft);
   const add = (): void => {
     if (!valid) return;
-    // Starts with every text of the pass, each translated as itself: change the right-hand sides.
-    addLanguage(draft, stringsTemplate(localizableTexts(shownPass.peek().pass ?? {})));
+    // Starts with every text of the template, each translated as itself: change the right-hand sides.
+    // Values filled in from placeholders are one holder's (a name, a member number): not in the table.
+    const template = parsed.peek();
+    const body = template.ok && typeof template.value === 'object' && template.value !== null ? (template.value as { description?: unknown }).description : undefined;
+    addLanguage(draft, stringsTemplate(templateTexts(shownPass.peek().pass ?? {}, body ?? {})));
     previewLanguage.value = draft;
     setDraft('');
   };

@@ -41,8 +41,9 @@ function CredentialInput({ id, label, hint, target, secret = false }: { id: stri
           if (file !== undefined) target.value = { name: file.name, value: new Uint8Array(await file.arrayBuffer()) };
         }}
       />
+      {/* Each box named for its file ("or paste PEM: Private key"), not three boxes of one name. */}
       <label class="sub-label" for={`${id}-pem`}>
-        or paste PEM
+        or paste PEM<span class="visually-hidden">: {label}</span>
       </label>
       <textarea
         id={`${id}-pem`}

@@ -21,11 +21,16 @@ const STYLE_NAMES: Readonly<Record<PassStyle, string>> = {
 /** Object URLs of the pass's images (the densest of each), by image name. */
 export type CardImages = Readonly<Partial<Record<'icon' | 'logo' | 'strip' | 'thumbnail' | 'background' | 'footer' | 'artwork' | 'primaryLogo' | 'secondaryLogo' | 'venueMap', string>>>;
 
+/**
+ * One field as a term and its definition (inside a row's `<dl>`), so a screen reader says
+ * "Member, Grace Hopper" rather than one run of text; a field without a label has an
+ * empty term, as Wallet shows no label.
+ */
 function FieldView({ field, row, path }: { field: Field; row: string; path: string }): JSX.Element {
   return (
     <div class={`field field-${row}`} style={{ textAlign: cssTextAlign(field.textAlignment) }} data-key={field.key} data-path={path}>
-      {field.label === undefined ? null : <div class="field-label">{String(field.label)}</div>}
-      <div class="field-value">{formatFieldValue(field)}</div>
+      {field.label === undefined ? <dt class="visually-hidden" /> : <dt class="field-label">{String(field.label)}</dt>}
+      <dd class="field-value">{formatFieldValue(field)}</dd>
     </div>
   );
 }
@@ -33,10 +38,24 @@ function FieldView({ field, row, path }: { field: Field; row: string; path: stri
 function Row({ fields, row, paths }: { fields: readonly Field[]; row: string; paths: FieldPaths }): JSX.Element | null {
   if (fields.length === 0) return null;
   return (
-    <div class={`row row-${row}${fields.length === 1 ? ' single' : ''}`} data-testid={`${row}-fields`}>
+    <dl class={`row row-${row}${fields.length === 1 ? ' single' : ''}`} data-testid={`${row}-fields`}>
       {fields.map((field, index) => (
         <FieldView key={`${field.key}:${index}`} field={field} row={row} path={paths(field)} />
       ))}
+    </dl>
+  );
+}
+
+/** Front or back: the switch above every Apple view (the back is iOS's Pass Details screen). */
+export function SideSwitch({ side, onSide, backCount }: { side: 'front' | 'back'; onSide: (side: 'front' | 'back') => void; backCount: number }): JSX.Element {
+  return (
+    <div class="card-flip" role="group" aria-label="Side of the pass">
+      <button type="button" aria-pressed={side === 'front'} onClick={() => onSide('front')}>
+        Front
+      </button>
+      <button type="button" aria-pressed={side === 'back'} onClick={() => onSide('back')} data-testid="show-back">
+        Back ({backCount} field{backCount === 1 ? '' : 's'})
+      </button>
     </div>
   );
 }
@@ -115,14 +134,7 @@ export function PassCard({ pass, images, testId = 'pass-preview' }: { pass: Pass
 
   return (
     <>
-      <div class="card-flip" role="group" aria-label="Side of the pass">
-        <button type="button" aria-pressed={side === 'front'} onClick={() => setSide('front')}>
-          Front
-        </button>
-        <button type="button" aria-pressed={side === 'back'} onClick={() => setSide('back')} data-testid="show-back">
-          Back ({layout.back.length} field{layout.back.length === 1 ? '' : 's'})
-        </button>
-      </div>
+      <SideSwitch side={side} onSide={setSide} backCount={layout.back.length} />
       {side === 'back' ? (
         <PassDetails pass={pass} fields={layout.back} icon={images.icon} />
       ) : (
@@ -144,13 +156,19 @@ export function PassCard({ pass, images, testId = 'pass-preview' }: { pass: Pass
             <Row fields={layout.header} row="header" paths={paths} />
           </header>
           {style === 'boardingPass' ? (
-            <div class="row row-primary boarding" data-testid="primary-fields">
+            <dl class="row row-primary boarding" data-testid="primary-fields">
               {layout.primary[0] === undefined ? null : <FieldView field={layout.primary[0]} row="primary" path={paths(layout.primary[0])} />}
-              <TransitGlyph transitType={structure.transitType} />
+              {/* The glyph is a term of its own: "Transit, Air". */}
+              <div class="transit-cell">
+                <dt class="visually-hidden">Transit</dt>
+                <dd>
+                  <TransitGlyph transitType={structure.transitType} />
+                </dd>
+              </div>
               {layout.primary.slice(1).map((field, index) => (
                 <FieldView key={`${field.key}:${index}`} field={{ ...field, textAlignment: 'PKTextAlignmentRight' }} row="primary" path={paths(field)} />
               ))}
-            </div>
+            </dl>
           ) : (
             <div
               class={stripStyle ? `strip${strip === undefined ? '' : ' has-image'}` : 'primary-area'}

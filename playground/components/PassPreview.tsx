@@ -1,12 +1,15 @@
 import { computed, signal } from '@preact/signals';
-import type { JSX } from 'preact';
+import type { ComponentChildren, JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import type { Field, Pass } from '../../src/index.js';
 import { bestImage, IMAGE_NAMES, images } from '../images.js';
 import { shownPass } from '../state.js';
 import { lazyComponent } from '../lib/lazy.js';
 import { localizePass } from '../lib/localize.js';
 import { previewLanguage, previewTable, stringsTexts } from '../localization-state.js';
-import { type PosterLayout, posterLayout } from '../lib/poster.js';
-import { type CardImages, PassCard } from './PassCard.js';
+import { type PosterLayout, posterLayout, posterStructure } from '../lib/poster.js';
+import { type CardImages, PassCard, SideSwitch } from './PassCard.js';
+import { PassDetails } from './PassDetails.js';
 import { PosterCard } from './PosterCard.js';
 import { PosterGuide } from './PosterGuide.js';
 import { BoardingCard } from './BoardingCard.js';
@@ -81,6 +84,23 @@ function PosterSwitch({ layout }: { layout: PosterLayout }): JSX.Element {
   );
 }
 
+const isField = (value: unknown): value is Field => typeof value === 'object' && value !== null && typeof (value as { key?: unknown }).key === 'string';
+
+/**
+ * A poster or a semantic boarding pass with its back: the same Pass Details screen (opened
+ * from the "…" button) as every other pass, with the back fields of the structure it is drawn from.
+ */
+function WithBack({ pass, layout, icon, children }: { pass: Pass; layout: PosterLayout; icon: string | undefined; children: ComponentChildren }): JSX.Element {
+  const [side, setSide] = useState<'front' | 'back'>('front');
+  const back = (posterStructure(pass, layout).backFields ?? []).filter(isField);
+  return (
+    <>
+      <SideSwitch side={side} onSide={setSide} backCount={back.length} />
+      {side === 'back' ? <PassDetails pass={pass} fields={back} icon={icon} /> : children}
+    </>
+  );
+}
+
 /** The pass as Wallet would show it, from the last pass that could be built, with the images of the slots. */
 export function PassPreview({ testId = 'pass-preview' }: { testId?: string } = {}): JSX.Element {
   const { pass: own, stale } = shownPass.value;
@@ -114,12 +134,12 @@ export function PassPreview({ testId = 'pass-preview' }: { testId?: string } = {
       ) : null}
       {!drawPoster ? (
         <PassCard pass={pass} images={cardImages.value} testId={testId} />
-      ) : poster.kind === 'semanticBoardingPass' ? (
-        <BoardingCard pass={pass} images={cardImages.value} />
       ) : (
-        <PosterCard pass={pass} layout={poster} images={cardImages.value} />
+        <WithBack pass={pass} layout={poster} icon={cardImages.value.icon}>
+          {poster.kind === 'semanticBoardingPass' ? <BoardingCard pass={pass} images={cardImages.value} /> : <PosterCard pass={pass} layout={poster} images={cardImages.value} />}
+          {poster.kind === 'posterEventTicket' ? <PosterGuide pass={pass} images={cardImages.value} /> : null}
+        </WithBack>
       )}
-      {drawPoster && poster.kind === 'posterEventTicket' ? <PosterGuide pass={pass} images={cardImages.value} /> : null}
       {walletView.value === 'both' ? <GoogleView /> : null}
     </div>
   );

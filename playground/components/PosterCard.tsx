@@ -14,12 +14,13 @@ function eventDate(value: unknown): string | undefined {
   return formatFieldValue({ key: 'date', value: given, dateStyle: 'PKDateStyleMedium', timeStyle: 'PKDateStyleShort', ignoresTimeZone: true });
 }
 
+/** A poster's field: its label and value as a term and definition, as a screen reader should pair them. */
 function PosterField({ field, big = false }: { field: Field; big?: boolean }): JSX.Element {
   return (
-    <div class={big ? 'poster-field big' : 'poster-field'} data-key={field.key}>
-      {field.label === undefined ? null : <div class="field-label">{String(field.label)}</div>}
-      <div class="field-value">{formatFieldValue(field)}</div>
-    </div>
+    <dl class={big ? 'poster-field big' : 'poster-field'} data-key={field.key}>
+      {field.label === undefined ? <dt class="visually-hidden" /> : <dt class="field-label">{String(field.label)}</dt>}
+      <dd class="field-value">{formatFieldValue(field)}</dd>
+    </dl>
   );
 }
 
@@ -44,15 +45,20 @@ function Seating({ semantics }: { semantics: Record<string, unknown> }): JSX.Ele
   if (admission === undefined && parts.length === 0) return null;
   const color = shownColor(typeof seat['seatSectionColor'] === 'string' ? seat['seatSectionColor'] : undefined);
   return (
-    <div class="poster-seating" data-testid="poster-seating" style={color === undefined ? undefined : { borderColor: color.rgb }}>
-      {admission === undefined ? null : <div class="poster-admission">{admission}</div>}
+    <dl class="poster-seating" data-testid="poster-seating" style={color === undefined ? undefined : { borderColor: color.rgb }}>
+      {admission === undefined ? null : (
+        <div class="poster-admission">
+          <dt class="visually-hidden">Admission</dt>
+          <dd data-testid="poster-admission">{admission}</dd>
+        </div>
+      )}
       {parts.map(([label, value]) => (
         <div key={label} class="poster-field" data-seat={label.toLowerCase()}>
-          <div class="field-label">{label}</div>
-          <div class="field-value">{value}</div>
+          <dt class="field-label">{label}</dt>
+          <dd class="field-value">{value}</dd>
         </div>
       ))}
-    </div>
+    </dl>
   );
 }
 

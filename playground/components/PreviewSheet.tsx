@@ -1,33 +1,50 @@
+import { signal } from '@preact/signals';
 import type { JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { shownIssues } from '../state.js';
 import { PassPreview } from './PassPreview.js';
 
+/** Whether the phone's sheet with the pass is up. */
+const sheetOpen = signal(false);
+/** Where the person was: the last element focused outside the sheet and its button. */
+let returnTo: HTMLElement | null = null;
+
+function hide(): void {
+  sheetOpen.value = false;
+  returnTo?.focus({ preventScroll: true });
+}
+
 /**
- * On a phone: a button that stays in the corner and brings up the pass in a sheet
- * over the bottom of the page. Nothing scrolls and the focus comes back where it
- * was, so a person typing a value sees the pass and carries on. The sheet does not
- * block the page: typing with it open updates it.
+ * On a phone: the "Show the pass" button, in the sticky section bar at the top of the
+ * screen — not floating over the page, where it covered the inputs and barcodes under
+ * it — so it is one tap away from anywhere and over nothing.
+ */
+export function ShowPassButton(): JSX.Element {
+  const open = sheetOpen.value;
+  return (
+    <button type="button" class="show-pass" aria-expanded={open} aria-controls={open ? 'preview-sheet' : undefined} data-testid="show-pass" onClick={() => (open ? hide() : (sheetOpen.value = true))}>
+      {open ? 'Hide the pass' : 'Show the pass'}
+    </button>
+  );
+}
+
+/**
+ * On a phone: the pass in a sheet over the bottom of the page, brought up by {@link ShowPassButton}.
+ * Nothing scrolls and the focus comes back where it was, so a person typing a value sees the
+ * pass and carries on. The sheet does not block the page: typing with it open updates it.
  */
 export function PreviewSheet(): JSX.Element {
-  const [open, setOpen] = useState(false);
-  const returnTo = useRef<HTMLElement | null>(null);
+  const open = sheetOpen.value;
   const close = useRef<HTMLButtonElement>(null);
 
-  // Where the person was: the last element focused outside the sheet and its button.
   useEffect(() => {
     const remember = (event: FocusEvent): void => {
       const target = event.target;
-      if (target instanceof HTMLElement && target.closest('.phone-preview') === null) returnTo.current = target;
+      if (target instanceof HTMLElement && target.closest('.phone-preview, [data-testid=show-pass]') === null) returnTo = target;
     };
     addEventListener('focusin', remember);
     return () => removeEventListener('focusin', remember);
   }, []);
-
-  const hide = (): void => {
-    setOpen(false);
-    returnTo.current?.focus({ preventScroll: true });
-  };
 
   useEffect(() => {
     if (!open) return undefined;
@@ -43,7 +60,7 @@ export function PreviewSheet(): JSX.Element {
   return (
     <div class="phone-preview">
       {open ? (
-        <div class="sheet" role="dialog" aria-modal="false" aria-labelledby="sheet-heading" data-testid="preview-sheet">
+        <div class="sheet" id="preview-sheet" role="dialog" aria-modal="false" aria-labelledby="sheet-heading" data-testid="preview-sheet">
           <div class="sheet-bar">
             <h2 id="sheet-heading">The pass</h2>
             {errors === 0 ? null : <span class="note">{errors} error{errors === 1 ? '' : 's'} (see Issues)</span>}
@@ -54,15 +71,6 @@ export function PreviewSheet(): JSX.Element {
           <PassPreview testId="sheet-preview" />
         </div>
       ) : null}
-      <button
-        type="button"
-        class="show-pass"
-        aria-expanded={open}
-        data-testid="show-pass"
-        onClick={() => (open ? hide() : setOpen(true))}
-      >
-        {open ? 'Hide the pass' : 'Show the pass'}
-      </button>
     </div>
   );
 }

@@ -14,7 +14,7 @@ const PATHS: Readonly<Record<string, string>> = {
 export function TransitGlyph({ transitType }: { transitType: unknown }): JSX.Element {
   const name = typeof transitType === 'string' && Object.hasOwn(PATHS, transitType) ? transitType : 'PKTransitTypeGeneric';
   return (
-    <svg class="transit" viewBox="0 0 24 24" width="28" height="28" role="img" aria-label={name.replace('PKTransitType', 'transit: ')} data-testid="transit-glyph">
+    <svg class="transit" viewBox="0 0 24 24" width="28" height="28" role="img" aria-label={name.replace('PKTransitType', '')} data-testid="transit-glyph">
       <path d={PATHS[name]} fill="currentColor" />
     </svg>
   );

@@ -28,19 +28,22 @@ export const posterEvent: Example = {
         venueRegionName: 'Sheffield',
         eventStartDate: '${doors}',
         eventEndDate: '${ends}',
+        // The poster's footer shows the seating from these (Apple: seats populate the seating and entry information).
+        seats: [{ seatSection: '${section}', seatRow: '${row}', seatNumber: '${seat}' }],
       },
       eventTicket: {
         primaryFields: [{ key: 'artist', label: 'Artist', value: '${artist}' }],
         secondaryFields: [{ key: 'date', label: 'Doors', value: '${doors}', dateStyle: 'PKDateStyleMedium', timeStyle: 'PKDateStyleShort', ignoresTimeZone: true }],
         auxiliaryFields: [
           { key: 'section', label: 'Section', value: '${section}' },
+          { key: 'row', label: 'Row', value: '${row}', textAlignment: 'PKTextAlignmentCenter' },
           { key: 'seat', label: 'Seat', value: '${seat}', textAlignment: 'PKTextAlignmentRight' },
         ],
         additionalInfoFields: [{ key: 'entry', label: 'Entry', value: 'Doors open one hour before the show.' }],
         backFields: [{ key: 'help', label: 'Help', value: 'https://tickets.example.com/help or +44 114 496 0000' }],
       },
     },
-    placeholder: ['ticketCode', 'artist', 'doors', 'ends', 'section', 'seat'],
+    placeholder: ['ticketCode', 'artist', 'doors', 'ends', 'section', 'row', 'seat'],
   },
   values: formValues({
     ticketCode: 'TCK-2026-000913',
@@ -48,6 +51,7 @@ export const posterEvent: Example = {
     doors: '2026-12-01T19:00:00+00:00',
     ends: '2026-12-01T23:00:00+00:00',
     section: 'B',
+    row: '4',
     seat: '17',
   }),
 };

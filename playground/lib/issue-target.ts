@@ -53,7 +53,7 @@ export function issueTarget(entry: IssueEntry, text: string, tree: Tree): IssueT
   if (entry.source === 'image') return { kind: 'input', id: imageInputId(entry.path.replace(/^\//, '')) };
 
   let pointer = entry.path;
-  if (entry.source === 'pass' || entry.source === 'preview' || entry.source === 'google') {
+  if (entry.source === 'pass' || entry.source === 'preview' || entry.source === 'google' || entry.source === 'design') {
     const mapped = passPointerToTemplate(entry.path);
     if (typeof mapped !== 'string') return { kind: 'input', id: mapped.input };
     pointer = mapped;

@@ -47,6 +47,22 @@ export function localizableTexts(pass: unknown): string[] {
   return [...found];
 }
 
+/**
+ * The texts a pass.strings for a template translates: the pass's localizable texts that
+ * are the template's own — written in its body without a placeholder, or its name and
+ * organization — not the values one holder's pass was filled with ("Grace Hopper").
+ *
+ * @example
+ * ```ts
+ * templateTexts(pass, template.description); // ['Northside Climbing', 'Level', 'Member', …] — no names, no member numbers
+ * ```
+ */
+export function templateTexts(pass: { organizationName?: unknown; description?: unknown }, body: unknown): string[] {
+  const own = new Set(localizableTexts(body).filter((text) => !text.includes('${')));
+  for (const top of [pass.organizationName, pass.description]) if (typeof top === 'string') own.add(top);
+  return localizableTexts(pass).filter((text) => own.has(text));
+}
+
 /** A pass.strings text with one `"text" = "text";` line per text, ready to translate. */
 export function stringsTemplate(texts: readonly string[]): string {
   const quote = (text: string): string => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;

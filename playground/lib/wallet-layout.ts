@@ -3,6 +3,13 @@ import type { Field, PassStructure, PassStyle } from '../../src/index.js';
 // too-many-fields rule uses (from Apple's Wallet Developer Guide).
 import { LIMITS, SHARED_ROW_STYLES, SQUARE_FORMATS } from '../../src/rules/layout.js';
 
+/**
+ * Coupons and store cards draw their secondary and auxiliary fields on one row whatever
+ * the barcode (Apple's store card and coupon layouts: "Card holder" beside "Card no.");
+ * a generic pass does so only above a square barcode.
+ */
+const ONE_ROW_STYLES: ReadonlySet<PassStyle> = new Set(['coupon', 'storeCard']);
+
 /** The front of a pass as Wallet lays it out: the fields drawn per row, and how many are not drawn. */
 export interface FrontLayout {
   readonly header: readonly Field[];
@@ -20,7 +27,8 @@ function fieldsOf(structure: PassStructure, key: keyof PassStructure): readonly 
 }
 
 /**
- * Lays out a pass's fields as Wallet does for its style and barcode.
+ * Lays out a pass's fields as Wallet does for its style and barcode: on coupons and store
+ * cards (and generic passes with a square barcode) secondary and auxiliary fields share one row of four.
  *
  * @example
  * ```ts
@@ -40,7 +48,7 @@ export function frontLayout(structure: PassStructure, style: PassStyle, barcodeF
   const secondary = take(fieldsOf(structure, 'secondaryFields'), limits.secondary);
   const auxiliary = take(fieldsOf(structure, 'auxiliaryFields'), limits.auxiliary);
   let rows: (readonly Field[])[];
-  if (barcodeFormat !== undefined && SQUARE_FORMATS.has(barcodeFormat) && SHARED_ROW_STYLES.has(style)) {
+  if (ONE_ROW_STYLES.has(style) || (barcodeFormat !== undefined && SQUARE_FORMATS.has(barcodeFormat) && SHARED_ROW_STYLES.has(style))) {
     const shared = [...secondary, ...auxiliary];
     hidden += Math.max(0, shared.length - 4);
     rows = [shared.slice(0, 4)];
