@@ -56,6 +56,8 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
   /** The first example, made for the test certificate's pass type, with an icon and a logo. */
   async function prepare(page: Page): Promise<void> {
     await replaceEditorText(page, templateText(first?.template).replace('pass.com.example.membership', pki.passTypeIdentifier));
+    // Its own icon at @1x and @2x, in place of the examples' stand-in (whose @3x is removed).
+    await page.locator('[data-testid="slot-icon@3x.png"] button').click();
     await page.locator('#image-icon-1').setInputFiles(pngFile('icon.png', solidPng(29, 29, [22, 101, 52])));
     await page.locator('#image-icon-2').setInputFiles(pngFile('icon@2x.png', solidPng(58, 58, [22, 101, 52])));
     await page.locator('#image-logo-2').setInputFiles(pngFile('logo@2x.png', solidPng(320, 100, [250, 204, 21])));
@@ -230,6 +232,8 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     const { page, errors } = await open();
     await replaceEditorText(page, templateText(first?.template).replace('pass.com.example.membership', pki.passTypeIdentifier));
     await page.locator('#image-logo-1').setInputFiles(pngFile('logo.png', solidPng(160, 50, [250, 204, 21])));
+    // Without the examples' stand-in icon.
+    for (const path of ['icon.png', 'icon@2x.png', 'icon@3x.png']) await page.locator(`[data-testid="slot-${path}"] button`).click();
     await expect.poll(() => page.locator('[data-testid=issues] button[data-code=missing-icon]').count()).toBe(1);
     await page.locator('[data-testid=make-icon]').click();
     await expect.poll(() => page.locator('[data-testid="size-icon@3x.png"]').textContent()).toBe('87×87');

@@ -142,8 +142,8 @@ describe.skipIf(!chromiumAvailable)('playground: poster layouts (iOS 18 event ti
     const { page, errors } = await open();
     await page.locator('[data-testid=example-picker]').selectOption('poster-event');
     await page.locator('[data-testid=poster-preview]').waitFor();
-    // The example has no seats: nothing is drawn for them.
-    expect(await page.locator('[data-testid=poster-seating]').count()).toBe(0);
+    // The example's seat: section, row and seat, without a section color.
+    expect(await page.locator('[data-testid=poster-seating] [data-seat]').evaluateAll((fields) => fields.map((field) => field.textContent))).toEqual(['SectionB', 'Row4', 'Seat17']);
     await replaceEditorText(
       page,
       posterTemplate((body) => {
