@@ -39,7 +39,15 @@ export async function startHarness(): Promise<Harness> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     timeout: 30_000,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-quic',
+    ],
   });
   return {
     url: `http://127.0.0.1:${port}/`,
@@ -190,7 +198,9 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
 }
 
 /** The state a playground URL carries in its `#z=` hash, decoded; `undefined` for anything else. */
-export function sharedStateOf(url: string): { template: string; values: Record<string, { text: string; json: boolean }>; issuer: Record<string, unknown>; images?: Record<string, string> } | undefined {
+export function sharedStateOf(
+  url: string,
+): { template: string; values: Record<string, { text: string; json: boolean }>; issuer: Record<string, unknown>; images?: Record<string, string> } | undefined {
   const hash = new URL(url).hash;
   if (!hash.startsWith('#z=')) return undefined;
   try {
