@@ -47,9 +47,11 @@ function Seating({ semantics }: { semantics: Record<string, unknown> }): JSX.Ele
   return (
     <dl class="poster-seating" data-testid="poster-seating" style={color === undefined ? undefined : { borderColor: color.rgb }}>
       {admission === undefined ? null : (
-        <div class="poster-admission">
+        <div class="poster-admission-row">
           <dt class="visually-hidden">Admission</dt>
-          <dd data-testid="poster-admission">{admission}</dd>
+          <dd class="poster-admission" data-testid="poster-admission">
+            {admission}
+          </dd>
         </div>
       )}
       {parts.map(([label, value]) => (
