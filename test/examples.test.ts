@@ -34,7 +34,11 @@ const read = (path: string): string => readFileSync(join(folder, path), 'utf8');
 describe('examples/', () => {
   test('holds one template and one values file per playground example, and nothing else', () => {
     const names = examples.map((example) => `${example.id}.json`).sort();
-    expect(readdirSync(folder).filter((name) => name.endsWith('.json')).sort()).toEqual(names);
+    expect(
+      readdirSync(folder)
+        .filter((name) => name.endsWith('.json'))
+        .sort(),
+    ).toEqual(names);
     expect(readdirSync(join(folder, 'values')).sort()).toEqual(names);
   });
 
@@ -58,26 +62,42 @@ describe('examples/', () => {
       return made;
     };
     beforeAll(async () => {
-      files = await prepareFiles({ 'icon.png': readFileSync(join(folder, 'icon.png')), 'icon@2x.png': readFileSync(join(folder, 'icon@2x.png')), 'icon@3x.png': readFileSync(join(folder, 'icon@3x.png')) });
+      files = await prepareFiles({
+        'icon.png': readFileSync(join(folder, 'icon.png')),
+        'icon@2x.png': readFileSync(join(folder, 'icon@2x.png')),
+        'icon@3x.png': readFileSync(join(folder, 'icon@3x.png')),
+      });
     });
 
     test('the stand-in icons are PNGs at 29, 58 and 87 pixels with no issue', () => {
       expect(files.issues).toEqual([]);
-      expect(files.files.map((file) => [file.path, file.image?.size?.width])).toEqual([['icon.png', 29], ['icon@2x.png', 58], ['icon@3x.png', 87]]);
+      expect(files.files.map((file) => [file.path, file.image?.size?.width])).toEqual([
+        ['icon.png', 29],
+        ['icon@2x.png', 58],
+        ['icon@3x.png', 87],
+      ]);
     });
 
-    test.each(examples.map((example) => [example.id] as const))('%s', async (id) => {
-      const template: unknown = JSON.parse(read(`${id}.json`));
-      const values: unknown = JSON.parse(read(`values/${id}.json`));
-      // What the service checks of a template it is given (its id replaced by the service's own).
-      expect(validateTemplate({ ...(template as object), id: 1 }).issues.filter((issue) => issue.severity === 'error')).toEqual([]);
-      const passType = (template as { passType: string }).passType;
-      const { signer, root } = await signerFor(passType);
-      const pass = buildPass(template as never, values as never, { teamIdentifier: signer.teamIdentifier, organizationName: 'Example', serialNumber: `${id}-1` });
-      const pkpass = await packPass(pass, files, signer);
-      const report = await verifyPass(pkpass, { roots: [root] });
-      expect(report.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
-      expect(report.issues.map((issue) => issue.code)).toContain('development-certificate');
-    }, 60_000);
+    test.each(examples.map((example) => [example.id] as const))(
+      '%s',
+      async (id) => {
+        const template: unknown = JSON.parse(read(`${id}.json`));
+        const values: unknown = JSON.parse(read(`values/${id}.json`));
+        // What the service checks of a template it is given (its id replaced by the service's own).
+        expect(validateTemplate({ ...(template as object), id: 1 }).issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+        const passType = (template as { passType: string }).passType;
+        const { signer, root } = await signerFor(passType);
+        const pass = buildPass(template as never, values as never, {
+          teamIdentifier: signer.teamIdentifier,
+          organizationName: 'Example',
+          serialNumber: `${id}-1`,
+        });
+        const pkpass = await packPass(pass, files, signer);
+        const report = await verifyPass(pkpass, { roots: [root] });
+        expect(report.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+        expect(report.issues.map((issue) => issue.code)).toContain('development-certificate');
+      },
+      60_000,
+    );
   });
 });

@@ -32,7 +32,8 @@ export async function writeDevIdentity(request: DevIdentityRequest, io: CliIo): 
     throw new UsageError(`a pass type identifier starts with "pass." and holds no spaces (pass.com.example.event), not ${JSON.stringify(passTypeIdentifier)}`);
   }
   const teamIdentifier = request.teamIdentifier ?? DEVELOPMENT_TEAM_IDENTIFIER;
-  if (!/^[A-Z0-9]{10}$/.test(teamIdentifier)) throw new UsageError(`--team takes ten upper-case letters and digits, like Apple's team identifiers (A93A5CM278), not ${JSON.stringify(teamIdentifier)}`);
+  if (!/^[A-Z0-9]{10}$/.test(teamIdentifier))
+    throw new UsageError(`--team takes ten upper-case letters and digits, like Apple's team identifiers (A93A5CM278), not ${JSON.stringify(teamIdentifier)}`);
   const paths = { certificate: join(outDir, 'certificate.pem'), key: join(outDir, 'key.pem'), wwdr: join(outDir, 'wwdr.pem'), root: join(outDir, 'root.pem') };
   if (!request.force) {
     for (const path of Object.values(paths)) {

@@ -20,6 +20,7 @@ export { PERSONALIZATION_FIELDS } from './personalization.js';
 export type { Personalization, PersonalizationField } from './personalization.js';
 export { checkPersonalizationToken, signPersonalizationToken } from './personalization-token.js';
 export { PackError } from './pack-error.js';
+export { MAX_DECODED_IMAGE_BYTES, MAX_IMAGE_SIDE } from './image-limits.js';
 export { createDevelopmentIdentity, DEVELOPMENT_TEAM_IDENTIFIER } from './x509/development-identity.js';
 export type { DevelopmentIdentity, DevelopmentIdentityOptions } from './x509/development-identity.js';
 export { PKPASS_MIME_TYPE, PKPASSES_MIME_TYPE, pkpassHeaders } from './mime.js';

@@ -89,7 +89,8 @@ export function nfcKeyProblem(text: string): string | undefined {
   const algorithmId = element(bytes, algorithm.start, algorithm.end);
   if (algorithmId === undefined || algorithmId.tag !== OID) return notSpki;
   const algorithmHex = hex(bytes, algorithmId);
-  if (algorithmHex !== EC_PUBLIC_KEY) return `holds ${KNOWN_ALGORITHMS[algorithmHex] ?? 'a key that is not elliptic-curve'}; Apple wants an ECDH P-256 (prime256v1) key`;
+  if (algorithmHex !== EC_PUBLIC_KEY)
+    return `holds ${KNOWN_ALGORITHMS[algorithmHex] ?? 'a key that is not elliptic-curve'}; Apple wants an ECDH P-256 (prime256v1) key`;
   const curve = element(bytes, algorithmId.end, algorithm.end);
   if (curve === undefined || curve.tag !== OID) return 'names no named curve; Apple wants an ECDH P-256 (prime256v1) key';
   const curveHex = hex(bytes, curve);
@@ -97,7 +98,7 @@ export function nfcKeyProblem(text: string): string | undefined {
   // BIT STRING: one octet of unused bits (0), then the point: 04 ‖ x (32) ‖ y (32).
   const point = keyBits.end - keyBits.start - 1;
   if (bytes[keyBits.start] !== 0 || point !== 65 || bytes[keyBits.start + 1] !== 0x04) {
-    return `holds a ${point > 0 ? point : 0}-byte point${bytes[keyBits.start + 1] === 0x02 || bytes[keyBits.start + 1] === 0x03 ? ' (compressed)' : ''}; a P-256 public key is the 65-byte uncompressed point (04, x, y)`;
+    return `holds a ${Math.max(point, 0)}-byte point${bytes[keyBits.start + 1] === 0x02 || bytes[keyBits.start + 1] === 0x03 ? ' (compressed)' : ''}; a P-256 public key is the 65-byte uncompressed point (04, x, y)`;
   }
   return undefined;
 }

@@ -34,9 +34,14 @@ describe('passmint cert --dev', () => {
     expect(made.stdout).toContain('passmint verify <folder>.pkpass --root keys/root.pem');
     expect(statSync(join(dir, 'keys/key.pem')).mode & 0o777).toBe(0o600);
     const certificate = new X509Certificate(readFileSync(join(dir, 'keys/certificate.pem')));
-    expect(certificate.subject).toContain('UID=pass.com.example.event\nCN=Pass Type ID: pass.com.example.event\nOU=DEVTEAM123\nO=passmint development identity - not accepted by iPhones');
+    expect(certificate.subject).toContain(
+      'UID=pass.com.example.event\nCN=Pass Type ID: pass.com.example.event\nOU=DEVTEAM123\nO=passmint development identity - not accepted by iPhones',
+    );
     expect(certificate.verify(new X509Certificate(readFileSync(join(dir, 'keys/wwdr.pem'))).publicKey)).toBe(true);
-    const out = execFileSync('openssl', ['verify', '-CAfile', 'keys/root.pem', '-untrusted', 'keys/wwdr.pem', '-purpose', 'any', 'keys/certificate.pem'], { cwd: dir, encoding: 'utf8' });
+    const out = execFileSync('openssl', ['verify', '-CAfile', 'keys/root.pem', '-untrusted', 'keys/wwdr.pem', '-purpose', 'any', 'keys/certificate.pem'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     expect(out.trim()).toBe('keys/certificate.pem: OK');
   });
 
@@ -45,8 +50,13 @@ describe('passmint cert --dev', () => {
     writeFileSync(
       join(dir, 'ticket/pass.json'),
       JSON.stringify({
-        formatVersion: 1, passTypeIdentifier: 'pass.com.example.event', teamIdentifier: 'DEVTEAM123', serialNumber: 'ticket-1',
-        organizationName: 'Example Events', description: 'Event ticket', generic: { primaryFields: [{ key: 'event', value: 'Concert' }] },
+        formatVersion: 1,
+        passTypeIdentifier: 'pass.com.example.event',
+        teamIdentifier: 'DEVTEAM123',
+        serialNumber: 'ticket-1',
+        organizationName: 'Example Events',
+        description: 'Event ticket',
+        generic: { primaryFields: [{ key: 'event', value: 'Concert' }] },
       }),
     );
     writeFileSync(join(dir, 'ticket/icon.png'), png(29, 29));

@@ -46,7 +46,10 @@ describe('createDevelopmentIdentity', () => {
       writeFileSync(join(dir, 'root.pem'), identity.root);
       writeFileSync(join(dir, 'wwdr.pem'), identity.wwdr);
       writeFileSync(join(dir, 'certificate.pem'), identity.certificate);
-      const out = execFileSync('openssl', ['verify', '-CAfile', 'root.pem', '-untrusted', 'wwdr.pem', '-purpose', 'any', 'certificate.pem'], { cwd: dir, encoding: 'utf8' });
+      const out = execFileSync('openssl', ['verify', '-CAfile', 'root.pem', '-untrusted', 'wwdr.pem', '-purpose', 'any', 'certificate.pem'], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
       expect(out.trim()).toBe('certificate.pem: OK');
       expect(new X509Certificate(identity.wwdr).subject).toContain('O=passmint development identity - not accepted by iPhones');
       expect(new X509Certificate(identity.root).subject).toContain('CN=passmint Development Root CA');
@@ -76,13 +79,19 @@ describe('createDevelopmentIdentity', () => {
   test('another root does not vouch for it: untrusted-chain', async () => {
     const other = await createDevelopmentIdentity({ passTypeIdentifier: 'pass.com.example.event', teamIdentifier: 'ABCDE12345' });
     const signer = await createPassSigner({ certificate: identity.certificate, privateKey: identity.privateKey, wwdr: identity.wwdr });
-    const pkpass = await packPass({ ...genericPass, passTypeIdentifier: 'pass.com.example.event', teamIdentifier: 'DEVTEAM123' }, { 'icon.png': png(29, 29) }, signer);
+    const pkpass = await packPass(
+      { ...genericPass, passTypeIdentifier: 'pass.com.example.event', teamIdentifier: 'DEVTEAM123' },
+      { 'icon.png': png(29, 29) },
+      signer,
+    );
     const report = await verifyPass(pkpass, { roots: [other.root] });
     expect(report.issues.filter((issue) => issue.severity === 'error').map((issue) => issue.code)).toEqual(['untrusted-chain']);
   }, 60_000);
 
   test('a pass type that does not start with pass. or a team that is not ten letters and digits is a RangeError', async () => {
     await expect(createDevelopmentIdentity({ passTypeIdentifier: 'com.example.event' })).rejects.toThrow(RangeError);
-    await expect(createDevelopmentIdentity({ passTypeIdentifier: 'pass.com.example.event', teamIdentifier: 'team' })).rejects.toThrow(/ten upper-case letters and digits/);
+    await expect(createDevelopmentIdentity({ passTypeIdentifier: 'pass.com.example.event', teamIdentifier: 'team' })).rejects.toThrow(
+      /ten upper-case letters and digits/,
+    );
   });
 });

@@ -64,8 +64,15 @@ describe('PNG dimension bombs (image-too-large)', () => {
   });
 
   test('prepareFiles refuses a logo.png declaring 2^31×2^31, and reports each bomb once beside the good files', async () => {
-    const issues = await refusal({ 'icon.png': png(29, 29), 'logo.png': declaredPng(TWO_TO_THE_31, TWO_TO_THE_31), 'de.lproj/strip@3x.png': declaredPng(5000, 10) });
-    expect(issues.map((issue) => `${issue.severity} ${issue.code} ${issue.path}`)).toEqual(['error image-too-large /de.lproj/strip@3x.png', 'error image-too-large /logo.png']);
+    const issues = await refusal({
+      'icon.png': png(29, 29),
+      'logo.png': declaredPng(TWO_TO_THE_31, TWO_TO_THE_31),
+      'de.lproj/strip@3x.png': declaredPng(5000, 10),
+    });
+    expect(issues.map((issue) => `${issue.severity} ${issue.code} ${issue.path}`)).toEqual([
+      'error image-too-large /de.lproj/strip@3x.png',
+      'error image-too-large /logo.png',
+    ]);
     expect(issues[1]?.message).toContain('2147483648×2147483648');
   });
 
@@ -98,7 +105,9 @@ describe('PNG dimension bombs (image-too-large)', () => {
       (thrown: unknown) => thrown,
     );
     expect(error).toBeInstanceOf(PackError);
-    expect((error as PackError).issues.filter((issue) => issue.severity === 'error').map((issue) => `${issue.code} ${issue.path}`)).toEqual(['image-too-large /icon.png']);
+    expect((error as PackError).issues.filter((issue) => issue.severity === 'error').map((issue) => `${issue.code} ${issue.path}`)).toEqual([
+      'image-too-large /icon.png',
+    ]);
   });
 
   test('verifyPass reports a bomb put into a signed package', async () => {

@@ -38,7 +38,9 @@ describe('nfc', () => {
     expect(found({ nfc: { message: 'x'.repeat(64) } })).toEqual([]);
     // 22 × "é€" = 22 × 5 bytes: 110 bytes in 44 characters.
     const report = validatePass({ ...draft(genericPass), nfc: { message: 'é€'.repeat(22) } });
-    expect(report.issues).toMatchObject([{ severity: 'error', code: 'nfc-message-too-long', path: '/nfc/message', message: expect.stringContaining('110 bytes') }]);
+    expect(report.issues).toMatchObject([
+      { severity: 'error', code: 'nfc-message-too-long', path: '/nfc/message', message: expect.stringContaining('110 bytes') },
+    ]);
   });
 
   test('requiresAuthentication is a boolean (error otherwise)', () => {
@@ -47,12 +49,16 @@ describe('nfc', () => {
 
   test('requiresAuthentication without sharingProhibited: nfc-sharing-allowed at /sharingProhibited (warning)', () => {
     expect(found({ nfc: { message: 'm', requiresAuthentication: true } })).toEqual(['warning nfc-sharing-allowed /sharingProhibited']);
-    expect(found({ nfc: { message: 'm', requiresAuthentication: true }, sharingProhibited: false })).toEqual(['warning nfc-sharing-allowed /sharingProhibited']);
+    expect(found({ nfc: { message: 'm', requiresAuthentication: true }, sharingProhibited: false })).toEqual([
+      'warning nfc-sharing-allowed /sharingProhibited',
+    ]);
     expect(found({ nfc: { message: 'm', requiresAuthentication: false } })).toEqual([]);
   });
 
   test('an encryptionPublicKey that is not a P-256 SubjectPublicKeyInfo: invalid-nfc-public-key (warning), saying why', () => {
-    const problem = (key: string): string | undefined => validatePass({ ...draft(genericPass), nfc: { message: 'm', encryptionPublicKey: key } }).issues.find((issue) => issue.code === 'invalid-nfc-public-key')?.message;
+    const problem = (key: string): string | undefined =>
+      validatePass({ ...draft(genericPass), nfc: { message: 'm', encryptionPublicKey: key } }).issues.find((issue) => issue.code === 'invalid-nfc-public-key')
+        ?.message;
     expect(found({ nfc: { message: 'm', encryptionPublicKey: 'not base64!' } })).toEqual(['warning invalid-nfc-public-key /nfc/encryptionPublicKey']);
     expect(problem('not base64!')).toContain('is not base64');
     expect(problem(btoa('hello world'))).toContain('is not an X.509 SubjectPublicKeyInfo');
@@ -68,8 +74,15 @@ describe('nfc', () => {
     const der = Buffer.from(P256, 'base64');
     expect(der.length).toBe(91);
     // The same key with its point compressed (02/03 ‖ x): 33 bytes.
-    const compressed = Buffer.concat([Buffer.from([0x30, 0x39]), der.subarray(2, 2 + 21), Buffer.from([0x03, 0x22, 0x00, 0x02 + (der[90]! & 1)]), der.subarray(27, 59)]);
-    expect(nfcKeyProblem(compressed.toString('base64'))).toBe('holds a 33-byte point (compressed); a P-256 public key is the 65-byte uncompressed point (04, x, y)');
+    const compressed = Buffer.concat([
+      Buffer.from([0x30, 0x39]),
+      der.subarray(2, 2 + 21),
+      Buffer.from([0x03, 0x22, 0x00, 0x02 + (der[90]! & 1)]),
+      der.subarray(27, 59),
+    ]);
+    expect(nfcKeyProblem(compressed.toString('base64'))).toBe(
+      'holds a 33-byte point (compressed); a P-256 public key is the 65-byte uncompressed point (04, x, y)',
+    );
     // Trailing bytes after the SubjectPublicKeyInfo, and a cut one.
     expect(nfcKeyProblem(Buffer.concat([der, Buffer.from([0])]).toString('base64'))).toMatch(/^is not an X\.509/);
     expect(nfcKeyProblem(der.subarray(0, 60).toString('base64'))).toMatch(/^is not an X\.509/);
@@ -77,11 +90,19 @@ describe('nfc', () => {
   });
 
   test('in a template, a placeholder key or message is checked after rendering, a static bad key now', () => {
-    const template = (nfc: unknown) => ({ id: 1, name: 'Card', formatVersion: 1, passType: 'pass.com.example.member', description: { generic: {}, nfc }, placeholder: ['key', 'message'] });
+    const template = (nfc: unknown) => ({
+      id: 1,
+      name: 'Card',
+      formatVersion: 1,
+      passType: 'pass.com.example.member',
+      description: { generic: {}, nfc },
+      placeholder: ['key', 'message'],
+    });
     expect(validateTemplate(template({ message: '${message}', encryptionPublicKey: '${key}' })).issues).toEqual([]);
-    expect(validateTemplate(template({ message: '${message}', encryptionPublicKey: 'AAAA', x: '${key}' })).issues.map((issue) => `${issue.severity} ${issue.code} ${issue.path}`)).toEqual([
-      'warning invalid-nfc-public-key /description/nfc/encryptionPublicKey',
-      'warning unknown-key /description/nfc/x',
-    ]);
+    expect(
+      validateTemplate(template({ message: '${message}', encryptionPublicKey: 'AAAA', x: '${key}' })).issues.map(
+        (issue) => `${issue.severity} ${issue.code} ${issue.path}`,
+      ),
+    ).toEqual(['warning invalid-nfc-public-key /description/nfc/encryptionPublicKey', 'warning unknown-key /description/nfc/x']);
   });
 });

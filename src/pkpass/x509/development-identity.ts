@@ -102,7 +102,7 @@ export async function createDevelopmentIdentity(options: DevelopmentIdentityOpti
   if (typeof teamIdentifier !== 'string' || !/^[A-Z0-9]{10}$/.test(teamIdentifier)) {
     throw new RangeError(`A team identifier is ten upper-case letters and digits (like Apple's A93A5CM278), not ${JSON.stringify(teamIdentifier)}`);
   }
-  const start = new Date(Math.floor(((options.notBefore?.getTime() ?? Date.now() - 3_600_000)) / 1000) * 1000);
+  const start = new Date(Math.floor((options.notBefore?.getTime() ?? Date.now() - 3_600_000) / 1000) * 1000);
   const [rootKeys, wwdrKeys, passKeys] = await Promise.all([generate(), generate(), generate()]);
 
   const rootName = name([
@@ -166,9 +166,7 @@ const ATTRIBUTE_TYPES = { C: '2.5.4.6', O: OID.organization, OU: OID.organizatio
 
 /** A Name: one attribute per RDN, in the order given; C as PrintableString, the rest UTF8String (as Apple's certificates). */
 function name(attributes: readonly (readonly [keyof typeof ATTRIBUTE_TYPES, string])[]): Uint8Array {
-  return sequence(
-    ...attributes.map(([type, value]) => setOf(sequence(oid(ATTRIBUTE_TYPES[type]), type === 'C' ? printableString(value) : utf8String(value)))),
-  );
+  return sequence(...attributes.map(([type, value]) => setOf(sequence(oid(ATTRIBUTE_TYPES[type]), type === 'C' ? printableString(value) : utf8String(value)))));
 }
 
 function extension(id: string, critical: boolean, value: Uint8Array): Uint8Array {
