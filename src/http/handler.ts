@@ -105,9 +105,7 @@ export function createPassHandler(options: PassHandlerOptions): PassHandler {
     throw new TypeError('createPassHandler: `basePath` must be a string');
   }
   const basePath = normalizeBasePath(options.basePath ?? '');
-  const routes =
-    `GET ${basePath}/v1/passes/{passTypeIdentifier}/{serialNumber}/passjson` +
-    ` and GET ${basePath}/v1/templates/{id}`;
+  const routes = `GET ${basePath}/v1/passes/{passTypeIdentifier}/{serialNumber}/passjson` + ` and GET ${basePath}/v1/templates/{id}`;
 
   const report = errorReporter(onError);
 
@@ -158,12 +156,7 @@ export function createPassHandler(options: PassHandlerOptions): PassHandler {
       const decoded = decodeSegment(route.id);
       const id = decoded === undefined ? undefined : parseTemplateId(decoded);
       if (id === undefined) {
-        return problem(
-          head,
-          'invalid-template-id',
-          400,
-          `A template id is a positive integer in decimal digits, at most ${Number.MAX_SAFE_INTEGER}.`,
-        );
+        return problem(head, 'invalid-template-id', 400, `A template id is a positive integer in decimal digits, at most ${Number.MAX_SAFE_INTEGER}.`);
       }
       found = await findTemplate(id, request);
       if (found === undefined || found === null) {
@@ -208,13 +201,7 @@ export function createPassHandler(options: PassHandlerOptions): PassHandler {
   };
 }
 
-function problem(
-  head: boolean,
-  code: ProblemCode,
-  status: number,
-  detail: string,
-  headers?: Readonly<Record<string, string>>,
-): Response {
+function problem(head: boolean, code: ProblemCode, status: number, detail: string, headers?: Readonly<Record<string, string>>): Response {
   return problemResponse({ status, code, detail, headers }, { head });
 }
 

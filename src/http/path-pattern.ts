@@ -63,7 +63,8 @@ export function compilePath<const TPath extends string>(path: TPath): PathPatter
   const parts = segments.map((segment, index): PathPart => {
     if (!segment.includes('{') && !segment.includes('}')) return { kind: 'literal', text: segment };
     const match = PARAM.exec(segment);
-    if (match === null) throw new TypeError(`compilePath: ${JSON.stringify(segment)} in ${JSON.stringify(path)} is not a parameter ({name} or a final {name+})`);
+    if (match === null)
+      throw new TypeError(`compilePath: ${JSON.stringify(segment)} in ${JSON.stringify(path)} is not a parameter ({name} or a final {name+})`);
     const name = match[1]!;
     if (names.includes(name)) throw new TypeError(`compilePath: the parameter ${name} appears twice in ${JSON.stringify(path)}`);
     names.push(name);

@@ -1,23 +1,19 @@
 import { pathOf } from '../http/route.js';
 import { readApplePassToken } from '../wallet/apple-pass-auth.js';
 import { createWalletHandler } from '../wallet/handler.js';
-import { ClientClosedError, clientLeft } from './http/client-closed.js';
-import type { ServiceContext } from './context.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './db/database-errors.js';
-import { createKit } from './routes/kit.js';
-import { personalizePass } from './wallet/personalize.js';
-import { requestIdOf, routeTemplate, type ErrorPlace, type LogSink } from './http/log.js';
+import { createSqlWalletStore } from './db/devices.js';
+import * as store from './db/store.js';
+import { ClientClosedError, clientLeft } from './http/client-closed.js';
+import { type ErrorPlace, type LogSink, requestIdOf, routeTemplate } from './http/log.js';
 import { ServiceProblem, problemResponse } from './http/problem.js';
 import { createRouter, type RouteSeen } from './http/router.js';
-import { eventRoutes } from './routes/events.js';
-import { googleRoutes } from './routes/google.js';
-import { keyRoutes } from './routes/keys.js';
-import { opsRoutes } from './routes/ops.js';
-import { passRoutes } from './routes/passes.js';
-import { templateRoutes } from './routes/templates.js';
-import { webhookRoutes } from './routes/webhooks.js';
-import * as store from './db/store.js';
-import { createSqlWalletStore } from './db/devices.js';
+import type { Metrics } from './metrics.js';
+import { API_ROUTES } from './routes/api.js';
+import type { ServiceContext } from './routes/context.js';
+import { createServices } from './routes/services.js';
+import { WALLET_BASE_PATH } from './routes/wallet.js';
+import { personalizePass } from './wallet/personalize.js';
 
 /**
  * The service's Fetch handler: the API under `/v1/`, the seed's two GETs,
@@ -26,7 +22,7 @@ import { createSqlWalletStore } from './db/devices.js';
  * 500 shows nothing of the error. Each answer carries `X-Request-Id`, is
  * counted in the metrics and, with `log`, logged as one entry.
  */
-export function createServiceHandler(context: ServiceContext, log?: LogSink): ServiceHandler {
+export function createServiceHandler(context: ServiceContext & { readonly metrics: Metrics }, log?: LogSink): ServiceHandler {
   // Each request in flight: the route the router matched and its id, for the error log.
   const places = new WeakMap<Request, { readonly seen: RouteSeen; readonly requestId: string }>();
   const placeOf = (request: Request): ErrorPlace => {
@@ -34,8 +30,8 @@ export function createServiceHandler(context: ServiceContext, log?: LogSink): Se
     return { method: request.method, route: routeTemplate(pathOf(request.url), known?.seen.route), requestId: known?.requestId };
   };
   // The seed's handler reports an error with its request: told with the route and the request id.
-  const kit = createKit({ ...context, onError: (error, where) => context.onError(error, where instanceof Request ? placeOf(where) : where) });
-  const { db, pack } = kit;
+  const services = createServices({ ...context, onError: (error, where) => context.onError(error, where instanceof Request ? placeOf(where) : where) });
+  const { db, pack } = services;
   const wallet = createWalletHandler({
     // The store adds registration.created/deleted in the registration's own transaction (no onEvent).
     store: createSqlWalletStore(db, {
@@ -44,7 +40,7 @@ export function createServiceHandler(context: ServiceContext, log?: LogSink): Se
       maxRegistrationsPerPass: context.limits.maxRegistrationsPerPass,
       maxRegistrationsPerDevice: context.limits.maxRegistrationsPerDevice,
     }),
-    basePath: '/wallet',
+    basePath: WALLET_BASE_PATH,
     findPass: async (passTypeIdentifier, serialNumber) => {
       const record = await store.findPass(db, passTypeIdentifier, serialNumber);
       if (record === undefined || record.pass.authenticationToken === undefined) return undefined;
@@ -56,21 +52,22 @@ export function createServiceHandler(context: ServiceContext, log?: LogSink): Se
       if (isDatabaseUnavailable(error)) walletOutage.add(request);
       else if (!clientLeft(request) && !(error instanceof ClientClosedError)) context.onError(error, placeOf(request));
     },
-    // Rewards enrollment: a signup becomes a new version of the pass (src/server/personalize.ts).
-    ...(context.signer === undefined ? {} : { onPersonalize: personalizePass(kit), signer: context.signer }),
+    // Rewards enrollment: a signup becomes a new version of the pass (wallet/personalize.ts).
+    ...(context.signer === undefined
+      ? {}
+      : { onPersonalize: personalizePass({ builder: services.builder, pushes: context.pushes, commitEvents: services.commitEvents }), signer: context.signer }),
   });
   const walletOutage = new WeakSet<Request>();
 
-  const routes = [...templateRoutes(kit), ...passRoutes(kit), ...webhookRoutes(kit), ...eventRoutes(kit), ...keyRoutes(kit), ...opsRoutes(kit), ...googleRoutes(kit, context.google)];
-  const api = createRouter(routes, context.keys.check);
+  const api = createRouter(API_ROUTES, services, context.keys.check);
 
   const answer = async (request: Request, seen: RouteSeen): Promise<Response> => {
     const head = request.method === 'HEAD';
     try {
       const path = new URL(request.url).pathname;
-      if (path === '/wallet' || path.startsWith('/wallet/')) {
+      if (path === WALLET_BASE_PATH || path.startsWith(`${WALLET_BASE_PATH}/`)) {
         // Anyone may call Apple's web service: rates per address and per pass token before any work.
-        kit.guard.admit(request, readApplePassToken(request.headers.get('authorization')));
+        services.guard.admit(request, readApplePassToken(request.headers.get('authorization')));
         const response = await wallet(request);
         if (response.status === 500 && clientLeft(request)) return problemAnswer(clientClosed(), head);
         return response.status === 500 && walletOutage.has(request) ? problemAnswer(databaseUnavailable(), head) : response;
@@ -106,7 +103,7 @@ export function createServiceHandler(context: ServiceContext, log?: LogSink): Se
     }
     return response;
   };
-  return Object.assign(handler, { routes: routes.map((route) => ({ pattern: route.pattern, methods: Object.keys(route.methods) })), flush: () => kit.eventBatch.flush() });
+  return Object.assign(handler, { routes: servedRoutes(), flush: () => services.eventBatch.flush() });
 }
 
 /**
@@ -127,6 +124,16 @@ export interface ServiceHandler {
  */
 function problemAnswer(problem: ServiceProblem, head: boolean): Response {
   return problemResponse(problem, { head, length: false });
+}
+
+/** The API's paths (as OpenAPI writes them) with the methods each serves. */
+function servedRoutes(): { readonly pattern: string; readonly methods: readonly string[] }[] {
+  const paths = new Map<string, string[]>();
+  for (const route of API_ROUTES) {
+    const methods = paths.get(route.pattern.template) ?? [];
+    paths.set(route.pattern.template, [...methods, route.method]);
+  }
+  return [...paths].map(([pattern, methods]) => ({ pattern, methods }));
 }
 
 /** The answer while the database cannot be reached: 503, try again in a few seconds. */

@@ -16,7 +16,7 @@ export { ServiceProblem, type ServiceProblemCode } from './http/problem.js';
 export { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord, type ApiKeyScope } from './db/keys.js';
 export type { ErrorPlace, LogEntry, LogSink } from './http/log.js';
 export type { Metrics } from './metrics.js';
-export { openApiDocument } from './routes/openapi.js';
+export { openApiDocument } from './routes/api.js';
 // What `passmint serve` (src/cli) uses besides createServer: the command imports only this entry point.
 export { keyRequest, keyResource } from './routes/keys.js';
 export { bufferLines, type LineBuffer } from './http/log.js';

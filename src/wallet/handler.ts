@@ -167,11 +167,18 @@ export function createWalletHandler(options: WalletHandlerOptions): WalletHandle
   const { store, findPass, onEvent, onLog, onError, onPersonalize, signer } = options;
   if (typeof store !== 'object' || store === null) throw new TypeError('createWalletHandler: `store` must be a WalletStore');
   if (typeof findPass !== 'function') throw new TypeError('createWalletHandler: `findPass` must be a function');
-  for (const [name, value] of [['onEvent', onEvent], ['onLog', onLog], ['onError', onError], ['onPersonalize', onPersonalize]] as const) {
+  for (const [name, value] of [
+    ['onEvent', onEvent],
+    ['onLog', onLog],
+    ['onError', onError],
+    ['onPersonalize', onPersonalize],
+  ] as const) {
     if (value !== undefined && typeof value !== 'function') throw new TypeError(`createWalletHandler: \`${name}\` must be a function`);
   }
-  if (onPersonalize !== undefined && (typeof signer !== 'function' && (typeof signer !== 'object' || signer === null || typeof signer.sign !== 'function'))) {
-    throw new TypeError('createWalletHandler: `onPersonalize` needs a `signer` (a PassSigner, or a function giving one per pass type) to sign personalization tokens');
+  if (onPersonalize !== undefined && typeof signer !== 'function' && (typeof signer !== 'object' || signer === null || typeof signer.sign !== 'function')) {
+    throw new TypeError(
+      'createWalletHandler: `onPersonalize` needs a `signer` (a PassSigner, or a function giving one per pass type) to sign personalization tokens',
+    );
   }
   if (options.basePath !== undefined && typeof options.basePath !== 'string') {
     throw new TypeError('createWalletHandler: `basePath` must be a string');
@@ -226,13 +233,18 @@ export function createWalletHandler(options: WalletHandlerOptions): WalletHandle
     // Resolved before onPersonalize: a service that cannot sign must not record a signup Wallet will reject.
     const tokenSigner = typeof signer === 'function' ? await signer(passTypeIdentifier) : signer;
     if (tokenSigner === undefined || tokenSigner.passTypeIdentifier !== passTypeIdentifier) {
-      throw new TypeError(`createWalletHandler: no signer for pass type ${JSON.stringify(passTypeIdentifier)} (the signer's is ${JSON.stringify(tokenSigner?.passTypeIdentifier)})`);
+      throw new TypeError(
+        `createWalletHandler: no signer for pass type ${JSON.stringify(passTypeIdentifier)} (the signer's is ${JSON.stringify(tokenSigner?.passTypeIdentifier)})`,
+      );
     }
     // false: this pass takes no signup (none asked for, or done already) — nothing signed, nothing told.
     if ((await onPersonalize!(personalization, request)) === false) return problem('not-found', 404, 'There is no such pass to personalize.', false);
     const signed = await signPersonalizationToken(signup.personalizationToken, tokenSigner);
     if (onEvent !== undefined) {
-      await tell(() => onEvent(createEvent('pass.personalized', { serialNumber, passTypeIdentifier, personalization: signup.requiredPersonalizationInfo }), request), request);
+      await tell(
+        () => onEvent(createEvent('pass.personalized', { serialNumber, passTypeIdentifier, personalization: signup.requiredPersonalizationInfo }), request),
+        request,
+      );
     }
     return new Response(signed as Uint8Array<ArrayBuffer>, {
       status: 200,

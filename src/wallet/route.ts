@@ -26,10 +26,9 @@ export const allowedMethods: { readonly [K in WalletRoute['kind']]: string } = {
   log: WALLET_PATHS.log.methods,
 };
 
-const patterns = (Object.keys(WALLET_PATHS) as (keyof WalletPaths)[]).map((kind) => [kind, compilePath(WALLET_PATHS[kind].path)] as const) as readonly (readonly [
-  WalletRoute['kind'],
-  PathPattern,
-])[];
+const patterns = (Object.keys(WALLET_PATHS) as (keyof WalletPaths)[]).map(
+  (kind) => [kind, compilePath(WALLET_PATHS[kind].path)] as const,
+) as readonly (readonly [WalletRoute['kind'], PathPattern])[];
 
 /**
  * Matches a path against Apple's routes: `/v1/devices/{d}/registrations/{t}/{s}`,

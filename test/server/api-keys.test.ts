@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApiKey, createApiKeyChecker, ensureFirstApiKey, listApiKeys, revokeApiKey } from '../../src/server/db/keys.js';
-import { requiredScope } from '../../src/server/routes/scopes.js';
 import type { SqlDatabase } from '../../src/server/db/sql.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { startService, type Service } from './harness.js';
@@ -159,23 +158,5 @@ describe('the key check while the database is away', () => {
   test('before the list was ever read, the check rejects with the database error', async () => {
     const db = { engine: 'postgres', query: async () => Promise.reject(new Error('down')) } as unknown as SqlDatabase;
     await expect(createApiKeyChecker(db).check(new Request('http://x/', { headers: bearer('pm_a') }), 'read')).rejects.toThrow('down');
-  });
-});
-
-describe('the scope of each route', () => {
-  test.each([
-    ['GET', '/v1/passes', 'read'],
-    ['GET', '/v1/webhooks/:id/deliveries', 'read'],
-    ['POST', '/v1/templates/:id/passes', 'passes'],
-    ['PUT', '/v1/passes/:type/:serial/values', 'passes'],
-    ['DELETE', '/v1/passes/:type/:serial', 'passes'],
-    ['POST', '/v1/templates', 'admin'],
-    ['PUT', '/v1/templates/:id/files/*', 'admin'],
-    ['POST', '/v1/webhooks/:id/secret', 'admin'],
-    ['POST', '/v1/events/:id/replay', 'admin'],
-    ['GET', '/v1/keys', 'admin'],
-    ['GET', '/v1/keys/:id', 'admin'],
-  ])('%s %s needs %s', (method, pattern, scope) => {
-    expect(requiredScope(method, pattern)).toBe(scope);
   });
 });

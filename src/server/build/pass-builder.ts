@@ -3,10 +3,11 @@ import { buildPass } from '../../pass/build.js';
 import type { PreparedFiles } from '../../pkpass/prepare.js';
 import { compileTemplate, type CompiledTemplate } from '../../template/compile.js';
 import type { JsonObject, Pass, PassTemplate, TemplateValues } from '../../types.js';
-import { baseUrl, type ServiceContext } from '../context.js';
 import { createByteCache } from './byte-cache.js';
 import { createPrepareQueue } from './prepare-queue.js';
+import { originOf } from '../http/origin.js';
 import { ServiceProblem } from '../http/problem.js';
+import type { SqlQueryable } from '../db/sql.js';
 import { templateFiles, type TemplateRecord } from '../db/store.js';
 
 const CACHE_SIZE = 64;
@@ -96,10 +97,39 @@ export interface PassBuilder {
   files(record: TemplateRecord): Promise<PreparedFiles>;
 }
 
-export function createPassBuilder(context: ServiceContext): PassBuilder {
+/**
+ * What a pass builder needs: where template files are read, the issuer
+ * written into passes, the public URL (`webServiceURL`), and the memory for
+ * prepared files.
+ *
+ * @example
+ * ```ts
+ * const options: PassBuilderOptions = { db, issuer: { teamIdentifier: 'A1B2C3D4E5', organizationName: 'Example' }, publicUrl: undefined, preparedFilesCacheBytes: 64 << 20 };
+ * ```
+ */
+export interface PassBuilderOptions {
+  readonly db: SqlQueryable;
+  readonly issuer: { readonly teamIdentifier: string; readonly organizationName: string };
+  /** Where the service is reached (an origin); otherwise each request's own. */
+  readonly publicUrl: string | undefined;
+  /** The most bytes of prepared template files held in memory. */
+  readonly preparedFilesCacheBytes: number;
+}
+
+/**
+ * The service's pass builder (see {@link PassBuilder}).
+ *
+ * @example
+ * ```ts
+ * const builder = createPassBuilder(options);
+ * const pass = builder.build(request, template, { name: 'Ada' }, { serialNumber: 'M-1' });
+ * ```
+ */
+export function createPassBuilder(options: PassBuilderOptions): PassBuilder {
+  const { db, issuer, publicUrl } = options;
   const compiled = new Map<string, CompiledTemplate>();
   const uses = new Map<string, PlaceholderUses>();
-  const prepared = createByteCache<PreparedFiles>({ maxBytes: context.limits.preparedFilesCacheBytes });
+  const prepared = createByteCache<PreparedFiles>({ maxBytes: options.preparedFilesCacheBytes });
   const preparing = new Map<string, Promise<PreparedFiles>>();
   const queue = createPrepareQueue();
   return {
@@ -107,13 +137,22 @@ export function createPassBuilder(context: ServiceContext): PassBuilder {
       // Every URL client resolves a path segment "." or ".." before sending: such a pass could never be reached by its links.
       if (ids.serialNumber === '.' || ids.serialNumber === '..') {
         const message = '"serialNumber" "." or ".." cannot be a URL path segment (clients resolve it away)';
-        throw new ServiceProblem(422, 'invalid-body', `${message}.`, { issues: [{ severity: 'error', code: 'unsafe-serial-number', message, path: '/serialNumber' }] });
+        throw new ServiceProblem(422, 'invalid-body', `${message}.`, {
+          issues: [{ severity: 'error', code: 'unsafe-serial-number', message, path: '/serialNumber' }],
+        });
       }
       const key = `${record.template.id}:${record.version}`;
-      const webServiceURL = (context.publicUrl === undefined ? ids.webServiceURL : undefined) ?? `${baseUrl(context, request)}/wallet`;
-      if (renderedSize(remember(uses, key, () => placeholderUses(record.template as PassTemplate)), values) > MAX_RENDERED_CHARACTERS) {
+      const webServiceURL = (publicUrl === undefined ? ids.webServiceURL : undefined) ?? `${originOf(publicUrl, request)}/wallet`;
+      if (
+        renderedSize(
+          remember(uses, key, () => placeholderUses(record.template as PassTemplate)),
+          values,
+        ) > MAX_RENDERED_CHARACTERS
+      ) {
         throw new ServiceProblem(422, 'invalid-values', `With these values the pass would be larger than ${MAX_RENDERED_CHARACTERS} characters.`, {
-          issues: [{ severity: 'error', code: 'invalid-value', message: `The rendered pass would be larger than ${MAX_RENDERED_CHARACTERS} characters`, path: '' }],
+          issues: [
+            { severity: 'error', code: 'invalid-value', message: `The rendered pass would be larger than ${MAX_RENDERED_CHARACTERS} characters`, path: '' },
+          ],
         });
       }
       try {
@@ -122,7 +161,7 @@ export function createPassBuilder(context: ServiceContext): PassBuilder {
           template,
           values as TemplateValues,
           {
-            ...context.issuer,
+            ...issuer,
             webServiceURL,
             ...(ids.serialNumber === undefined ? {} : { serialNumber: ids.serialNumber }),
             ...(ids.authenticationToken === undefined ? {} : { authenticationToken: ids.authenticationToken }),
@@ -147,7 +186,7 @@ export function createPassBuilder(context: ServiceContext): PassBuilder {
       if (running === undefined) {
         running = (async () => {
           try {
-            const files = await queue.prepare(await templateFiles(context.db, record.template.id));
+            const files = await queue.prepare(await templateFiles(db, record.template.id));
             prepared.set(id, version, files, preparedBytes(files));
             return files;
           } finally {

@@ -1,13 +1,18 @@
-import type { PassSigner } from '../pkpass/signer.js';
-import type { FetchLike } from '../webhooks/post.js';
-import type { ApiKeyChecker } from './db/keys.js';
-import type { GoogleService } from './google/service.js';
-import type { Limits } from './http/limits.js';
-import type { ErrorPlace } from './http/log.js';
-import type { Metrics } from './metrics.js';
-import type { SqlDatabase } from './db/sql.js';
+import type { PassSigner } from '../../pkpass/signer.js';
+import type { FetchLike } from '../../webhooks/post.js';
+import type { ApiKeyChecker } from '../db/keys.js';
+import type { SqlDatabase } from '../db/sql.js';
+import type { GoogleService } from '../google/service.js';
+import type { Limits } from '../http/limits.js';
+import type { ErrorPlace } from '../http/log.js';
+import { originOf } from '../http/origin.js';
 
-/** What every route of the service shares. */
+/** What the process's metrics give a route: `GET /metrics` answers their text. */
+interface MetricsText {
+  render(): Promise<string>;
+}
+
+/** What every route of the service shares: the service's options and the parts `createServer` made for it. */
 export interface ServiceContext {
   readonly db: SqlDatabase;
   /** Whether a request carries a valid API key (any scope). */
@@ -15,7 +20,7 @@ export interface ServiceContext {
   /** The API key check with scopes. */
   readonly keys: ApiKeyChecker;
   /** The process's counters, and what `GET /metrics` answers. */
-  readonly metrics: Metrics;
+  readonly metrics: MetricsText;
   /** A token that opens `GET /metrics` besides an API key. */
   readonly metricsToken: string | undefined;
   readonly signer: PassSigner | undefined;
@@ -42,5 +47,5 @@ export interface ServiceContext {
 
 /** The origin links and `webServiceURL` are built from. */
 export function baseUrl(context: ServiceContext, request: Request): string {
-  return (context.publicUrl ?? new URL(request.url).origin).replace(/\/+$/, '');
+  return originOf(context.publicUrl, request);
 }

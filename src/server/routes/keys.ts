@@ -1,10 +1,13 @@
 import type { Issue } from '../../issues.js';
-import { API_KEY_SCOPES, createApiKey, findApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord, type ApiKeyScope } from '../db/keys.js';
+import { API_KEY_SCOPES, createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord, type ApiKeyScope } from '../db/keys.js';
 import { isObject, readJson } from '../http/body.js';
-import { baseUrl } from '../context.js';
-import { type Kit, json, noContent } from './kit.js';
 import { ServiceProblem } from '../http/problem.js';
-import type { Route } from '../http/router.js';
+import { baseUrl } from './context.js';
+import { defineRoute, type Route } from './define.js';
+import { emptyAnswer, jsonAnswer, jsonBody, location, problemAnswer } from './docs.js';
+import { found, keyOf } from './lookups.js';
+import { json, noContent } from './responses.js';
+import { object, ref } from './schemas.js';
 
 /** The JSON shape of a key: never the key itself. */
 export function keyResource(record: ApiKeyRecord): Record<string, unknown> {
@@ -38,7 +41,12 @@ export function keyRequest(body: unknown): { name: string; scopes: ApiKeyScope[]
   } else {
     scopes.forEach((scope, index) => {
       if (!API_KEY_SCOPES.includes(scope as ApiKeyScope)) {
-        issues.push({ severity: 'error', code: 'invalid-value', message: `${JSON.stringify(scope)} is not a scope: "read", "passes" or "admin"`, path: `/scopes/${index}` });
+        issues.push({
+          severity: 'error',
+          code: 'invalid-value',
+          message: `${JSON.stringify(scope)} is not a scope: "read", "passes" or "admin"`,
+          path: `/scopes/${index}`,
+        });
       }
     });
   }
@@ -47,36 +55,52 @@ export function keyRequest(body: unknown): { name: string; scopes: ApiKeyScope[]
 }
 
 /** API keys: create (the key shown once), list, read, revoke. Every call needs `admin`. */
-export function keyRoutes(kit: Kit): Route[] {
-  const { context, db } = kit;
-  const keyOf = async (id: string): Promise<ApiKeyRecord> => {
-    const record = await findApiKey(db, id);
-    if (record === undefined) throw new ServiceProblem(404, 'key-not-found', `No active API key ${JSON.stringify(id)} exists.`);
-    return record;
-  };
-  return [
-    {
-      pattern: '/v1/keys',
-      methods: {
-        GET: async () => json({ items: (await listApiKeys(db)).map(keyResource) }),
-        POST: async ({ request }) => {
-          const { name, scopes } = keyRequest(await readJson(request, context.maxBodyBytes));
-          const { key, record } = await createApiKey(db, { name, scopes });
-          context.keys.invalidate();
-          return json({ ...keyResource(record), key }, 201, { location: `${baseUrl(context, request)}/v1/keys/${record.id}` });
-        },
-      },
+export const keyRoutes: readonly Route[] = [
+  defineRoute({
+    method: 'GET',
+    path: '/v1/keys',
+    auth: 'admin',
+    summary: 'List API keys',
+    description: 'Never the keys themselves: their id, name, scopes and first characters.',
+    responses: { 200: jsonAnswer(object({ items: { type: 'array', items: ref('ApiKey') } }), 'The active keys, oldest first.') },
+    handler: async (_call, { db }) => json({ items: (await listApiKeys(db)).map(keyResource) }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/keys',
+    auth: 'admin',
+    summary: 'Create an API key',
+    body: jsonBody(ref('ApiKeyRequest')),
+    responses: {
+      201: jsonAnswer(ref('NewApiKey'), 'The key (shown this once) and its record.', location),
+      422: problemAnswer('A bad name or scope (`invalid-body`, with `issues`).'),
     },
-    {
-      pattern: '/v1/keys/:id',
-      methods: {
-        GET: async ({ params }) => json(keyResource(await keyOf(params[0]!))),
-        DELETE: async ({ params }) => {
-          if ((await revokeApiKey(db, params[0]!)) === undefined) await keyOf(params[0]!);
-          context.keys.invalidate();
-          return noContent();
-        },
-      },
+    handler: async ({ request }, { context, db }) => {
+      const { name, scopes } = keyRequest(await readJson(request, context.maxBodyBytes));
+      const { key, record } = await createApiKey(db, { name, scopes });
+      context.keys.invalidate();
+      return json({ ...keyResource(record), key }, 201, { location: `${baseUrl(context, request)}/v1/keys/${record.id}` });
     },
-  ];
-}
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/keys/{id}',
+    auth: 'admin',
+    summary: "Read an API key's record",
+    responses: { 200: jsonAnswer(ref('ApiKey'), 'The record.'), 404: problemAnswer('No such active key (`key-not-found`).') },
+    handler: async ({ params }, { db }) => json(keyResource(await keyOf(db, params.id))),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/v1/keys/{id}',
+    auth: 'admin',
+    summary: 'Revoke an API key',
+    description: 'Every process refuses it within a second.',
+    responses: { 204: emptyAnswer('Revoked.'), 404: problemAnswer('No such active key.') },
+    handler: async ({ params }, { context, db }) => {
+      await found(revokeApiKey(db, params.id), 'key-not-found', `No active API key ${JSON.stringify(params.id)} exists.`);
+      context.keys.invalidate();
+      return noContent();
+    },
+  }),
+];

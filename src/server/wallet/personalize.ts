@@ -6,7 +6,8 @@ import { PreparedFiles } from '../../pkpass/prepare.js';
 import type { JsonObject } from '../../types.js';
 import type { PersonalizationInfo, WalletPersonalization } from '../../wallet/personalization.js';
 import { createEvent } from '../../webhooks/event.js';
-import type { Kit } from '../routes/kit.js';
+import type { PassBuilder } from '../build/pass-builder.js';
+import type { SqlQueryable } from '../db/sql.js';
 import { addEvents } from '../db/outbox.js';
 import * as store from '../db/store.js';
 import { markPassUpdated } from '../db/devices.js';
@@ -38,6 +39,23 @@ export function filesFor(values: JsonObject, files: PreparedFiles): PreparedFile
 }
 
 /**
+ * What {@link personalizePass} needs of the service.
+ *
+ * @example
+ * ```ts
+ * const options: PersonalizeOptions = { builder, pushes: true, commitEvents: async (work) => { await db.transaction(work); notify(); } };
+ * ```
+ */
+export interface PersonalizeOptions {
+  /** Renders the personalized pass from its template. */
+  readonly builder: PassBuilder;
+  /** Whether APNs pushes are queued when a pass changes. */
+  readonly pushes: boolean;
+  /** Runs a transaction that queues events or pushes, then wakes the workers. */
+  readonly commitEvents: (work: (tx: SqlQueryable) => Promise<void>) => Promise<void>;
+}
+
+/**
  * The wallet handler's `onPersonalize` for the service: in one transaction,
  * the signup's fields join the pass's values (each at the top level under
  * Apple's name — `fullName`, `emailAddress` … — for templates that use them as
@@ -49,8 +67,8 @@ export function filesFor(values: JsonObject, files: PreparedFiles): PreparedFile
  * `personalization.json`, or that is personalized already with other
  * fields; `true` without a change for the same signup again.
  */
-export function personalizePass(kit: Kit): (signup: WalletPersonalization, request: Request) => Promise<boolean> {
-  const { context, builder, commitEvents } = kit;
+export function personalizePass(options: PersonalizeOptions): (signup: WalletPersonalization, request: Request) => Promise<boolean> {
+  const { builder, pushes, commitEvents } = options;
   return async (signup, request) => {
     const { passTypeIdentifier, serialNumber, requiredPersonalizationInfo: info } = signup;
     let personalized = true;
@@ -79,7 +97,7 @@ export function personalizePass(kit: Kit): (signup: WalletPersonalization, reque
       });
       await store.updatePass(tx, values, pass);
       await markPassUpdated(tx, passTypeIdentifier, serialNumber);
-      if (context.pushes) await store.queuePushes(tx, passTypeIdentifier, serialNumber);
+      if (pushes) await store.queuePushes(tx, passTypeIdentifier, serialNumber);
       await addEvents(tx, [
         createEvent('pass.personalized', { serialNumber, passTypeIdentifier, personalization: info }),
         createEvent('pass.updated', { serialNumber, passTypeIdentifier }),

@@ -1,0 +1,125 @@
+// A route of the service, declared once: what it answers, who may call it,
+// how it is documented, and its handler. The router, the scope check and the
+// OpenAPI document are all read from these declarations.
+import { compilePath, type PathParams, type PathPattern } from '../../http/path-pattern.js';
+import type { ApiKeyScope } from '../db/keys.js';
+import type { RouteCall, RouterRoute } from '../http/router.js';
+import type { Json } from './schemas.js';
+import type { Services } from './services.js';
+
+/** The methods the service's routes answer (HEAD is GET's, without the body). */
+export type RouteMethod = 'GET' | 'PUT' | 'POST' | 'DELETE';
+
+/**
+ * Who may call a route:
+ * - `'read'`, `'passes'`, `'admin'`: an API key with that scope; the router
+ *   checks it before the handler runs (401, 403).
+ * - `'public'`: anyone; the handler checks whatever it needs.
+ * - `{ scope, checkedBy: 'handler' }`: an API key with that scope — or, with
+ *   `or`, the pass's own token or the metrics token — checked by the handler
+ *   itself (the seed's GETs, links a holder opens).
+ * - `'apple-pass'`: Wallet's `ApplePass` token (Apple's web service, whose
+ *   handler checks it).
+ *
+ * @example
+ * ```ts
+ * const download: RouteAuth = { scope: 'read', checkedBy: 'handler', or: 'pass-token' };
+ * ```
+ */
+export type RouteAuth =
+  | ApiKeyScope
+  | 'public'
+  | { readonly scope: ApiKeyScope; readonly checkedBy: 'handler'; readonly or?: 'pass-token' | 'metrics-token' }
+  | 'apple-pass';
+
+/**
+ * What the OpenAPI document says of a route: its method, path and access,
+ * a summary, the query parameters, the request body and the answers (each
+ * an OpenAPI object; see `docs.ts` and `schemas.ts`).
+ *
+ * @example
+ * ```ts
+ * const docs: RouteDocs = { method: 'GET', pattern: compilePath('/healthz'), auth: 'public', summary: 'Operations: the process answers', responses: {} };
+ * ```
+ */
+export interface RouteDocs {
+  readonly method: RouteMethod;
+  readonly pattern: PathPattern;
+  readonly auth: RouteAuth;
+  readonly summary: string;
+  readonly description?: string;
+  readonly query?: readonly Json[];
+  /** The OpenAPI request body. */
+  readonly body?: Json;
+  /** The answers by status; 401, 403, 503 and `default` are added from `auth` and the path. */
+  readonly responses: Readonly<Record<number, Json>>;
+}
+
+/**
+ * A route as it is declared: `path` with named parameters (`{type}`, a final
+ * `{path+}`), which reach the handler percent-decoded, typed by the path's
+ * text.
+ *
+ * @example
+ * ```ts
+ * const spec: RouteSpec<'/v1/webhooks/{id}'> = {
+ *   method: 'GET', path: '/v1/webhooks/{id}', auth: 'read', summary: 'Read a webhook registration', responses: {},
+ *   handler: async ({ params }, { db }) => json(webhookResource(await webhookOf(db, params.id))),
+ * };
+ * ```
+ */
+export interface RouteSpec<TPath extends string> extends Omit<RouteDocs, 'pattern' | 'auth'> {
+  readonly path: TPath;
+  readonly auth: Exclude<RouteAuth, 'apple-pass'>;
+  readonly handler: (call: RouteCall<PathParams<TPath>>, services: Services) => Promise<Response>;
+}
+
+/**
+ * A declared route: its documentation, and what the router serves — the
+ * scope it checks (`auth` when that is a scope alone) and the handler.
+ */
+export interface Route extends RouteDocs {
+  readonly scope: RouterRoute<ApiKeyScope, Services>['scope'];
+  readonly handler: RouterRoute<ApiKeyScope, Services>['handler'];
+}
+
+/**
+ * Declares a route of the service.
+ *
+ * @example
+ * ```ts
+ * export const webhookRead: Route = defineRoute({
+ *   method: 'GET',
+ *   path: '/v1/webhooks/{id}',
+ *   auth: 'read',
+ *   summary: 'Read a webhook registration',
+ *   responses: { 200: jsonAnswer(ref('Webhook'), 'The registration.'), 404: problemAnswer('No such registration.') },
+ *   handler: async ({ params }, { db }) => json(webhookResource(await webhookOf(db, params.id))),
+ * });
+ * ```
+ */
+export function defineRoute<const TPath extends string>(spec: RouteSpec<TPath>): Route {
+  const { path, handler, ...docs } = spec;
+  return {
+    ...docs,
+    pattern: compilePath(path),
+    // The router checks a key only when the scope is the whole of the access; otherwise the handler does.
+    scope: typeof spec.auth === 'string' && spec.auth !== 'public' ? spec.auth : undefined,
+    // The router gives exactly the pattern's names: the object PathParams<TPath> reads from the path's text.
+    handler: handler as Route['handler'],
+  };
+}
+
+/**
+ * The documentation of a route another handler serves (Apple's web service,
+ * under `/wallet/`).
+ *
+ * @example
+ * ```ts
+ * documentRoute({ method: 'POST', path: '/wallet/v1/log', auth: 'public', summary: 'Apple: log messages from devices', responses: {} });
+ * ```
+ */
+export function documentRoute(docs: Omit<RouteDocs, 'pattern'> & { readonly path: string }): RouteDocs {
+  const { path, ...rest } = docs;
+  return { ...rest, pattern: compilePath(path) };
+}

@@ -1,0 +1,181 @@
+// The JSON Schemas (2020-12, as ajv compiles them) of the service's bodies:
+// the components of the OpenAPI document, which the routes' declarations
+// name with `ref`, and the small builders they are written with.
+
+/** A JSON Schema, or any other part of the OpenAPI document. */
+export type Json = Record<string, unknown>;
+
+/**
+ * A reference to one of the component schemas.
+ *
+ * @example
+ * ```ts
+ * ref('Pass'); // ref('Pass')
+ * ```
+ */
+export const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+
+/**
+ * A value of `type` or `null`.
+ *
+ * @example
+ * ```ts
+ * nullable('string', { format: 'date-time' });
+ * ```
+ */
+export const nullable = (type: string, extra: Json = {}): Json => ({ type: [type, 'null'], ...extra });
+
+/**
+ * An object with these properties, all required unless `required` names fewer.
+ *
+ * @example
+ * ```ts
+ * object({ path: string(), size: { type: 'integer' } });
+ * ```
+ */
+export const object = (properties: Record<string, Json>, required: readonly string[] = Object.keys(properties), extra: Json = {}): Json => ({
+  type: 'object',
+  properties,
+  required: [...required],
+  ...extra,
+});
+
+/**
+ * A string, described.
+ *
+ * @example
+ * ```ts
+ * string('A stable code.');
+ * ```
+ */
+export const string = (description?: string, extra: Json = {}): Json => ({ type: 'string', ...(description === undefined ? {} : { description }), ...extra });
+
+const dateTime: Json = { type: 'string', format: 'date-time' };
+
+/**
+ * A page of a list: its items and the cursor of the next page.
+ *
+ * @example
+ * ```ts
+ * page('Template');
+ * ```
+ */
+export const page = (item: string): Json =>
+  object({
+    items: { type: 'array', items: ref(item) },
+    next: nullable('string', { description: 'The cursor of the next page (`after` or `before`), `null` on the last.' }),
+  });
+
+/** The component schemas of the OpenAPI document, by name. */
+export const SCHEMAS: Readonly<Record<string, Json>> = {
+  Issue: object(
+    {
+      severity: { enum: ['error', 'warning', 'info'] },
+      code: string('A stable code.'),
+      message: string(),
+      path: string('A JSON Pointer into the input (`""` for the whole).'),
+    },
+    ['severity', 'code', 'message', 'path'],
+  ),
+  Problem: object(
+    {
+      type: string('`https://passmint.dev/problems/<code>`: an identifier, not a page.'),
+      title: string(),
+      status: { type: 'integer', minimum: 400, maximum: 599 },
+      detail: string(),
+      code: string('A stable code, the same as the end of `type`.'),
+      issues: { type: 'array', items: ref('Issue'), maxItems: 100 },
+    },
+    ['type', 'title', 'status', 'code'],
+    { description: 'RFC 9457 (`application/problem+json`).' },
+  ),
+  TemplateInput: {
+    type: 'object',
+    description: 'A template: `name`, `formatVersion`, `passType`, a style under `description`, the placeholders it uses (see the template documentation).',
+    required: ['name', 'formatVersion', 'passType'],
+    properties: { name: string(), formatVersion: { type: 'integer' }, passType: string(), placeholder: { type: 'array', items: string() } },
+  },
+  Template: { allOf: [ref('TemplateInput'), object({ id: { type: 'integer', minimum: 1 } })] },
+  FileInfo: object({ path: string(), size: { type: 'integer', minimum: 0 } }),
+  Values: { type: 'object', description: 'Placeholder name → value (any JSON).' },
+  NewPass: object({ serialNumber: string('Default: a new UUID.', { minLength: 1, maxLength: 256 }), values: ref('Values') }, []),
+  PassLinks: object(
+    {
+      self: string(),
+      passjson: string(),
+      pkpass: string('The download link; with `?token=` it opens without an API key.'),
+      google: string('With Google Wallet: the holder\'s "Add to Google Wallet" link (a redirect to the save link).'),
+    },
+    ['self', 'passjson', 'pkpass'],
+  ),
+  PassSummary: object({
+    passTypeIdentifier: string(),
+    serialNumber: string(),
+    templateId: { type: 'integer' },
+    version: { type: 'integer', minimum: 1 },
+    created: dateTime,
+    updated: dateTime,
+    links: ref('PassLinks'),
+  }),
+  Pass: { allOf: [ref('PassSummary'), object({ values: ref('Values') })] },
+  PassJson: { type: 'object', description: 'pass.json as Apple defines it.', required: ['formatVersion', 'passTypeIdentifier', 'serialNumber'] },
+  NewWebhook: object(
+    { url: string('http(s), at most 2048 characters.'), secret: string('Optional: 16 to 256 visible ASCII characters; default, one is made.') },
+    ['url'],
+  ),
+  Webhook: object(
+    {
+      id: string(undefined, { format: 'uuid' }),
+      url: string(),
+      state: { enum: ['pending', 'enabled', 'disabled'] },
+      stateReason: nullable('string'),
+      secret: string('Only in the answers to creation and rotation.'),
+      created: dateTime,
+      updated: dateTime,
+    },
+    ['id', 'url', 'state', 'stateReason', 'created', 'updated'],
+  ),
+  WebhookVerification: {
+    allOf: [
+      ref('Webhook'),
+      object({
+        verification: object({ verified: { type: 'boolean' }, status: { type: 'integer' }, reason: string(), error: nullable('string') }, ['verified']),
+      }),
+    ],
+  },
+  Attempt: {
+    type: 'object',
+    required: ['at', 'outcome'],
+    properties: { at: dateTime, outcome: string(), status: nullable('integer'), error: nullable('string'), durationMs: { type: 'integer' } },
+  },
+  Delivery: object({
+    id: string(),
+    eventId: string(),
+    eventType: string(),
+    webhookId: string(),
+    status: { enum: ['pending', 'delivered', 'failed', 'cancelled'] },
+    attempts: { type: 'integer', minimum: 0 },
+    nextAttemptAt: nullable('string', { format: 'date-time' }),
+    lastStatus: nullable('integer'),
+    lastError: nullable('string'),
+    deliveredAt: nullable('string', { format: 'date-time' }),
+    history: { type: 'array', items: ref('Attempt') },
+  }),
+  Event: object({ id: string(), type: string('`pass.created`, `pass.updated`, `registration.created` …'), created: string(), data: { type: 'object' } }, [
+    'id',
+    'type',
+    'data',
+  ]),
+  ApiKeyScope: { enum: ['read', 'passes', 'admin'] },
+  ApiKeyRequest: object({ name: string(undefined, { minLength: 1, maxLength: 100 }), scopes: { type: 'array', items: ref('ApiKeyScope'), minItems: 1 } }),
+  ApiKey: object({
+    id: string(undefined, { format: 'uuid' }),
+    name: string(),
+    scopes: { type: 'array', items: ref('ApiKeyScope') },
+    prefix: nullable('string', { description: "The key's first characters (`pm_` and 8), to recognise it by." }),
+    created: dateTime,
+    lastUsed: nullable('string', { format: 'date-time', description: 'To within a minute.' }),
+  }),
+  NewApiKey: { allOf: [ref('ApiKey'), object({ key: string('The key: shown this once, only its SHA-256 is stored.') })] },
+  GoogleSaveLink: object({ url: string(), type: string(), classId: string(), objectId: string(), losses: { type: 'array', items: { type: 'object' } } }),
+};
