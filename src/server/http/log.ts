@@ -1,4 +1,4 @@
-import { matchWalletRoute, type WalletRoute } from '../../wallet/route.js';
+import { matchWalletRoute, WALLET_PATHS, type WalletRoute } from '../../wallet/route.js';
 
 /**
  * One structured log line: `passmint serve` writes each as one JSON line on
@@ -44,11 +44,11 @@ export function requestIdOf(request: Request): string {
 
 /** The route template of each of Apple's calls (and Wallet's log), by kind. */
 export const WALLET_ROUTES: { readonly [K in WalletRoute['kind']]: string } = {
-  registration: '/wallet/v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}/{serialNumber}',
-  serials: '/wallet/v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}',
-  pass: '/wallet/v1/passes/{passTypeIdentifier}/{serialNumber}',
-  personalize: '/wallet/v1/passes/{passTypeIdentifier}/{serialNumber}/personalize',
-  log: '/wallet/v1/log',
+  registration: `/wallet${WALLET_PATHS.registration.path}`,
+  serials: `/wallet${WALLET_PATHS.serials.path}`,
+  pass: `/wallet${WALLET_PATHS.pass.path}`,
+  personalize: `/wallet${WALLET_PATHS.personalize.path}`,
+  log: `/wallet${WALLET_PATHS.log.path}`,
 };
 
 /**
