@@ -11,9 +11,11 @@
 //   "This is required." / "This is a required property of …" / "This is a
 //   required field for …" (Google's wording in the typings).
 // - Enums: the typings type enums as plain strings, so the values below are
-//   copied from Google's discovery document (walletobjects v1, the same
-//   source the typings are generated from) for the enum properties of the
-//   types passmint writes. Each is checked to name a property the typings have.
+//   copied from the Python typings google-api-python-client-stubs (schemas.pyi,
+//   which that project generates from Google's discovery document for
+//   walletobjects v1) for the enum properties of the types passmint writes —
+//   taken second-hand, not compared with the discovery document itself. Each
+//   is checked to name a property the typings have.
 //
 // The package is not a dependency: get it with `npm pack @googleapis/walletobjects`
 // (into /tmp) and pass the .tgz, or pass an unpacked folder.
@@ -37,7 +39,7 @@ const CLASS_COMMON = { multipleDevicesAndHoldersAllowedStatus: MULTIPLE_DEVICES,
 const ISSUED_CLASS = { ...CLASS_COMMON, reviewStatus: REVIEW_STATUS, notifyPreference: NOTIFY };
 const ISSUED_OBJECT = { state: STATE, notifyPreference: NOTIFY };
 
-/** Enum values per schema and property, from Google's discovery document (walletobjects v1). */
+/** Enum values per schema and property, from google-api-python-client-stubs' schemas.pyi (generated from Google's discovery document; not re-checked against it). */
 const ENUMS = {
   GenericClass: CLASS_COMMON,
   GenericObject: {
@@ -167,7 +169,7 @@ const document = {
     version: pkg.version,
     file: 'build/v1.d.ts',
     extracted: new Date().toISOString().slice(0, 10),
-    enums: "Google's discovery document for walletobjects v1 (the typings give enums as plain strings)",
+    enums: "google-api-python-client-stubs schemas.pyi, generated from Google's discovery document for walletobjects v1; copied second-hand, not compared with the discovery document (the typings give enums as plain strings)",
     by: 'scripts/google-schema.js',
   },
   roots: ROOTS,
