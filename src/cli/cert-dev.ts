@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDevelopmentIdentity, DEVELOPMENT_TEAM_IDENTIFIER } from '../pkpass/x509/development-identity.js';
+import { createDevelopmentIdentity, DEVELOPMENT_TEAM_IDENTIFIER } from '../pkpass/index.js';
 import { formatDate } from './certificate-info.js';
 import { resolvePath, writeOutput } from './files.js';
 import { EXIT_OK, type CliIo, type ExitCode } from './io.js';

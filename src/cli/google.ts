@@ -1,9 +1,17 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { GoogleWalletError } from '../google/error.js';
-import { createGoogleWalletClient, createSaveUrl, readGoogleCredentials, toGoogleWallet, type GoogleCredentials, type GoogleMapOptions, type GoogleWalletPass } from '../google/index.js';
-import { decodePassStrings } from '../pkpass/strings.js';
-import type { Pass } from '../types.js';
+import {
+  createGoogleWalletClient,
+  createSaveUrl,
+  GoogleWalletError,
+  readGoogleCredentials,
+  toGoogleWallet,
+  type GoogleCredentials,
+  type GoogleMapOptions,
+  type GoogleWalletPass,
+} from '../google/index.js';
+import type { Pass } from '../index.js';
+import { decodePassStrings } from '../pkpass/index.js';
 import { flag, parseCommandLine, stringOption, stringOptions } from './args.js';
 import type { Command } from './command.js';
 import { resolvePath } from './files.js';
