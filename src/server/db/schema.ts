@@ -243,6 +243,57 @@ const MIGRATIONS: readonly string[] = [
   );
   create index passmint_idempotency_keys_created on passmint_idempotency_keys (created_at);
   `,
+  // Jobs (issue 27): long work run as queued work with a state, counts and a results stream — imports,
+  // and the kinds to come (publish, messages, bulk voids). `id` is the queue's; `public_id` the API's.
+  `
+  create table passmint_jobs (
+    id bigserial primary key,
+    public_id uuid not null unique,
+    kind text not null,
+    -- uploading: its input is still arriving (never shown, never claimed; a start that died leaves it to retention).
+    state text not null check (state in ('uploading', 'queued', 'running', 'succeeded', 'failed', 'cancelled')),
+    template_id integer,
+    -- The kind's own parameters (an import's mode, format, columns and origin).
+    params json not null default '{}',
+    total_rows integer not null default 0,
+    -- Records done: the cursor the next batch starts after, committed with the batch's changes.
+    done integer not null default 0,
+    created_count integer not null default 0,
+    updated_count integer not null default 0,
+    unchanged_count integer not null default 0,
+    failed_count integer not null default 0,
+    error text,
+    attempts integer not null default 0,
+    created_at timestamptz not null default now(),
+    started_at timestamptz,
+    finished_at timestamptz,
+    next_attempt_at timestamptz not null default now(),
+    locked_until timestamptz,
+    lease uuid,
+    claimed_by text
+  );
+  create index passmint_jobs_due on passmint_jobs (next_attempt_at) where state in ('queued', 'running');
+  create index passmint_jobs_finished on passmint_jobs (finished_at) where finished_at is not null;
+  create index passmint_jobs_uploading on passmint_jobs (created_at) where state = 'uploading';
+
+  -- A job's input as uploaded, in chunks read back one at a time (stored before the 202; deleted when the job ends).
+  create table passmint_job_inputs (
+    job_id bigint not null references passmint_jobs (id) on delete cascade,
+    n integer not null,
+    bytes bytea not null,
+    primary key (job_id, n)
+  );
+
+  -- One line of a job's results per record (n: the record's number, from 1), written with the record's batch.
+  create table passmint_job_results (
+    job_id bigint not null references passmint_jobs (id) on delete cascade,
+    n integer not null,
+    status text not null,
+    serial_number text,
+    problem text,
+    primary key (job_id, n)
+  );
+  `,
 ];
 
 // Any constant shared by every passmint process: the advisory lock that serializes migrations.
