@@ -425,6 +425,8 @@ export async function replayEvent(sql: SqlQueryable, seq: number, webhookId?: st
   const rows = await sql.query(
     `insert into passmint_deliveries (event_seq, webhook_id, status)
      select $1, id, 'pending' from passmint_webhooks where state = 'enabled' and ($2::uuid is null or id = $2::uuid)
+       -- To every registration: those that take the event's type; to one named: as asked.
+       and ($2::uuid is not null or events is null or (select e.type from passmint_events e where e.seq = $1) = any (events))
      on conflict (event_seq, webhook_id) do update
        set status = 'pending', next_attempt_at = now(), attempts = 0, first_attempt_at = null, locked_until = null, lease = null
      returning 1`,

@@ -3,8 +3,9 @@ import type { SqlQueryable } from './sql.js';
 
 /**
  * The statement that adds `$4` events (ids `$1`, types `$2`, bodies `$3`, in
- * that order) with one pending delivery each per enabled registration. The
- * counter is bumped once for all of them.
+ * that order) with one pending delivery each per enabled registration that
+ * takes its type (`events` null, or naming it). The counter is bumped once
+ * for all of them.
  */
 const ADD_EVENTS = `with input as (
      select * from unnest($1::uuid[], $2::text[], $3::text[]) with ordinality as x(id, type, body, i)),
@@ -14,10 +15,11 @@ const ADD_EVENTS = `with input as (
      insert into passmint_events (seq, id, type, body)
      select counter.value - $4 + input.i, input.id, input.type, input.body from input cross join counter
      order by input.i
-     returning seq),
+     returning seq, type),
    delivery as (
      insert into passmint_deliveries (event_seq, webhook_id, status)
-     select event.seq, webhook.id, 'pending' from event cross join passmint_webhooks webhook where webhook.state = 'enabled'
+     select event.seq, webhook.id, 'pending' from event cross join passmint_webhooks webhook
+      where webhook.state = 'enabled' and (webhook.events is null or event.type = any (webhook.events))
      returning 1)
  select count(*)::int as deliveries from delivery`;
 

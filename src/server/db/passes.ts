@@ -76,14 +76,98 @@ export async function findPass(
   return rows[0] === undefined ? undefined : toPass(rows[0]);
 }
 
-/** A page of passes in creation order (see {@link keysetPage}), of one template or all. */
-export async function listPasses(sql: SqlQueryable, query: PageQuery, templateId?: number): Promise<PassRecord[]> {
-  const page = keysetPage('seq', query, 2);
-  const rows = await sql.query<PassRow>(`select ${passColumns} from passmint_passes where ($1::int is null or template_id = $1) and ${page.sql}`, [
-    templateId ?? null,
+/**
+ * What a list of passes is narrowed to; every member given must hold
+ * (AND). `values`: placeholder name → the exact value (a value stored as
+ * a number or `true`/`false` matches its JSON text too).
+ */
+export interface PassFilter {
+  readonly templateId?: number | undefined;
+  readonly serialNumber?: string | undefined;
+  /** Passes changed (or made) at or after this time. */
+  readonly updatedSince?: Date | undefined;
+  readonly values?: readonly (readonly [name: string, value: string])[] | undefined;
+}
+
+/**
+ * The WHERE conditions of a filter, its parameters numbered from 1. Each
+ * filter is its own condition (never `$1 is null or …`, which no index
+ * serves): `template_id` with the keyset on `seq` uses
+ * `passmint_passes_template`, the values a containment (`@>`) the GIN
+ * index `passmint_passes_values` answers, the serial number and the time
+ * their own indexes.
+ */
+function filterSql(filter: PassFilter): { readonly conditions: string[]; readonly params: unknown[] } {
+  const conditions: string[] = [];
+  const params: unknown[] = [];
+  const param = (value: unknown): string => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  if (filter.templateId !== undefined) conditions.push(`template_id = ${param(filter.templateId)}::int`);
+  if (filter.serialNumber !== undefined) conditions.push(`serial_number = ${param(filter.serialNumber)}`);
+  if (filter.updatedSince !== undefined) conditions.push(`updated_at >= ${param(filter.updatedSince)}::timestamptz`);
+  // Values stored as text, all in one containment; a value that reads as a JSON number or boolean may be stored as one.
+  const asText: Record<string, string> = {};
+  for (const [name, value] of filter.values ?? []) {
+    const literal = jsonLiteral(value);
+    if (literal === undefined) asText[name] = value;
+    else {
+      const text = param(JSON.stringify({ [name]: value }));
+      const typed = param(JSON.stringify({ [name]: literal }));
+      conditions.push(`(pass_values::jsonb @> ${text}::jsonb or pass_values::jsonb @> ${typed}::jsonb)`);
+    }
+  }
+  if (Object.keys(asText).length > 0) conditions.push(`pass_values::jsonb @> ${param(JSON.stringify(asText))}::jsonb`);
+  return { conditions, params };
+}
+
+/** The JSON number or boolean a query's text reads as (`42`, `-1.5`, `true`), or `undefined`. */
+function jsonLiteral(text: string): number | boolean | undefined {
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  if (!/^-?(?:0|[1-9]\d{0,14})(?:\.\d{1,15})?$/.test(text)) return undefined;
+  const number = Number(text);
+  return Number.isFinite(number) ? number : undefined;
+}
+
+/**
+ * A page of passes in creation order (see {@link keysetPage}), narrowed by
+ * `filter` (a template, a serial number, a time, values). The keyset on
+ * `seq` keeps pages stable while passes are made and changed.
+ *
+ * @example
+ * ```ts
+ * const page = await listPasses(db, { limit: 50, direction: 'after', cursor: undefined }, { templateId: 3, values: [['tier', 'gold']] });
+ * ```
+ */
+export async function listPasses(sql: SqlQueryable, query: PageQuery, filter: PassFilter = {}): Promise<PassRecord[]> {
+  const { conditions, params } = filterSql(filter);
+  const page = keysetPage('seq', query, params.length + 1);
+  const rows = await sql.query<PassRow>(`select ${passColumns} from passmint_passes where ${[...conditions, page.sql].join(' and ')}`, [
+    ...params,
     ...page.params,
   ]);
   return rows.map(toPass);
+}
+
+/**
+ * The plan PostgreSQL chooses for a page of {@link listPasses} (`EXPLAIN`,
+ * one line per row): what a test or a benchmark checks is served by an index.
+ *
+ * @example
+ * ```ts
+ * const plan = await explainListPasses(db, { limit: 50, direction: 'after', cursor: undefined }, { templateId: 3 });
+ * ```
+ */
+export async function explainListPasses(sql: SqlQueryable, query: PageQuery, filter: PassFilter = {}): Promise<string[]> {
+  const { conditions, params } = filterSql(filter);
+  const page = keysetPage('seq', query, params.length + 1);
+  const rows = await sql.query<{ 'QUERY PLAN': string }>(
+    `explain select ${passColumns} from passmint_passes where ${[...conditions, page.sql].join(' and ')}`,
+    [...params, ...page.params],
+  );
+  return rows.map((row) => row['QUERY PLAN']);
 }
 
 /** Stores a pass's new values and rendering, one version up. */
@@ -132,7 +216,8 @@ export interface NewPass {
  * One statement: the passes whose template is still at the version they were
  * rendered from (and whose serial number is free), then one counter bump for
  * their events (numbered in the batch's order, so the outbox's order holds),
- * the events, and a pending delivery per event and enabled registration.
+ * the events, and a pending delivery per event and enabled registration
+ * that takes `pass.created` (its `events` null, or naming it).
  */
 const INSERT_PASSES = `with input as (
      select * from unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::uuid[], $8::text[]) with ordinality
@@ -157,7 +242,8 @@ const INSERT_PASSES = `with input as (
      returning seq),
    delivery as (
      insert into passmint_deliveries (event_seq, webhook_id, status)
-     select event.seq, webhook.id, 'pending' from event cross join passmint_webhooks webhook where webhook.state = 'enabled'
+     select event.seq, webhook.id, 'pending' from event cross join passmint_webhooks webhook
+      where webhook.state = 'enabled' and (webhook.events is null or 'pass.created' = any (webhook.events))
      returning 1)
  select x.i::int as i, (select count(*) from delivery)::int as deliveries, p.*
    from inserted p join input x on x.type = p.pass_type_identifier and x.serial = p.serial_number`;
