@@ -6,14 +6,16 @@ import { addEvents } from '../db/outbox.js';
 import * as store from '../db/store.js';
 import { readJson } from '../http/body.js';
 import { BytesResponse } from '../http/bytes-response.js';
-import { page, readPage, templateIdOf } from '../http/paging.js';
+import { page } from '../http/paging.js';
 import { ServiceProblem } from '../http/problem.js';
 import { sameSecret } from '../http/same-secret.js';
 import { defineRoute, type Route } from './define.js';
 import { bytesAnswer, emptyAnswer, jsonAnswer, jsonBody, paging, passToken, problemAnswer, queryParameter } from './docs.js';
 import { valuesOf } from './inputs.js';
 import { found, noPass, passOf } from './lookups.js';
-import { passResource, passSummary } from './resources.js';
+import { exportCsv } from './pass-export.js';
+import { readPassQuery, wantsCsv } from './pass-query.js';
+import { passLinks, passResource, passSummary } from './resources.js';
 import { json, noContent } from './responses.js';
 import { page as pageOf, ref } from './schemas.js';
 
@@ -23,18 +25,61 @@ export const passRoutes: readonly Route[] = [
     method: 'GET',
     path: '/v1/passes',
     auth: 'read',
-    summary: 'List passes',
-    query: [...paging, queryParameter('templateId', 'Only passes made from this template.')],
+    summary: 'List, search or export passes',
+    description:
+      'Filters (all must hold): `templateId`, `serialNumber`, `updatedSince` (an ISO 8601 date-time), and `values.NAME=VALUE` (the exact value of placeholder NAME; several allowed). ' +
+      'An unknown parameter is refused. With `Accept: text/csv` (and `templateId`) the answer is every matching pass as CSV, streamed: ' +
+      '`serialNumber`, one column per placeholder, `version`, `updated` and the links (`escapeFormulas=true` prefixes cells that start with = + - @ with an apostrophe).',
+    query: [
+      ...paging,
+      queryParameter('templateId', 'Only passes made from this template (required for CSV: its placeholders are the columns).'),
+      queryParameter('serialNumber', 'Only the pass(es) with this serial number.'),
+      queryParameter('updatedSince', 'Only passes made or changed at or after this time (ISO 8601 date-time with a zone, e.g. `2025-03-01T00:00:00Z`).', {
+        type: 'string',
+        format: 'date-time',
+      }),
+      queryParameter(
+        'values.NAME',
+        "Only passes whose placeholder NAME has exactly this value (write the placeholder's name for NAME; repeat with other names, all must hold). With `templateId`, NAME must be one of its placeholders.",
+      ),
+      queryParameter('escapeFormulas', 'CSV only: `true` prefixes an apostrophe to cells that start with `=`, `+`, `-` or `@` (for spreadsheets; the file is then no longer the values as stored).', {
+        enum: ['true', 'false'],
+      }),
+    ],
     responses: {
-      200: jsonAnswer(pageOf('PassSummary'), 'A page of passes, oldest first unless read `before` a cursor.'),
-      400: problemAnswer('A bad cursor or `limit` (as on every list), or a `templateId` that is no template id (`invalid-query`).'),
+      200: {
+        description: 'A page of passes, oldest first unless read `before` a cursor; or, asked for `text/csv`, every matching pass.',
+        content: { 'application/json': { schema: pageOf('PassSummary') }, 'text/csv': { schema: { type: 'string' } } },
+      },
+      400: problemAnswer(
+        'A bad cursor or `limit`, an unknown or repeated parameter, a `values.NAME` that is not a placeholder of the template, a bad `templateId` or `updatedSince`, or CSV without `templateId` (`invalid-query`, naming the parameter).',
+      ),
+      404: problemAnswer('CSV of a template that does not exist (`template-not-found`).'),
     },
     handler: async ({ request, url }, { context, db }) => {
-      const query = readPage(url, 'after');
-      const templateText = url.searchParams.get('templateId');
-      const templateId = templateText === null ? undefined : templateIdOf(templateText);
-      if (templateText !== null && templateId === undefined) throw new ServiceProblem(400, 'invalid-query', '`templateId` must be a template id.');
-      const items = await store.listPasses(db, query, templateId);
+      const csv = wantsCsv(request.headers.get('accept'));
+      const { filter, page: query, escapeFormulas } = readPassQuery(url, csv);
+      const template = filter.templateId === undefined ? undefined : await store.findTemplate(db, filter.templateId);
+      if (filter.templateId !== undefined && template !== undefined) {
+        const placeholders = new Set(template.template.placeholder);
+        for (const [name] of filter.values ?? []) {
+          if (!placeholders.has(name)) {
+            throw new ServiceProblem(400, 'invalid-query', `\`values.${name}\`: template ${filter.templateId} has no placeholder ${JSON.stringify(name)}.`);
+          }
+        }
+      }
+      if (csv) {
+        if (template === undefined) throw new ServiceProblem(404, 'template-not-found', `No template ${filter.templateId} exists.`);
+        return exportCsv({
+          db,
+          filter,
+          after: query.cursor,
+          placeholders: template.template.placeholder,
+          escapeFormulas,
+          links: (record) => passLinks(context, request, record),
+        });
+      }
+      const items = await store.listPasses(db, query, filter);
       return json(
         page(
           items,
