@@ -10,6 +10,8 @@ export interface WebhookRecord {
   readonly secret: string;
   readonly state: 'pending' | 'enabled' | 'disabled';
   readonly stateReason: string | null;
+  /** The event types it receives; `null`: every type (`webhook.verify` is always sent). */
+  readonly events: readonly string[] | null;
   readonly created: Date;
   readonly updated: Date;
   readonly seq: number;
@@ -21,12 +23,13 @@ interface WebhookRow {
   secret: string;
   state: WebhookRecord['state'];
   state_reason: string | null;
+  events: string[] | null;
   created_at: Date;
   updated_at: Date;
   seq: number;
 }
 
-const webhookColumns = 'id, url, secret, state, state_reason, created_at, updated_at, seq';
+const webhookColumns = 'id, url, secret, state, state_reason, events, created_at, updated_at, seq';
 
 const toWebhook = (row: WebhookRow): WebhookRecord => ({
   id: row.id,
@@ -34,16 +37,17 @@ const toWebhook = (row: WebhookRow): WebhookRecord => ({
   secret: row.secret,
   state: row.state,
   stateReason: row.state_reason,
+  events: row.events,
   created: row.created_at,
   updated: row.updated_at,
   seq: row.seq,
 });
 
-/** Registers a receiver, `pending` until its handshake succeeds. */
-export async function insertWebhook(sql: SqlQueryable, url: string, secret: string): Promise<WebhookRecord> {
+/** Registers a receiver, `pending` until its handshake succeeds, for the event types `events` (`null`: all). */
+export async function insertWebhook(sql: SqlQueryable, url: string, secret: string, events: readonly string[] | null = null): Promise<WebhookRecord> {
   const rows = await sql.query<WebhookRow>(
-    `insert into passmint_webhooks (id, url, secret, state) values ($1, $2, $3, 'pending') returning ${webhookColumns}`,
-    [crypto.randomUUID(), url, secret],
+    `insert into passmint_webhooks (id, url, secret, state, events) values ($1, $2, $3, 'pending', $4::text[]) returning ${webhookColumns}`,
+    [crypto.randomUUID(), url, secret, events],
   );
   return toWebhook(rows[0]!);
 }
@@ -81,6 +85,23 @@ export async function setWebhookSecret(sql: SqlQueryable, id: string, secret: st
   const rows = await sql.query<WebhookRow>(
     `update passmint_webhooks set secret = $2, updated_at = now() where id = $1 returning ${webhookColumns}`,
     [id, secret],
+  );
+  return rows[0] === undefined ? undefined : toWebhook(rows[0]);
+}
+
+/**
+ * Sets the event types a registration receives (`null`: every type); from
+ * the next event on. `undefined` when there is no such registration.
+ *
+ * @example
+ * ```ts
+ * await setWebhookEvents(db, id, ['pass.updated', 'job.completed']);
+ * ```
+ */
+export async function setWebhookEvents(sql: SqlQueryable, id: string, events: readonly string[] | null): Promise<WebhookRecord | undefined> {
+  const rows = await sql.query<WebhookRow>(
+    `update passmint_webhooks set events = $2::text[], updated_at = now() where id = $1 returning ${webhookColumns}`,
+    [id, events],
   );
   return rows[0] === undefined ? undefined : toWebhook(rows[0]);
 }

@@ -80,6 +80,7 @@ export function webhookResource(record: WebhookRecord): Record<string, unknown> 
     url: record.url,
     state: record.state,
     stateReason: record.stateReason,
+    events: record.events,
     created: iso(record.created),
     updated: iso(record.updated),
   };

@@ -2,8 +2,25 @@
 // the components of the OpenAPI document, which the routes' declarations
 // name with `ref`, and the small builders they are written with.
 
+import type { KnownEventType } from '../../webhooks/event-types.js';
+
 /** A JSON Schema, or any other part of the OpenAPI document. */
 export type Json = Record<string, unknown>;
+
+// Every event type the service sends (a type added to KnownEventType must be listed: this does not compile until it is).
+const EVENT_TYPES: { readonly [T in KnownEventType | 'job.completed']: true } = {
+  'webhook.verify': true,
+  'pass.created': true,
+  'pass.updated': true,
+  'pass.downloaded': true,
+  'pass.personalized': true,
+  'registration.created': true,
+  'registration.deleted': true,
+  'job.completed': true,
+};
+
+/** The event types a webhook registration may ask for (`events`). */
+export const WEBHOOK_EVENT_TYPES: readonly string[] = Object.keys(EVENT_TYPES);
 
 /**
  * A reference to one of the component schemas.
@@ -120,15 +137,28 @@ export const SCHEMAS: Readonly<Record<string, Json>> = {
   Pass: { allOf: [ref('PassSummary'), object({ values: ref('Values') })] },
   PassJson: { type: 'object', description: 'pass.json as Apple defines it.', required: ['formatVersion', 'passTypeIdentifier', 'serialNumber'] },
   NewWebhook: object(
-    { url: string('http(s), at most 2048 characters.'), secret: string('Optional: 16 to 256 visible ASCII characters; default, one is made.') },
+    {
+      url: string('http(s), at most 2048 characters.'),
+      secret: string('Optional: 16 to 256 visible ASCII characters; default, one is made.'),
+      events: ref('WebhookEvents'),
+    },
     ['url'],
   ),
+  WebhookEvents: {
+    type: ['array', 'null'],
+    items: ref('EventType'),
+    minItems: 1,
+    uniqueItems: true,
+    description: 'The event types the registration receives; left out or `null`: every type. `webhook.verify` is always sent.',
+  },
+  EventType: { enum: [...WEBHOOK_EVENT_TYPES] },
   Webhook: object(
     {
       id: string(undefined, { format: 'uuid' }),
       url: string(),
       state: { enum: ['pending', 'enabled', 'disabled'] },
       stateReason: nullable('string'),
+      events: ref('WebhookEvents'),
       secret: string('Only in the answers to creation and rotation.'),
       created: dateTime,
       updated: dateTime,

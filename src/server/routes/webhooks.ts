@@ -11,7 +11,7 @@ import { badPage, jsonAnswer, jsonBody, location, paging, problemAnswer } from '
 import { found, webhookOf } from './lookups.js';
 import { deliveryResource, webhookResource } from './resources.js';
 import { json } from './responses.js';
-import { object, page as pageOf, ref, string } from './schemas.js';
+import { object, page as pageOf, ref, string, WEBHOOK_EVENT_TYPES } from './schemas.js';
 import { verifyWebhook } from './webhook-verify.js';
 
 /** Webhook registrations: create (with the handshake), read, verify again, disable, rotate, deliveries. */
@@ -44,7 +44,7 @@ export const webhookRoutes: readonly Route[] = [
     body: jsonBody(ref('NewWebhook')),
     responses: {
       201: jsonAnswer(ref('WebhookVerification'), 'The registration, its secret (shown this once), and how the handshake went.', location),
-      422: problemAnswer('Not a URL the service delivers to.'),
+      422: problemAnswer('Not a URL the service delivers to (`invalid-webhook-url`), or `events` naming a type the service does not send (`invalid-body`).'),
     },
     handler: async ({ request }, { context, db }) => {
       const body = await readJson(request, context.maxBodyBytes);
@@ -58,7 +58,8 @@ export const webhookRoutes: readonly Route[] = [
         if (error instanceof WebhookError) throw new ServiceProblem(422, 'invalid-webhook-url', serviceMessage(error));
         throw error;
       }
-      const record = await store.insertWebhook(db, url, chosenSecret(body['secret']) ?? generateWebhookSecret());
+      const events = eventTypesOf(body['events']);
+      const record = await store.insertWebhook(db, url, chosenSecret(body['secret']) ?? generateWebhookSecret(), events);
       // The secret is shown here and at rotation only, never in a read or a list.
       return json({ ...(await verifyWebhook(context, db, record)), secret: record.secret }, 201, {
         location: `${baseUrl(context, request)}/v1/webhooks/${record.id}`,
@@ -72,6 +73,30 @@ export const webhookRoutes: readonly Route[] = [
     summary: 'Read a webhook registration',
     responses: { 200: jsonAnswer(ref('Webhook'), 'The registration.'), 404: problemAnswer('No such registration.') },
     handler: async ({ params }, { db }) => json(webhookResource(await webhookOf(db, params.id))),
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/v1/webhooks/{id}/events',
+    auth: 'admin',
+    summary: 'Choose the event types a registration receives',
+    description: 'From the next event on. `{"events": null}` (or an empty body) receives every type; `webhook.verify` is always sent.',
+    body: jsonBody(object({ events: ref('WebhookEvents') }, []), false),
+    responses: {
+      200: jsonAnswer(ref('Webhook'), 'The registration with its event types.'),
+      404: problemAnswer('No such registration.'),
+      422: problemAnswer('`events` naming a type the service does not send, empty, or not a list (`invalid-body`).'),
+    },
+    handler: async ({ request, params }, { context, db }) => {
+      const record = await webhookOf(db, params.id);
+      const body = await readOptionalJson(request, context.maxBodyBytes);
+      if (body !== undefined && !isObject(body)) throw new ServiceProblem(422, 'invalid-body', 'Send { "events": ["pass.updated", …] }, or { "events": null } for every type.');
+      const updated = await found(
+        store.setWebhookEvents(db, record.id, eventTypesOf(body?.['events'])),
+        'webhook-not-found',
+        `No webhook registration ${JSON.stringify(params.id)} exists.`,
+      );
+      return json(webhookResource(updated));
+    },
   }),
   defineRoute({
     method: 'POST',
@@ -146,6 +171,25 @@ export const webhookRoutes: readonly Route[] = [
 // otherwise the service makes one, and the registration may stay pending until
 // POST /v1/webhooks/{id}/verify.
 const SECRET = /^[\x21-\x7e]{16,256}$/;
+
+/** The event types asked for, without repeats; `null` (every type) when left out or null; 422 for an unknown type. */
+function eventTypesOf(events: unknown): string[] | null {
+  if (events === undefined || events === null) return null;
+  if (!Array.isArray(events) || events.length === 0 || events.length > WEBHOOK_EVENT_TYPES.length) {
+    throw new ServiceProblem(422, 'invalid-body', '"events" is a non-empty list of event types (or null for every type).');
+  }
+  const unknown = events.find((type) => typeof type !== 'string' || !WEBHOOK_EVENT_TYPES.includes(type));
+  if (unknown !== undefined || events.length !== new Set(events).size) {
+    throw new ServiceProblem(
+      422,
+      'invalid-body',
+      unknown === undefined
+        ? '"events" names a type twice.'
+        : `"events": ${JSON.stringify(unknown)} is not an event type the service sends (${WEBHOOK_EVENT_TYPES.join(', ')}).`,
+    );
+  }
+  return events as string[];
+}
 
 function chosenSecret(secret: unknown): string | undefined {
   if (secret === undefined) return undefined;
