@@ -115,6 +115,10 @@ export type ServiceProblemCode =
   | 'client-closed'
   | 'too-many-files'
   | 'bundle-too-large'
+  | 'invalid-idempotency-key'
+  | 'idempotency-key-in-use'
+  | 'idempotency-key-reused'
+  | 'idempotency-answer-not-kept'
   | 'internal-error';
 
 /**
@@ -221,6 +225,10 @@ const titles: { readonly [K in AnyProblemCode]: string } = {
   'unsupported-media-type': 'Unsupported media type',
   'cannot-pack': 'Cannot pack the pass',
   'too-many-files': 'Too many files',
+  'invalid-idempotency-key': 'Invalid Idempotency-Key',
+  'idempotency-key-in-use': 'Idempotency-Key in use',
+  'idempotency-key-reused': 'Idempotency-Key reused',
+  'idempotency-answer-not-kept': 'Answer not kept',
   'rate-limited': 'Too many requests',
   'client-closed': 'Client closed request',
   'internal-error': 'Internal error',

@@ -11,6 +11,7 @@ import { createRouter, type RouteSeen } from './http/router.js';
 import type { Metrics } from './metrics.js';
 import { API_ROUTES } from './routes/api.js';
 import type { ServiceContext } from './routes/context.js';
+import { createIdempotency } from './routes/idempotency.js';
 import { createServices } from './routes/services.js';
 import { WALLET_BASE_PATH } from './routes/wallet.js';
 import { personalizePass } from './wallet/personalize.js';
@@ -59,7 +60,8 @@ export function createServiceHandler(context: ServiceContext & { readonly metric
   });
   const walletOutage = new WeakSet<Request>();
 
-  const api = createRouter(API_ROUTES, services, context.keys.check);
+  // Idempotency-Key on every POST with an API key: the router runs the layer around each handler.
+  const api = createRouter(API_ROUTES, services, context.keys.check, createIdempotency(db, { onError: (error) => context.onError(error, { method: 'POST' }) }));
 
   const answer = async (request: Request, seen: RouteSeen): Promise<Response> => {
     const head = request.method === 'HEAD';

@@ -22,7 +22,15 @@ export interface RouterRoute<TScope extends string, TServices> {
 }
 
 /** What an API key check answers: `ok`, or why not. */
-export type AccessCheck = { readonly ok: true } | { readonly ok: false; readonly reason: 'missing' | 'invalid' | 'forbidden' };
+export type AccessCheck = { readonly ok: true; readonly id?: string } | { readonly ok: false; readonly reason: 'missing' | 'invalid' | 'forbidden' };
+
+/**
+ * Runs around the handler of every route: `keyId` is the id of the API key
+ * the router checked (`undefined` for a route whose handler checks access
+ * itself), `run` calls the handler with the request given (the idempotency
+ * layer wraps POSTs with it).
+ */
+export type AroundHandler = (request: Request, url: URL, keyId: string | undefined, run: (request: Request) => Promise<Response>) => Promise<Response>;
 
 const MAX_PATH = 8192;
 
@@ -54,6 +62,7 @@ export function createRouter<TScope extends string, TServices>(
   routes: readonly RouterRoute<TScope, TServices>[],
   services: TServices,
   authorize: (request: Request, scope: TScope) => Promise<AccessCheck>,
+  around?: AroundHandler,
 ): (request: Request, seen?: RouteSeen) => Promise<Response> {
   const paths: PathRoutes<TScope, TServices>[] = [];
   for (const route of routes) {
@@ -85,9 +94,11 @@ export function createRouter<TScope extends string, TServices>(
       if (allowed.includes('GET') && !allowed.includes('HEAD')) allowed.splice(allowed.indexOf('GET') + 1, 0, 'HEAD');
       throw new ServiceProblem(405, 'method-not-allowed', `Allowed here: ${allowed.join(', ')}.`, { headers: { allow: allowed.join(', ') } });
     }
+    let keyId: string | undefined;
     if (route.scope !== undefined) {
       const check = await authorize(request, route.scope);
       if (!check.ok) throw refusal(check.reason, route.scope);
+      keyId = check.id;
     }
     const params: Record<string, string> = {};
     for (const [name, text] of Object.entries(raw)) {
@@ -97,7 +108,9 @@ export function createRouter<TScope extends string, TServices>(
       }
       params[name] = decoded;
     }
-    return route.handler({ request, params, url: new URL(request.url) }, services);
+    const url = new URL(request.url);
+    if (around === undefined) return route.handler({ request, params, url }, services);
+    return around(request, url, keyId, (given) => route.handler({ request: given, params, url }, services));
   };
 }
 

@@ -1,6 +1,7 @@
 import { deleteFinishedAttempts, deleteFinishedDeliveries } from '../db/deliveries.js';
 import { deleteOldEvents } from '../db/events.js';
 import { deleteOldGoogleMessages } from '../db/google-messages.js';
+import { deleteOldIdempotencyKeys } from '../db/idempotency.js';
 import { tryLockForTransaction } from '../db/locks.js';
 import { deleteEndedPushes } from '../db/pushes.js';
 import type { SqlDatabase, SqlQueryable } from '../db/sql.js';
@@ -36,6 +37,8 @@ export interface RetentionCounts {
   readonly pushes: number;
   /** Google Wallet messages recorded as sent or over the daily limit. */
   readonly googleMessages: number;
+  /** Idempotency keys past their 24 hours. */
+  readonly idempotencyKeys: number;
 }
 
 /**
@@ -64,7 +67,8 @@ export interface Retention {
  * their round. The same round deletes APNs pushes that ended (sent, gone,
  * failed) and were last due more than `days` ago, and Google Wallet
  * messages older than `days` (whole days, so the last 24 hours' messages,
- * which count against Google's three a day, always stay).
+ * which count against Google's three a day, always stay), and idempotency
+ * keys past their 24 hours (whatever `days`).
  */
 export function createRetention(db: SqlDatabase, options: RetentionOptions, onError: (error: unknown) => void = () => undefined): Retention {
   const batch = options.batchSize ?? 1000;
@@ -84,14 +88,15 @@ export function createRetention(db: SqlDatabase, options: RetentionOptions, onEr
     events: deleteOldEvents,
     pushes: deleteEndedPushes,
     googleMessages: deleteOldGoogleMessages,
+    idempotencyKeys: deleteOldIdempotencyKeys,
   };
 
   const runOnce = async (): Promise<RetentionCounts> => {
-    const total = { events: 0, deliveries: 0, attempts: 0, pushes: 0, googleMessages: 0 };
+    const total = { events: 0, deliveries: 0, attempts: 0, pushes: 0, googleMessages: 0, idempotencyKeys: 0 };
     if (options.days <= 0) return total;
     for (;;) {
       let round = 0;
-      for (const kind of ['attempts', 'deliveries', 'events', 'pushes', 'googleMessages'] as const) {
+      for (const kind of ['attempts', 'deliveries', 'events', 'pushes', 'googleMessages', 'idempotencyKeys'] as const) {
         for (;;) {
           const count = await step(deletes[kind]);
           if (count === undefined) return total;
