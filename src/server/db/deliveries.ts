@@ -233,49 +233,46 @@ export async function cancelPendingDeliveries(sql: SqlQueryable, webhookId: stri
   await sql.query(`update passmint_deliveries set status = 'cancelled' where webhook_id = $1 and status = 'pending'`, [webhookId]);
 }
 
-/** The webhook queue as `/metrics` shows it: pending deliveries, those due now, and how long the oldest due one has been due (seconds, `null` when none is). */
+/**
+ * What `/metrics` reads of the webhook queue besides the counts kept as the
+ * rows change (db/row-counts.ts): pending deliveries waiting for a retry
+ * (due later; not those parked behind an earlier delivery of their pass,
+ * which are counted), and how long the oldest due one has been due
+ * (seconds, `null` when none is).
+ */
 export interface DeliveryQueueFigures {
-  readonly pending: number;
-  readonly due: number;
+  readonly waiting: number;
   readonly oldest: number | null;
 }
 
 /**
- * The webhook queue's figures (every process's).
+ * The webhook queue's figures (every process's), bounded: the oldest pending
+ * delivery is the first entry of the pending deliveries' partial index, and
+ * only the deliveries scheduled for a later retry (a few per registration:
+ * only those in flight are ever attempted) are counted — the pending ones
+ * due now are the kept counts, pending less parked, less those.
  *
  * @example
  * ```ts
- * await deliveryQueueFigures(db); // { pending: 3, due: 1, oldest: 0.2 }
+ * await deliveryQueueFigures(db); // { waiting: 2, oldest: 0.2 }
  * ```
  */
 export async function deliveryQueueFigures(sql: SqlQueryable): Promise<DeliveryQueueFigures> {
-  const [row] = await sql.query<DeliveryQueueFigures>(
-    `select count(*)::int as pending,
-                (count(*) filter (where next_attempt_at <= now()))::int as due,
-                extract(epoch from now() - min(next_attempt_at) filter (where next_attempt_at <= now()))::float8 as oldest
-           from passmint_deliveries where status = 'pending'`,
+  const [row] = await sql.query<{ waiting: number; oldest: number | null }>(
+    `select (select count(*)::int from passmint_deliveries where status = 'pending' and next_attempt_at > now() and next_attempt_at < 'infinity') as waiting,
+            (select extract(epoch from now() - m)::float8 from (select min(next_attempt_at) as m from passmint_deliveries where status = 'pending') x
+              where m <= now()) as oldest`,
   );
-  return row ?? { pending: 0, due: 0, oldest: null };
-}
-
-/**
- * How many deliveries the database holds in each status (statuses with none left out).
- *
- * @example
- * ```ts
- * await deliveriesByStatus(db); // [{ status: 'delivered', n: 12 }]
- * ```
- */
-export async function deliveriesByStatus(sql: SqlQueryable): Promise<{ status: string; n: number }[]> {
-  return sql.query<{ status: string; n: number }>('select status, count(*)::int as n from passmint_deliveries group by status');
+  return row ?? { waiting: 0, oldest: null };
 }
 
 // Events older than the cutoff none of whose deliveries is still pending: replays and
-// retries are done with them. In seq order, which is creation order.
+// retries are done with them. Oldest first, read from the index on created_at (from the
+// oldest on, never the recent ones).
 const FINISHED = `select e.seq from passmint_events e
   where e.created_at < now() - $1 * interval '1 day'
     and not exists (select 1 from passmint_deliveries p where p.event_seq = e.seq and p.status = 'pending')
-  order by e.seq limit $2`;
+  order by e.created_at limit $2`;
 
 /**
  * Deletes at most `limit` attempts of deliveries of events older than

@@ -25,7 +25,8 @@ export async function listEvents(sql: SqlQueryable, query: PageQuery): Promise<E
 /**
  * Deletes, oldest first, at most `limit` events older than `days` whole days
  * that no delivery refers to any more (retention deletes their deliveries
- * first); resolves to how many went.
+ * first); resolves to how many went. Read from the index on `created_at`
+ * from the oldest on: the recent events are never read.
  *
  * @example
  * ```ts
@@ -38,7 +39,7 @@ export async function deleteOldEvents(sql: SqlQueryable, days: number, limit: nu
         select e.seq from passmint_events e
          where e.created_at < now() - $1 * interval '1 day'
            and not exists (select 1 from passmint_deliveries d where d.event_seq = e.seq)
-         order by e.seq limit $2) returning 1) select count(*)::int as n from gone`,
+         order by e.created_at limit $2) returning 1) select count(*)::int as n from gone`,
     [days, limit],
   );
   return rows[0]?.n ?? 0;

@@ -15,6 +15,8 @@ export const GOOGLE_SYNCS: QueueKind = {
   table: 'passmint_google_jobs',
   claimable: 'c.wanted > c.done and c.next_attempt_at <= now()',
   order: 'c.next_attempt_at',
+  // A claim lives only on a job still owed (every outcome frees it): what the owed jobs' index serves.
+  held: 'wanted > done',
   returning: 'q.id, q.kind, q.template_id, q.pass_type_identifier, q.serial_number, q.wanted, q.attempts',
 };
 
@@ -121,28 +123,6 @@ export async function syncRefused(sql: SqlQueryable, id: number, wanted: number,
  */
 export async function retrySync(sql: SqlQueryable, id: number, error: string, delayMs: number, lease: string): Promise<void> {
   await fail(sql, GOOGLE_SYNCS, id, { set: 'attempts = attempts + 1, last_error = $2, updated_at = now()', params: [error] }, delayMs, lease);
-}
-
-/** The Google sync queue as `/metrics` shows it: classes and objects owed a change, and of those the ones whose last attempt failed. */
-export interface GoogleSyncFigures {
-  readonly owed: number;
-  readonly retrying: number;
-}
-
-/**
- * The Google sync queue's figures (every process's).
- *
- * @example
- * ```ts
- * await googleSyncFigures(db); // { owed: 2, retrying: 0 }
- * ```
- */
-export async function googleSyncFigures(sql: SqlQueryable): Promise<GoogleSyncFigures> {
-  const [row] = await sql.query<GoogleSyncFigures>(
-    `select (count(*) filter (where wanted > done))::int as owed, (count(*) filter (where wanted > done and attempts > 0))::int as retrying
-           from passmint_google_jobs`,
-  );
-  return row ?? { owed: 0, retrying: 0 };
 }
 
 /** A template's class as Google was last sent it. */

@@ -65,18 +65,6 @@ export async function endPush(sql: SqlQueryable, id: number, status: 'sent' | 'g
 }
 
 /**
- * How many pushes the database holds in each status (statuses with none left out).
- *
- * @example
- * ```ts
- * await pushesByStatus(db); // [{ status: 'sent', n: 4 }]
- * ```
- */
-export async function pushesByStatus(sql: SqlQueryable): Promise<{ status: string; n: number }[]> {
-  return sql.query<{ status: string; n: number }>('select status, count(*)::int as n from passmint_pushes group by status');
-}
-
-/**
  * Deletes at most `limit` pushes that ended (sent, gone, failed) and were
  * last due more than `days` whole days ago (retention); resolves to how many went.
  *

@@ -214,6 +214,9 @@ export const RECONNECT_GRACE_SECONDS = 30;
  *   while the server has been up for less than `graceSeconds`, when a
  *   running process may not have connected again yet.
  *
+ * Only the rows a kind still works on (`held`) are looked at: every outcome
+ * frees its row's claim, so no other row holds one.
+ *
  * Returns how many claims it freed.
  *
  * @example
@@ -227,9 +230,11 @@ export async function releaseOrphans(sql: SqlQueryable, kinds: readonly QueueKin
     and not exists (select 1 from pg_stat_activity a where a.application_name = '${INSTANCE_PREFIX}' || split_part(claimed_by, '/', 1))`;
   let freed = 0;
   for (const kind of kinds) {
+    // Only rows still worked on (`held`) carry a claim (every outcome frees it): read through the index of
+    // those (a kind's pending rows), not the whole table.
     const rows = await sql.query(
       `update ${kind.table} set ${UNLOCK}
-        where locked_until is not null ${which === 'gone' ? gone : ''}
+        where ${held(kind)} and locked_until is not null ${which === 'gone' ? gone : ''}
        returning 1`,
       which === 'gone' ? [graceSeconds] : [],
     );

@@ -294,6 +294,122 @@ const MIGRATIONS: readonly string[] = [
     primary key (job_id, n)
   );
   `,
+  // Cost flat with the data (issue 28): counts kept as the rows change (/metrics reads them instead of
+  // count(*) over the tables), indexes for retention, and storage settings for the queue tables.
+  `
+  -- Rows by state, changed in the transactions that change the rows (statement triggers below). One row
+  -- per name and backend (shard = pg_backend_pid()): no two open transactions ever update the same row,
+  -- so counting never makes one writer wait for another; a scrape adds a name's rows up, and folds the
+  -- rows of backends that are gone into shard 0 (see db/figures.ts).
+  create table passmint_row_counts (
+    name text not null,
+    shard integer not null,
+    n bigint not null,
+    primary key (name, shard)
+  ) with (fillfactor = 50, autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000);
+
+  -- Adds +1 per name in added and -1 per name in removed to this backend's rows (names that net 0: nothing written).
+  create function passmint_add_counts(added text[], removed text[]) returns void language sql as $$
+    insert into passmint_row_counts as c (name, shard, n)
+    select x.name, pg_backend_pid(), sum(x.d) from (
+      select a.name, 1 as d from unnest(added) as a(name)
+      union all
+      select r.name, -1 from unnest(removed) as r(name)) x
+    group by x.name having sum(x.d) <> 0
+    order by x.name
+    on conflict (name, shard) do update set n = c.n + excluded.n
+  $$;
+
+  -- The counting trigger of a table (TG_ARGV[0]: deliveries, pushes, google), once per statement, over the
+  -- statement's rows before (old_rows) and after (new_rows): a claim or a retry, which changes no state, nets 0.
+  create function passmint_count_rows() returns trigger language plpgsql as $$
+  declare
+    added text[] := '{}';
+    removed text[] := '{}';
+  begin
+    if TG_OP = 'TRUNCATE' then
+      delete from passmint_row_counts where name like TG_ARGV[0] || ':%';
+      return null;
+    end if;
+    if TG_ARGV[0] = 'google' then
+      -- Owed: a change not yet sent (wanted > done); retrying: owed, and the last attempt failed.
+      if TG_OP <> 'DELETE' then
+        added := array(select 'google:owed' from new_rows where wanted > done union all select 'google:retrying' from new_rows where wanted > done and attempts > 0);
+      end if;
+      if TG_OP <> 'INSERT' then
+        removed := array(select 'google:owed' from old_rows where wanted > done union all select 'google:retrying' from old_rows where wanted > done and attempts > 0);
+      end if;
+    elsif TG_ARGV[0] = 'deliveries' then
+      -- By status; and parked: pending, waiting for an earlier delivery of its pass (next_attempt_at infinity).
+      if TG_OP <> 'DELETE' then
+        added := array(select 'deliveries:' || status from new_rows union all
+                       select 'deliveries:parked' from new_rows where status = 'pending' and next_attempt_at = 'infinity');
+      end if;
+      if TG_OP <> 'INSERT' then
+        removed := array(select 'deliveries:' || status from old_rows union all
+                         select 'deliveries:parked' from old_rows where status = 'pending' and next_attempt_at = 'infinity');
+      end if;
+    else
+      if TG_OP <> 'DELETE' then added := array(select TG_ARGV[0] || ':' || status from new_rows); end if;
+      if TG_OP <> 'INSERT' then removed := array(select TG_ARGV[0] || ':' || status from old_rows); end if;
+    end if;
+    perform passmint_add_counts(added, removed);
+    return null;
+  end
+  $$;
+
+  create trigger passmint_deliveries_count_insert after insert on passmint_deliveries
+    referencing new table as new_rows for each statement execute function passmint_count_rows('deliveries');
+  create trigger passmint_deliveries_count_update after update on passmint_deliveries
+    referencing old table as old_rows new table as new_rows for each statement execute function passmint_count_rows('deliveries');
+  create trigger passmint_deliveries_count_delete after delete on passmint_deliveries
+    referencing old table as old_rows for each statement execute function passmint_count_rows('deliveries');
+  create trigger passmint_deliveries_count_truncate after truncate on passmint_deliveries
+    for each statement execute function passmint_count_rows('deliveries');
+  create trigger passmint_pushes_count_insert after insert on passmint_pushes
+    referencing new table as new_rows for each statement execute function passmint_count_rows('pushes');
+  create trigger passmint_pushes_count_update after update on passmint_pushes
+    referencing old table as old_rows new table as new_rows for each statement execute function passmint_count_rows('pushes');
+  create trigger passmint_pushes_count_delete after delete on passmint_pushes
+    referencing old table as old_rows for each statement execute function passmint_count_rows('pushes');
+  create trigger passmint_pushes_count_truncate after truncate on passmint_pushes
+    for each statement execute function passmint_count_rows('pushes');
+  create trigger passmint_google_jobs_count_insert after insert on passmint_google_jobs
+    referencing new table as new_rows for each statement execute function passmint_count_rows('google');
+  create trigger passmint_google_jobs_count_update after update on passmint_google_jobs
+    referencing old table as old_rows new table as new_rows for each statement execute function passmint_count_rows('google');
+  create trigger passmint_google_jobs_count_delete after delete on passmint_google_jobs
+    referencing old table as old_rows for each statement execute function passmint_count_rows('google');
+  create trigger passmint_google_jobs_count_truncate after truncate on passmint_google_jobs
+    for each statement execute function passmint_count_rows('google');
+
+  -- The rows as they are now (the triggers above hold the tables until this migration commits).
+  insert into passmint_row_counts (name, shard, n)
+  select 'deliveries:' || status, 0, count(*) from passmint_deliveries group by status
+  union all select 'deliveries:parked', 0, count(*) from passmint_deliveries where status = 'pending' and next_attempt_at = 'infinity' having count(*) > 0
+  union all select 'pushes:' || status, 0, count(*) from passmint_pushes group by status
+  union all select 'google:owed', 0, count(*) from passmint_google_jobs where wanted > done having count(*) > 0
+  union all select 'google:retrying', 0, count(*) from passmint_google_jobs where wanted > done and attempts > 0 having count(*) > 0;
+
+  -- Retention: events older than the cutoff, oldest first, without reading the recent ones.
+  create index passmint_events_created on passmint_events (created_at);
+
+  -- Queue tables: every row is updated a few times soon after it is written (claimed, then recorded).
+  -- Room on each page lets an update that changes no indexed column (a claim, a lease extended) stay
+  -- HOT — no new index entries, dead versions pruned on the page — and vacuum runs after a small share
+  -- of the table has changed (the default waits for 20 %: at a million deliveries, 200,000 dead rows
+  -- that every claim's index scan walks over).
+  alter table passmint_deliveries set (fillfactor = 70, autovacuum_vacuum_scale_factor = 0.01, autovacuum_vacuum_threshold = 1000,
+    autovacuum_vacuum_insert_scale_factor = 0.02, autovacuum_analyze_scale_factor = 0.02);
+  alter table passmint_pushes set (fillfactor = 70, autovacuum_vacuum_scale_factor = 0.01, autovacuum_vacuum_threshold = 1000,
+    autovacuum_vacuum_insert_scale_factor = 0.02, autovacuum_analyze_scale_factor = 0.02);
+  alter table passmint_google_jobs set (fillfactor = 70, autovacuum_vacuum_scale_factor = 0.02, autovacuum_analyze_scale_factor = 0.02);
+  -- Written once (deleted by retention): vacuumed for the visibility map, so index-only scans stay index-only.
+  alter table passmint_events set (autovacuum_vacuum_insert_scale_factor = 0.05, autovacuum_vacuum_scale_factor = 0.05, autovacuum_analyze_scale_factor = 0.05);
+  alter table passmint_attempts set (autovacuum_vacuum_insert_scale_factor = 0.05, autovacuum_vacuum_scale_factor = 0.05, autovacuum_analyze_scale_factor = 0.05);
+  -- Passes: updated in place (values), read by key.
+  alter table passmint_passes set (autovacuum_vacuum_scale_factor = 0.05, autovacuum_analyze_scale_factor = 0.05);
+  `,
 ];
 
 // Any constant shared by every passmint process: the advisory lock that serializes migrations.
