@@ -93,7 +93,8 @@ describe.skipIf(!chromiumAvailable)('playground: small defects', () => {
 
   test('a share link cut by 3 characters recovers what can be read and says what was lost', async () => {
     const example = byId('boarding-pass');
-    const state = { template: templateText(example.template), values: example.values, issuer: { organizationName: 'Cut Airways', teamIdentifier: 'ABCDE12345' } };
+    // (A cut of 3 characters can fall in the deflate stream's last padding bits and lose nothing; with this state it loses the closing bytes.)
+    const state = { template: templateText(example.template), values: example.values, issuer: { organizationName: 'Cut Airlines', teamIdentifier: 'ABCDE12345' } };
     const hash = deflateRawSync(JSON.stringify(state)).toString('base64url');
     const { page, errors } = await open({ url: `${session.harness.url}#z=${hash.slice(0, -3)}` });
     const problem = page.locator('[data-testid=link-problem]');
