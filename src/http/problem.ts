@@ -115,6 +115,10 @@ export type ServiceProblemCode =
   | 'client-closed'
   | 'too-many-files'
   | 'bundle-too-large'
+  | 'invalid-import'
+  | 'too-many-rows'
+  | 'job-not-found'
+  | 'job-ended'
   | 'invalid-idempotency-key'
   | 'idempotency-key-in-use'
   | 'idempotency-key-reused'
@@ -225,6 +229,10 @@ const titles: { readonly [K in AnyProblemCode]: string } = {
   'unsupported-media-type': 'Unsupported media type',
   'cannot-pack': 'Cannot pack the pass',
   'too-many-files': 'Too many files',
+  'invalid-import': 'Invalid import',
+  'too-many-rows': 'Too many rows',
+  'job-not-found': 'Job not found',
+  'job-ended': 'Job ended',
   'invalid-idempotency-key': 'Invalid Idempotency-Key',
   'idempotency-key-in-use': 'Idempotency-Key in use',
   'idempotency-key-reused': 'Idempotency-Key reused',

@@ -19,6 +19,9 @@ import { openPostgres } from './db/postgres.js';
 import { createPushWorker, type Pusher } from './queue/push-worker.js';
 import { createGoogleService, type GoogleServiceOptions } from './google/service.js';
 import { createGoogleWorker } from './google/worker.js';
+import { createPassBuilder } from './build/pass-builder.js';
+import { createImportRunner } from './queue/imports.js';
+import { createJobWorker } from './queue/jobs.js';
 import { migrate } from './db/schema.js';
 import type { SqlDatabase } from './db/sql.js';
 
@@ -153,6 +156,34 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
   const googleSync =
     google === undefined ? undefined : createGoogleWorker(db, google, { publicUrl: options.publicUrl, pollMs: delivery.pollMs, leaseMs: delivery.leaseMs }, onError);
 
+  // Jobs (imports): their own pass builder, rendering as the API's does; each batch's deliveries wake the workers.
+  const jobBuilder = createPassBuilder({
+    db,
+    issuer: {
+      teamIdentifier: options.issuer?.teamIdentifier ?? options.signer?.teamIdentifier ?? 'UNSIGNED00',
+      organizationName: options.issuer?.organizationName ?? 'passmint',
+    },
+    publicUrl: options.publicUrl,
+    preparedFilesCacheBytes: 0,
+  });
+  const jobs = createJobWorker(db, {
+    runners: {
+      import: createImportRunner(db, {
+        render: (template, values, ids, origin) => jobBuilder.build(new Request(origin), template, values, ids),
+        pushes: pushes !== undefined,
+        google: google !== undefined,
+      }),
+    },
+    capacity: limits.importsAtOnce,
+    pollMs: delivery.pollMs,
+    leaseMs: delivery.leaseMs,
+    onWritten: () => {
+      wakeWorkers();
+      signal?.notify();
+    },
+    onError,
+  });
+
   // Other processes on the same PostgreSQL wake this one's workers when they queue work (and this one theirs).
   const wakeWorkers = (): void => {
     deliveries.wake();
@@ -200,6 +231,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
     deliveries.start();
     pushes?.start();
     googleSync?.start();
+    if (limits.importsAtOnce > 0) jobs.start();
   }
 
   const servers: Server[] = [];
@@ -241,7 +273,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
       );
       await fetch.flush();
       startRelease?.cancel();
-      await Promise.all([deliveries.stop(), pushes?.stop(), googleSync?.stop(), retention.stop(), signal?.close()]);
+      await Promise.all([deliveries.stop(), pushes?.stop(), googleSync?.stop(), jobs.stop(), retention.stop(), signal?.close()]);
       if (owned) await db.close();
     },
   };

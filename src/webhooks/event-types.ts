@@ -34,6 +34,29 @@ export interface RegistrationEventData extends PassEventData {
   readonly objectId?: string;
 }
 
+/**
+ * Data of `job.completed`: a job of the service (an import) ended, with its
+ * counts. `state` is `succeeded`, `failed` or `cancelled`.
+ *
+ * @example
+ * ```ts
+ * const data: JobCompletedEventData = { jobId: '3f0c…', kind: 'import', state: 'succeeded', templateId: 7, rows: 3, created: 2, updated: 0, unchanged: 0, failed: 1 };
+ * ```
+ */
+export interface JobCompletedEventData {
+  readonly jobId: string;
+  /** `import`; newer services may add others. */
+  readonly kind: string;
+  readonly state: string;
+  readonly templateId: number | null;
+  /** Records in the job's input. */
+  readonly rows: number;
+  readonly created: number;
+  readonly updated: number;
+  readonly unchanged: number;
+  readonly failed: number;
+}
+
 /** Data of `webhook.verify`: the token the receiver answers with. */
 export interface VerifyEventData {
   readonly token: string;
@@ -55,6 +78,7 @@ export interface WebhookEventDataMap {
   readonly 'registration.created': RegistrationEventData;
   readonly 'registration.deleted': RegistrationEventData;
   readonly 'pass.personalized': PersonalizedEventData;
+  readonly 'job.completed': JobCompletedEventData;
 }
 
 /** `'webhook.verify' | 'pass.created' | …` */

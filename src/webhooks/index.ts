@@ -2,6 +2,7 @@ export { createEvent, isEventType } from './event.js';
 export type { CreateEventOptions } from './event.js';
 export type {
   CustomEventData,
+  JobCompletedEventData,
   KnownEventType,
   KnownWebhookEvent,
   PassEventData,

@@ -33,6 +33,14 @@ export interface ServiceLimits {
   readonly maxTemplateBytes?: number | undefined;
   /** Take the client address from the last `X-Forwarded-For` entry (behind a reverse proxy); default `false`. */
   readonly trustProxy?: boolean | undefined;
+  /** Records one import may have (default 1,000,000). Past it the upload is refused (413 `too-many-rows`). */
+  readonly maxImportRows?: number | undefined;
+  /** Bytes one import's file may have (default 256 MiB). Past it the upload is refused (413 `body-too-large`). */
+  readonly maxImportBytes?: number | undefined;
+  /** Jobs (imports) one process runs at once (default 1; 0: this process runs none, other processes do). */
+  readonly importsAtOnce?: number | undefined;
+  /** Days a job and its results are kept after it ended (default 30; 0 keeps them). */
+  readonly jobRetentionDays?: number | undefined;
 }
 
 /** {@link ServiceLimits} with every default filled in. */
@@ -60,6 +68,10 @@ export const DEFAULT_LIMITS: Limits = {
   maxTemplateFiles: 64,
   maxTemplateBytes: 20 * MIB,
   trustProxy: false,
+  maxImportRows: 1_000_000,
+  maxImportBytes: 256 * MIB,
+  importsAtOnce: 1,
+  jobRetentionDays: 30,
 };
 
 /**

@@ -7,13 +7,14 @@
 import { isDatabaseUnavailable } from '../db/database-errors.js';
 import { DELIVERIES } from '../db/deliveries.js';
 import { GOOGLE_SYNCS } from '../db/google-sync.js';
+import { JOBS } from '../db/jobs.js';
 import { PUSHES } from '../db/pushes.js';
 import { claim, extend, RECONNECT_GRACE_SECONDS, releaseLost, releaseOrphans, secondsUntilGraceEnds, type QueueKind } from '../db/queue.js';
 import type { SqlDatabase, SqlQueryable } from '../db/sql.js';
 import { createQueueWorker, type Claim, type Worker } from './queue-worker.js';
 
 /** Every kind of queued work: the tables whose orphaned claims a starting process frees. */
-export const QUEUE_KINDS: readonly QueueKind[] = [DELIVERIES, PUSHES, GOOGLE_SYNCS];
+export const QUEUE_KINDS: readonly QueueKind[] = [DELIVERIES, PUSHES, GOOGLE_SYNCS, JOBS];
 
 /**
  * What one worker writes in `claimed_by`: its database's `instanceId` (the

@@ -4,6 +4,8 @@
 import type { Route } from './define.js';
 import { eventRoutes } from './events.js';
 import { googleRoutes } from './google.js';
+import { importRoutes } from './imports.js';
+import { jobRoutes } from './jobs.js';
 import { keyRoutes } from './keys.js';
 import { describeApi } from './openapi.js';
 import { openApiRoute, opsRoutes } from './ops.js';
@@ -15,6 +17,8 @@ import { webhookRoutes } from './webhooks.js';
 /** The routes of the service's API (Apple's web service under `/wallet/` is the wallet handler's). */
 export const API_ROUTES: readonly Route[] = [
   ...templateRoutes,
+  ...importRoutes,
+  ...jobRoutes,
   ...passRoutes,
   ...webhookRoutes,
   ...eventRoutes,

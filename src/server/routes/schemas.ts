@@ -207,5 +207,33 @@ export const SCHEMAS: Readonly<Record<string, Json>> = {
     lastUsed: nullable('string', { format: 'date-time', description: 'To within a minute.' }),
   }),
   NewApiKey: { allOf: [ref('ApiKey'), object({ key: string('The key: shown this once, only its SHA-256 is stored.') })] },
+  Job: object(
+    {
+      id: string(undefined, { format: 'uuid' }),
+      kind: string('`import`; more kinds to come.'),
+      state: { enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] },
+      templateId: nullable('integer'),
+      mode: { enum: ['create', 'upsert'], description: 'An import\'s mode.' },
+      rows: { type: 'integer', minimum: 0, description: 'Records in the input.' },
+      created: { type: 'integer', minimum: 0, description: 'Records that made a new pass.' },
+      updated: { type: 'integer', minimum: 0, description: 'Records that made a new version of a pass.' },
+      unchanged: { type: 'integer', minimum: 0, description: 'Records whose pass was already so.' },
+      failed: { type: 'integer', minimum: 0, description: 'Records refused, each with its problem in the results.' },
+      error: nullable('string', { description: 'Why a failed job stopped (not a record\'s problem).' }),
+      queuedAt: dateTime,
+      startedAt: nullable('string', { format: 'date-time' }),
+      finishedAt: nullable('string', { format: 'date-time' }),
+    },
+    ['id', 'kind', 'state', 'templateId', 'rows', 'created', 'updated', 'unchanged', 'failed', 'error', 'queuedAt', 'startedAt', 'finishedAt'],
+  ),
+  JobResult: object(
+    {
+      row: { type: 'integer', minimum: 1, description: 'The record\'s number in the file, from 1 (a CSV header is not one).' },
+      status: { enum: ['created', 'updated', 'unchanged', 'failed'] },
+      serialNumber: nullable('string'),
+      problem: ref('Problem'),
+    },
+    ['row', 'status', 'serialNumber'],
+  ),
   GoogleSaveLink: object({ url: string(), type: string(), classId: string(), objectId: string(), losses: { type: 'array', items: { type: 'object' } } }),
 };

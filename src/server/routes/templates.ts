@@ -8,6 +8,7 @@ import { isForeignKeyViolation } from '../db/templates.js';
 import { isObject, readBody, readJson } from '../http/body.js';
 import { page, readPage } from '../http/paging.js';
 import { ServiceProblem } from '../http/problem.js';
+import { serialNumberProblem } from '../http/serial-number.js';
 import { baseUrl } from './context.js';
 import { defineRoute, type Route } from './define.js';
 import { badPage, emptyAnswer, jsonAnswer, jsonBody, location, paging, problemAnswer } from './docs.js';
@@ -16,8 +17,6 @@ import { found, templateOf } from './lookups.js';
 import { passLinks, passResource } from './resources.js';
 import { json, noContent } from './responses.js';
 import { object, page as pageOf, ref } from './schemas.js';
-
-const MAX_SERIAL = 256;
 
 /** Templates, their files, and passes made from them. */
 export const templateRoutes: readonly Route[] = [
@@ -185,20 +184,10 @@ export const templateRoutes: readonly Route[] = [
       let template = await templates.cached(params.id);
       const body = await readJson(request, context.maxBodyBytes);
       if (!isObject(body)) throw new ServiceProblem(422, 'invalid-body', 'Send { "values": { … } }, and optionally a "serialNumber".');
-      const serialNumber = body['serialNumber'];
-      if (
-        serialNumber !== undefined &&
-        (typeof serialNumber !== 'string' || serialNumber.length === 0 || serialNumber.length > MAX_SERIAL || /[\u0000-\u001f\u007f]/.test(serialNumber))
-      ) {
-        throw new ServiceProblem(422, 'invalid-body', `"serialNumber" is a string of 1 to ${MAX_SERIAL} characters without control characters.`);
-      }
-      // A lone surrogate has no UTF-8: stored, it became U+FFFD, and the serial changed at the first update.
-      if (typeof serialNumber === 'string' && /\p{Cs}/u.test(serialNumber)) {
-        const message = '"serialNumber" has a lone surrogate (half of a UTF-16 pair), which no URL or database can keep';
-        throw new ServiceProblem(422, 'invalid-body', `${message}.`, {
-          issues: [{ severity: 'error', code: 'unsafe-serial-number', message, path: '/serialNumber' }],
-        });
-      }
+      // One check for a create and an import's record (http/serial-number.ts).
+      const serialProblem = serialNumberProblem(body['serialNumber']);
+      if (serialProblem !== undefined) throw serialProblem;
+      const serialNumber = body['serialNumber'] as string | undefined;
       const values = valuesOf(body['values'] ?? {});
       let pass: Pass;
       try {
