@@ -25,7 +25,9 @@ function tooDeep(code: 'invalid-template' | 'invalid-values'): ServiceProblem {
 export function checkedTemplate(body: unknown, id: number): PassTemplate {
   if (!isObject(body)) throw new ServiceProblem(422, 'invalid-template', 'A template is a JSON object.');
   if (nestedDeeperThan(body, MAX_DEPTH)) throw tooDeep('invalid-template');
-  const template = { ...body, id };
+  // `warnings` is a member of the answer only (templateAnswer): a template read, changed and sent back does not store it.
+  const { warnings: _answerOnly, ...members } = body;
+  const template = { ...members, id };
   const report = validateTemplate(template);
   if (!report.ok) throw new ServiceProblem(422, 'invalid-template', 'The template has errors.', { issues: report.issues });
   // The pass type becomes a key column: PostgreSQL text holds no NUL, and no identifier needs a control character.

@@ -113,6 +113,21 @@ export const SCHEMAS: Readonly<Record<string, Json>> = {
     properties: { name: string(), formatVersion: { type: 'integer' }, passType: string(), placeholder: { type: 'array', items: string() } },
   },
   Template: { allOf: [ref('TemplateInput'), object({ id: { type: 'integer', minimum: 1 } })] },
+  TemplateAnswer: {
+    allOf: [
+      ref('Template'),
+      object(
+        {
+          warnings: {
+            type: 'array',
+            description: 'Present when something will not work though the template is stored: `no-signing-identity` (its pass type has no signing certificate here). Never stored.',
+            items: object({ severity: { const: 'warning' }, code: string(), message: string(), path: string() }),
+          },
+        },
+        [],
+      ),
+    ],
+  },
   FileInfo: object({ path: string(), size: { type: 'integer', minimum: 0 } }),
   Values: { type: 'object', description: 'Placeholder name → value (any JSON).' },
   NewPass: object({ serialNumber: string('Default: a new UUID.', { minLength: 1, maxLength: 256 }), values: ref('Values') }, []),

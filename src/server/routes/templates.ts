@@ -17,6 +17,7 @@ import { found, templateOf } from './lookups.js';
 import { passLinks, passResource } from './resources.js';
 import { json, noContent } from './responses.js';
 import { object, page as pageOf, ref } from './schemas.js';
+import { templateAnswer } from './signing-warnings.js';
 
 /** Templates, their files, and passes made from them. */
 export const templateRoutes: readonly Route[] = [
@@ -47,7 +48,7 @@ export const templateRoutes: readonly Route[] = [
     summary: 'Create a template',
     body: jsonBody(ref('TemplateInput')),
     responses: {
-      201: jsonAnswer(ref('Template'), 'The template, with its new id.', location),
+      201: jsonAnswer(ref('TemplateAnswer'), 'The template, with its new id, and `warnings` when its passes cannot be signed here.', location),
       422: problemAnswer('The template has errors (`invalid-template`, with `issues`).'),
     },
     handler: async ({ request }, { context, db }) => {
@@ -56,7 +57,7 @@ export const templateRoutes: readonly Route[] = [
       checkedTemplate(body, 1);
       const id = await store.nextTemplateId(db);
       const record = await store.insertTemplate(db, checkedTemplate(body, id));
-      return json(record.template, 201, { location: `${baseUrl(context, request)}/v1/templates/${id}` });
+      return json(templateAnswer(context, record.template), 201, { location: `${baseUrl(context, request)}/v1/templates/${id}` });
     },
   }),
   defineRoute({
@@ -75,7 +76,7 @@ export const templateRoutes: readonly Route[] = [
     summary: 'Replace a template',
     body: jsonBody(ref('TemplateInput')),
     responses: {
-      200: jsonAnswer(ref('Template'), 'The template as stored.'),
+      200: jsonAnswer(ref('TemplateAnswer'), 'The template as stored, and `warnings` when its passes cannot be signed here.'),
       404: problemAnswer('No such template.'),
       422: problemAnswer('The template has errors.'),
     },
@@ -88,7 +89,7 @@ export const templateRoutes: readonly Route[] = [
         if (record !== undefined) await oweClassToGoogle(context, tx, record.template.id);
       });
       const updated = await found(record, 'template-not-found', 'The template was deleted meanwhile.');
-      return json(updated.template);
+      return json(templateAnswer(context, updated.template));
     },
   }),
   defineRoute({
@@ -129,7 +130,7 @@ export const templateRoutes: readonly Route[] = [
       201: jsonAnswer(ref('FileInfo'), 'Stored.'),
       404: problemAnswer('No such template.'),
       413: problemAnswer('The file is larger than the limit.'),
-      422: problemAnswer('Not a file a pass may hold (`invalid-file`).'),
+      422: problemAnswer('Not a file a pass may hold (`invalid-file`), or a PNG declaring more pixels than passmint signs (`image-too-large`).'),
     },
     handler: async ({ request, params }, { context, db, commitEvents }) => {
       const record = await templateOf(db, params.id);
@@ -137,6 +138,9 @@ export const templateRoutes: readonly Route[] = [
       const bytes = await readBody(request, context.maxFileBytes);
       // Checked (path, PNG, strings), not compressed: that is done once per template version, off the hot path.
       const issues = await fileIssues(path, bytes);
+      // A PNG declaring more pixels than passmint signs (a dimension bomb): its own code, the issue's message naming the file and the limit.
+      const tooLarge = issues.find((issue) => issue.code === 'image-too-large');
+      if (tooLarge !== undefined) throw new ServiceProblem(422, 'image-too-large', `${tooLarge.message}. Nothing was stored.`, { issues });
       if (issues.some((issue) => issue.severity === 'error')) throw new ServiceProblem(422, 'invalid-file', 'The file cannot be packed.', { issues });
       const { maxTemplateFiles: maxFiles, maxTemplateBytes: maxBytes } = context.limits;
       let outcome: Awaited<ReturnType<typeof store.putTemplateFile>> = 'template-missing';
