@@ -93,6 +93,8 @@ export type ServiceProblemCode =
   | 'invalid-values'
   | 'invalid-pass'
   | 'invalid-file'
+  | 'image-too-large'
+  | 'invalid-personalization'
   | 'invalid-webhook-url'
   | 'template-not-found'
   | 'pass-not-found'
@@ -204,6 +206,7 @@ const titles: { readonly [K in AnyProblemCode]: string } = {
   'invalid-values': 'Invalid values',
   'invalid-pass': 'Invalid pass',
   'invalid-file': 'Invalid file',
+  'image-too-large': 'Image too large',
   'invalid-webhook-url': 'Invalid webhook URL',
   'invalid-callback': 'Invalid callback',
   'missing-credentials': 'Missing credentials',

@@ -49,16 +49,19 @@ export function createServiceHandler(context: ServiceContext & { readonly metric
     },
     // A database outage behind a Wallet request is answered 503 below, and not logged each time.
     // A client that went away mid-body is nobody's error: not logged.
+    // A problem of the service's (409 signing-not-configured, 422 cannot-pack, 400 from a signup) is its answer, not an error.
     onError: (error, request) => {
-      if (isDatabaseUnavailable(error)) walletOutage.add(request);
+      if (error instanceof ServiceProblem) walletProblems.set(request, error);
+      else if (isDatabaseUnavailable(error)) walletOutage.add(request);
       else if (!clientLeft(request) && !(error instanceof ClientClosedError)) context.onError(error, placeOf(request));
     },
     // Rewards enrollment: a signup becomes a new version of the pass (wallet/personalize.ts).
     ...(context.signer === undefined
       ? {}
-      : { onPersonalize: personalizePass({ builder: services.builder, pushes: context.pushes, commitEvents: services.commitEvents }), signer: context.signer }),
+      : { onPersonalize: personalizePass({ db, builder: services.builder, pushes: context.pushes, commitEvents: services.commitEvents }), signer: context.signer }),
   });
   const walletOutage = new WeakSet<Request>();
+  const walletProblems = new WeakMap<Request, ServiceProblem>();
 
   // Idempotency-Key on every POST with an API key: the router runs the layer around each handler.
   const api = createRouter(API_ROUTES, services, context.keys.check, createIdempotency(db, { onError: (error) => context.onError(error, { method: 'POST' }) }));
@@ -72,6 +75,8 @@ export function createServiceHandler(context: ServiceContext & { readonly metric
         services.guard.admit(request, readApplePassToken(request.headers.get('authorization')));
         const response = await wallet(request);
         if (response.status === 500 && clientLeft(request)) return problemAnswer(clientClosed(), head);
+        const problem = response.status === 500 ? walletProblems.get(request) : undefined;
+        if (problem !== undefined) return problemAnswer(problem, head);
         return response.status === 500 && walletOutage.has(request) ? problemAnswer(databaseUnavailable(), head) : response;
       }
       const response = await api(request, seen);
