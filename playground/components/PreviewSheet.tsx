@@ -36,6 +36,30 @@ export function ShowPassButton(): JSX.Element {
 export function PreviewSheet(): JSX.Element {
   const open = sheetOpen.value;
   const close = useRef<HTMLButtonElement>(null);
+  const sheet = useRef<HTMLDivElement>(null);
+
+  // The sheet reaches up to the section bar, never over it (the bar holds the button that hides it): its
+  // height follows the bar's place, which scrolling moves until the bar sticks. Only while the sheet is up.
+  useEffect(() => {
+    if (!open) return undefined;
+    let frame = 0;
+    const place = (): void => {
+      frame = 0;
+      const bar = document.querySelector('[data-testid=phone-nav]')?.getBoundingClientRect().bottom ?? 0;
+      sheet.current?.style.setProperty('max-height', `min(78vh, calc(100vh - ${Math.max(0, Math.round(bar)) + 6}px))`);
+    };
+    const schedule = (): void => {
+      if (frame === 0) frame = requestAnimationFrame(place);
+    };
+    place();
+    addEventListener('scroll', schedule, { passive: true });
+    addEventListener('resize', schedule);
+    return () => {
+      cancelAnimationFrame(frame);
+      removeEventListener('scroll', schedule);
+      removeEventListener('resize', schedule);
+    };
+  }, [open]);
 
   useEffect(() => {
     const remember = (event: FocusEvent): void => {
@@ -60,7 +84,7 @@ export function PreviewSheet(): JSX.Element {
   return (
     <div class="phone-preview">
       {open ? (
-        <div class="sheet" id="preview-sheet" role="dialog" aria-modal="false" aria-labelledby="sheet-heading" data-testid="preview-sheet">
+        <div class="sheet" ref={sheet} id="preview-sheet" role="dialog" aria-modal="false" aria-labelledby="sheet-heading" data-testid="preview-sheet">
           <div class="sheet-bar">
             <h2 id="sheet-heading">The pass</h2>
             {errors === 0 ? null : <span class="note">{errors} error{errors === 1 ? '' : 's'} (see Issues)</span>}

@@ -229,6 +229,12 @@ describe.skipIf(!chromiumAvailable)('playground: the defects of issue 31', () =>
     await expect.poll(() => sheet.locator('[data-testid=barcode]').getAttribute('data-status')).toBe('drawn');
     await sheet.locator('[data-testid=barcode] canvas').evaluate((canvas) => canvas.scrollIntoView({ block: 'end' }));
     expect(await uncovered(page, '[data-testid=preview-sheet] [data-testid=barcode] canvas', 0)).toEqual([]);
+    // The sheet reaches up to the section bar, not over the button that hides it.
+    expect(await uncovered(page, '[data-testid=show-pass]', 0)).toEqual([]);
+    expect(await page.locator('[data-testid=show-pass]').textContent()).toBe('Hide the pass');
+    // … also at the top of the page, where the bar sits lower, under the page's header.
+    await page.evaluate(() => scrollTo(0, 0));
+    await expect.poll(() => uncovered(page, '[data-testid=show-pass]', 0)).toEqual([]);
     await screenshot(page, '91-phone-sheet-barcode', false);
     expect(errors).toEqual([]);
   });
@@ -275,7 +281,7 @@ describe.skipIf(!chromiumAvailable)('playground: the defects of issue 31', () =>
     const { page, errors } = await open();
     await expect.poll(() => page.locator('[data-testid=barcode]').getAttribute('data-status')).toBe('drawn');
     const front = await page.locator('[data-testid=pass-preview]').ariaSnapshot();
-    for (const [label, value] of [['Level', 'Gold'], ['Member', 'Grace Hopper'], ['Member no.', 'NC-004217'], ['Since', '2019'], ['Home gym', 'Harbour Street'], ['Valid until', '2027-03-31']]) {
+    for (const [label, value] of [['Level', 'Gold'], ['Member', 'Grace Hopper'], ['Member no.', 'NC-004217'], ['Since', '2019'], ['Home gym', 'Harbour Street'], ['Valid until', '2027-03-31']] as const) {
       // Each term followed at once by its definition (the snapshot quotes values that look like numbers).
       expect(front).toMatch(new RegExp(`- term: ${label.replace('.', '\\.')}\\n\\s*- definition: "?${value}"?\\n`));
     }
