@@ -12,7 +12,7 @@ import { measure, median, pairedRatio, timeSlow } from './lib/measure.js';
 import { mergeRows, storedRow } from './lib/sections.js';
 
 const started = performance.now();
-// `node bench/run.js scan sizes` runs only those sections (render, scaling, scan, hostile, webhooks, wallet, pkpass, server, service, sizes).
+// `node bench/run.js scan sizes` runs only those sections (render, scaling, scan, hostile, webhooks, wallet, pkpass, server, service, scale, sizes).
 // With --write, their rows replace the same sections' rows in bench/results.json (a full run rewrites it whole).
 const only = process.argv.slice(2).filter((arg) => arg !== '--write');
 const writeSections = process.argv.includes('--write');
@@ -410,6 +410,28 @@ if (want('service'))
     });
   }
 
+// --- Cost flat with the data (issue 28): `node bench/scale.js`'s rows, PostgreSQL needed --------
+let scaleFigures;
+if (want('scale'))
+  try {
+    const scale = await import('./scale.js');
+    const measured = await scale.benchScale();
+    rows.push(...scale.scaleRows(measured));
+    scaleFigures = scale.scaleFigures(measured, 'npm run bench (scale section)');
+  } catch (error) {
+    rows.push({
+      name: `scale: not measured (${error.message})`,
+      ours: '—',
+      baseline: '—',
+      ratio: NaN,
+      ratioText: '—',
+      target: '≤ 1.5×',
+      pass: false,
+      oursValue: NaN,
+      baselineValue: NaN,
+    });
+  }
+
 // --- Sizes ---------------------------------------------------------------------
 // What a bundler ships for what a user imports: each import bundled alone
 // (tree-shaken, minified, gzipped). Budgets are the figures of the day they
@@ -474,20 +496,26 @@ console.log(`\n${rows.filter((row) => row.pass === true).length} PASS, ${failed.
 const resultsPath = fileURLToPath(new URL('./results.json', import.meta.url));
 const stored = rows.map(storedRow);
 if (only.length === 0) {
-  // The playground's figures (`npm run figures:playground`) and the scaling run (`node bench/load.js --scale`) are not
-  // measured here: kept as they were.
+  // The playground's figures (`npm run figures:playground`), the scaling run (`node bench/load.js --scale`) and the
+  // soak (`node bench/soak.js`) are not measured here: kept as they were.
   let playground;
   let scaling;
+  let soak;
   try {
-    ({ playground, scaling } = JSON.parse(readFileSync(resultsPath, 'utf8')));
+    ({ playground, scaling, soak } = JSON.parse(readFileSync(resultsPath, 'utf8')));
   } catch {}
   writeFileSync(
     resultsPath,
-    `${JSON.stringify({ command: 'npm run bench', date: new Date().toISOString(), environment, seconds: Number(seconds.toFixed(1)), rows: stored, ...(loadFigures === undefined ? {} : { load: loadFigures }), ...(playground === undefined ? {} : { playground }), ...(scaling === undefined ? {} : { scaling }) }, null, 2)}\n`,
+    `${JSON.stringify({ command: 'npm run bench', date: new Date().toISOString(), environment, seconds: Number(seconds.toFixed(1)), rows: stored, ...(loadFigures === undefined ? {} : { load: loadFigures }), ...(playground === undefined ? {} : { playground }), ...(scaling === undefined ? {} : { scaling }), ...(scaleFigures === undefined ? {} : { scale: scaleFigures }), ...(soak === undefined ? {} : { soak }) }, null, 2)}\n`,
   );
 } else if (writeSections) {
   const previous = JSON.parse(readFileSync(resultsPath, 'utf8'));
-  const merged = { ...previous, rows: mergeRows(previous.rows, stored, only), ...(loadFigures === undefined ? {} : { load: loadFigures }) };
+  const merged = {
+    ...previous,
+    rows: mergeRows(previous.rows, stored, only),
+    ...(loadFigures === undefined ? {} : { load: loadFigures }),
+    ...(scaleFigures === undefined ? {} : { scale: scaleFigures }),
+  };
   writeFileSync(resultsPath, `${JSON.stringify(merged, null, 2)}\n`);
   console.log(`\nbench/results.json: the rows of ${only.join(', ')} replaced (run ${new Date().toISOString()}).`);
 }

@@ -13,6 +13,7 @@ export const SECTIONS = {
   pkpass: /^(pkpass:|size: (packPass|verifyPass))/,
   server: /^server:/,
   service: /^service:/,
+  scale: /^scale:/,
   sizes: /^size: (import|whole)/,
 };
 

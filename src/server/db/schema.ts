@@ -308,18 +308,6 @@ const MIGRATIONS: readonly string[] = [
     primary key (name, shard)
   ) with (fillfactor = 50, autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000);
 
-  -- Adds +1 per name in added and -1 per name in removed to this backend's rows (names that net 0: nothing written).
-  create function passmint_add_counts(added text[], removed text[]) returns void language sql as $$
-    insert into passmint_row_counts as c (name, shard, n)
-    select x.name, pg_backend_pid(), sum(x.d) from (
-      select a.name, 1 as d from unnest(added) as a(name)
-      union all
-      select r.name, -1 from unnest(removed) as r(name)) x
-    group by x.name having sum(x.d) <> 0
-    order by x.name
-    on conflict (name, shard) do update set n = c.n + excluded.n
-  $$;
-
   -- The counting trigger of a table (TG_ARGV[0]: deliveries, pushes, google), once per statement, over the
   -- statement's rows before (old_rows) and after (new_rows): a claim or a retry, which changes no state, nets 0.
   create function passmint_count_rows() returns trigger language plpgsql as $$
@@ -353,7 +341,19 @@ const MIGRATIONS: readonly string[] = [
       if TG_OP <> 'DELETE' then added := array(select TG_ARGV[0] || ':' || status from new_rows); end if;
       if TG_OP <> 'INSERT' then removed := array(select TG_ARGV[0] || ':' || status from old_rows); end if;
     end if;
-    perform passmint_add_counts(added, removed);
+    -- Nothing changed state (a claim, a lease extended, a retry scheduled): nothing to write.
+    if added = removed then
+      return null;
+    end if;
+    -- +1 per name added, -1 per name removed, on this backend's rows (a name that nets 0: nothing written).
+    insert into passmint_row_counts as c (name, shard, n)
+    select x.name, pg_backend_pid(), sum(x.d) from (
+      select a.name, 1 as d from unnest(added) as a(name)
+      union all
+      select r.name, -1 from unnest(removed) as r(name)) x
+    group by x.name having sum(x.d) <> 0
+    order by x.name
+    on conflict (name, shard) do update set n = c.n + excluded.n;
     return null;
   end
   $$;
