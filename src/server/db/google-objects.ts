@@ -30,23 +30,25 @@ export async function recordGoogleObject(sql: SqlQueryable, object: GoogleObject
 }
 
 /**
- * The pass an object id names; `undefined` for an object this service never issued.
+ * The pass an object id names, with the class the object was issued in;
+ * `undefined` for an object this service never issued.
  *
  * @example
  * ```ts
  * const pass = await passOfGoogleObject(tx, message.objectId);
+ * if (pass !== undefined && pass.classId !== message.classId) refuse();
  * ```
  */
 export async function passOfGoogleObject(
   sql: SqlQueryable,
   objectId: string,
-): Promise<{ readonly passTypeIdentifier: string; readonly serialNumber: string } | undefined> {
-  const rows = await sql.query<{ pass_type_identifier: string; serial_number: string }>(
-    'select pass_type_identifier, serial_number from passmint_google_objects where object_id = $1',
+): Promise<{ readonly passTypeIdentifier: string; readonly serialNumber: string; readonly classId: string } | undefined> {
+  const rows = await sql.query<{ pass_type_identifier: string; serial_number: string; class_id: string }>(
+    'select pass_type_identifier, serial_number, class_id from passmint_google_objects where object_id = $1',
     [objectId],
   );
   const row = rows[0];
-  return row === undefined ? undefined : { passTypeIdentifier: row.pass_type_identifier, serialNumber: row.serial_number };
+  return row === undefined ? undefined : { passTypeIdentifier: row.pass_type_identifier, serialNumber: row.serial_number, classId: row.class_id };
 }
 
 /**

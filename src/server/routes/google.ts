@@ -3,9 +3,11 @@ import { verifyGoogleCallback } from '../../google/callback.js';
 import { GoogleWalletError } from '../../google/error.js';
 import { createSaveUrl } from '../../google/save-url.js';
 import type { GoogleCallbackReason } from '../../google/types.js';
+import { imageTooLarge } from '../../pkpass/image-limits.js';
+import { pngHeader } from '../../pkpass/png.js';
 import { sameToken } from '../../wallet/apple-pass-auth.js';
 import { createEvent } from '../../webhooks/event.js';
-import { firstNonce } from '../db/google-nonces.js';
+import { firstNonce, MAX_NONCE_LENGTH } from '../db/google-nonces.js';
 import { googleImageBytes, isGoogleObjectSynced, passOfGoogleObject, recordGoogleObject } from '../db/google-objects.js';
 import { queueGoogleObject } from '../db/google-sync.js';
 import { addEvents } from '../db/outbox.js';
@@ -110,7 +112,9 @@ export const googleRoutes: readonly Route[] = [
     body: jsonBody({ type: 'object' }),
     responses: {
       200: emptyAnswer('Accepted (a repeat is accepted and dropped).'),
-      400: problemAnswer('Not a callback (`invalid-callback`).'),
+      400: problemAnswer(
+        'Not a callback, a nonce over 256 characters, ids not under this issuer, or a class that is not the object\'s (`invalid-callback`); nothing stored.',
+      ),
       401: problemAnswer('Not signed by Google for this issuer, or expired (`invalid-callback`; the detail names the reason).'),
       404: problemAnswer('Google Wallet is not configured.'),
       413: problemAnswer('Over 64 KiB.'),
@@ -132,11 +136,24 @@ export const googleRoutes: readonly Route[] = [
         throw new ServiceProblem(status, 'invalid-callback', `The callback was refused: ${result.reason}.`);
       }
       const { message } = result;
+      // Checked before anything is stored: a nonce is kept for days, so its length is bounded (Google's are a few dozen characters)…
+      if (message.nonce.length > MAX_NONCE_LENGTH) {
+        throw new ServiceProblem(400, 'invalid-callback', `The callback was refused: its nonce is longer than ${MAX_NONCE_LENGTH} characters.`);
+      }
+      // …and the object and its class are this issuer's (ids are <issuerId>.<…>).
+      const prefix = `${google.issuerId}.`;
+      if (!message.objectId.startsWith(prefix) || !message.classId.startsWith(prefix)) {
+        throw new ServiceProblem(400, 'invalid-callback', `The callback was refused: its object and class ids are not under this issuer (${google.issuerId}).`);
+      }
       let added = false;
       await db.transaction(async (tx) => {
+        const pass = await passOfGoogleObject(tx, message.objectId);
+        // The class must be the one the object was issued in (its template's): refused, nothing stored, not even the nonce.
+        if (pass !== undefined && pass.classId !== message.classId) {
+          throw new ServiceProblem(400, 'invalid-callback', `The callback was refused: class ${JSON.stringify(message.classId.slice(0, 300))} is not the object's class.`);
+        }
         // A repeat (Google delivers at least once) is acknowledged and dropped.
         if (!(await firstNonce(tx, message.nonce, message.expTimeMillis))) return;
-        const pass = await passOfGoogleObject(tx, message.objectId);
         // An object this service never issued: nothing to tell.
         if (pass === undefined) return;
         const type = message.eventType === 'save' ? 'registration.created' : 'registration.deleted';
@@ -153,7 +170,11 @@ export const googleRoutes: readonly Route[] = [
     path: '/google/images/{template}/{hash}/{path+}',
     auth: 'public',
     summary: 'A template image, for Google Wallet to fetch',
-    responses: { 200: bytesAnswer('image/png', 'The image; its address names its content.'), 404: problemAnswer('No such image.') },
+    responses: {
+      200: bytesAnswer('image/png', 'The image; its address names its content.'),
+      404: problemAnswer('No such image.'),
+      422: problemAnswer('An image stored before passmint refused PNG dimension bombs, declaring more pixels than it signs (`image-too-large`).'),
+    },
     handler: async ({ request, params }, { context, db, guard }) => {
       // Anyone may fetch (each hit reads up to 4 MiB from the database): the address's rate, as on the other public routes.
       guard.admit(request);
@@ -169,6 +190,10 @@ export const googleRoutes: readonly Route[] = [
       if (bytes === undefined || createHash('sha256').update(bytes).digest('hex') !== hash) {
         throw new ServiceProblem(404, 'file-not-found', 'No such image (a changed image has a new address).');
       }
+      // An image stored before passmint refused dimension bombs is not handed to Google's image fetcher either.
+      const header = pngHeader(bytes);
+      const tooLarge = header === undefined ? undefined : imageTooLarge(path, header);
+      if (tooLarge !== undefined) throw new ServiceProblem(422, 'image-too-large', tooLarge.message, { issues: [tooLarge] });
       // The address names the content: it never changes meaning, so it may be cached for good.
       return new Response(bytes as Uint8Array<ArrayBuffer>, {
         status: 200,
