@@ -14,6 +14,10 @@ export const LIMIT_SERVE_OPTIONS: OptionTable = {
   'max-template-files': { type: 'string' },
   'max-template-mb': { type: 'string' },
   'trust-proxy': { type: 'boolean' },
+  'max-import-rows': { type: 'string' },
+  'max-import-mb': { type: 'string' },
+  'imports-at-once': { type: 'string' },
+  'job-retention-days': { type: 'string' },
 };
 
 /** Their lines of `--help`. */
@@ -26,7 +30,11 @@ export const LIMIT_SERVE_HELP = `  --max-registrations-per-pass N    devices one
   --pkpass-cache-mb N     memory for signed .pkpass files, one per pass version (default 64; 0 = none)
   --max-template-files N  files one template may have (default 64)
   --max-template-mb N     megabytes all files of one template may have together (default 20)
-  --trust-proxy           take the client address from X-Forwarded-For (behind a reverse proxy)`;
+  --trust-proxy           take the client address from X-Forwarded-For (behind a reverse proxy)
+  --max-import-rows N     records one import may have (default 1000000)
+  --max-import-mb N       megabytes one import's file may have (default 256)
+  --imports-at-once N     imports this process runs at once (default 1; 0 = none here, other processes run them)
+  --job-retention-days N  keep ended imports and their results N days (default 30; 0 = keep them)`;
 
 const MIB = 1024 * 1024;
 
@@ -55,5 +63,9 @@ export function readLimitOptions(parsed: ParsedCommandLine): ServiceLimits {
     maxTemplateFiles: number('max-template-files', 1),
     maxTemplateBytes: megabytes('max-template-mb', 1),
     trustProxy: flag(parsed, 'trust-proxy'),
+    maxImportRows: number('max-import-rows', 1),
+    maxImportBytes: megabytes('max-import-mb', 1),
+    importsAtOnce: number('imports-at-once'),
+    jobRetentionDays: number('job-retention-days'),
   };
 }

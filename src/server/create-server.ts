@@ -22,6 +22,9 @@ import { createGoogleWorker } from './google/worker.js';
 import { createPassBuilder } from './build/pass-builder.js';
 import { createImportRunner } from './queue/imports.js';
 import { createJobWorker } from './queue/jobs.js';
+import { createPassBuilder } from './build/pass-builder.js';
+import { createImportRunner } from './queue/imports.js';
+import { createJobWorker } from './queue/jobs.js';
 import { migrate } from './db/schema.js';
 import type { SqlDatabase } from './db/sql.js';
 
@@ -184,6 +187,34 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
     onError,
   });
 
+  // Jobs (imports): their own pass builder, rendering as the API's does; each batch's deliveries wake the workers.
+  const jobBuilder = createPassBuilder({
+    db,
+    issuer: {
+      teamIdentifier: options.issuer?.teamIdentifier ?? options.signer?.teamIdentifier ?? 'UNSIGNED00',
+      organizationName: options.issuer?.organizationName ?? 'passmint',
+    },
+    publicUrl: options.publicUrl,
+    preparedFilesCacheBytes: 0,
+  });
+  const jobs = createJobWorker(db, {
+    runners: {
+      import: createImportRunner(db, {
+        render: (template, values, ids, origin) => jobBuilder.build(new Request(origin), template, values, ids),
+        pushes: pushes !== undefined,
+        google: google !== undefined,
+      }),
+    },
+    capacity: limits.importsAtOnce,
+    pollMs: delivery.pollMs,
+    leaseMs: delivery.leaseMs,
+    onWritten: () => {
+      wakeWorkers();
+      signal?.notify();
+    },
+    onError,
+  });
+
   // Other processes on the same PostgreSQL wake this one's workers when they queue work (and this one theirs).
   const wakeWorkers = (): void => {
     deliveries.wake();
@@ -196,7 +227,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
       : undefined;
 
   const keys = createApiKeyChecker(db, { extraKeys: options.apiKeys });
-  const retention = createRetention(db, { days: options.retentionDays ?? 30, log: options.log }, onError);
+  const retention = createRetention(db, { days: options.retentionDays ?? 30, jobDays: limits.jobRetentionDays, log: options.log }, onError);
   const fetch = createServiceHandler({
     db,
     authenticate: keys.authenticate,

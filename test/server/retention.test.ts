@@ -22,7 +22,7 @@ async function addEvent(database: TestDatabase, seq: number, daysAgo: number, de
   }
 }
 
-const NOTHING = { events: 0, deliveries: 0, attempts: 0, pushes: 0, googleMessages: 0, idempotencyKeys: 0 };
+const NOTHING = { events: 0, deliveries: 0, attempts: 0, pushes: 0, googleMessages: 0, idempotencyKeys: 0, jobResults: 0, jobs: 0 };
 
 const count = async (database: TestDatabase, table: string): Promise<number> =>
   (await database.db.query<{ n: number }>(`select count(*)::int as n from ${table}`))[0]!.n;
@@ -47,7 +47,7 @@ describe.each(ENGINES)('retention ($name)', (engine) => {
     await addEvent(database, 5, 31, ['delivered'], 3); // just past 30 days: goes (1 delivery, 3 attempts)
     const entries: unknown[] = [];
     const retention = createRetention(database.db, { days: 30, batchSize: 2, log: (entry) => entries.push(entry) });
-    expect(await retention.runOnce()).toEqual({ events: 3, deliveries: 4, attempts: 9, pushes: 0, googleMessages: 0, idempotencyKeys: 0 });
+    expect(await retention.runOnce()).toEqual({ ...NOTHING, events: 3, deliveries: 4, attempts: 9 });
     expect((await database.db.query<{ seq: number }>('select seq from passmint_events order by seq')).map((row) => row.seq)).toEqual([3, 4]);
     expect(await count(database, 'passmint_deliveries')).toBe(3);
     expect(await count(database, 'passmint_attempts')).toBe(6);

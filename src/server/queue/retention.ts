@@ -2,6 +2,7 @@ import { deleteFinishedAttempts, deleteFinishedDeliveries } from '../db/deliveri
 import { deleteOldEvents } from '../db/events.js';
 import { deleteOldGoogleMessages } from '../db/google-messages.js';
 import { deleteOldIdempotencyKeys } from '../db/idempotency.js';
+import { deleteOldJobResults, deleteOldJobs } from '../db/jobs.js';
 import { tryLockForTransaction } from '../db/locks.js';
 import { deleteEndedPushes } from '../db/pushes.js';
 import type { SqlDatabase, SqlQueryable } from '../db/sql.js';
@@ -21,6 +22,8 @@ const RETENTION_LOCK = 0x7061_7372; // 'pasr'
 export interface RetentionOptions {
   /** Keep events this many whole days; 0 keeps them forever. */
   readonly days: number;
+  /** Keep ended jobs (imports) and their results this many whole days (default 30; 0 keeps them). */
+  readonly jobDays?: number | undefined;
   /** Most rows one statement deletes; default 1000. */
   readonly batchSize?: number | undefined;
   /** Time between two rounds, in ms; default one hour (the first round runs a minute after start). */
@@ -39,6 +42,10 @@ export interface RetentionCounts {
   readonly googleMessages: number;
   /** Idempotency keys past their 24 hours. */
   readonly idempotencyKeys: number;
+  /** Results of jobs that ended more than `jobDays` ago. */
+  readonly jobResults: number;
+  /** Those jobs (and uploads that never completed). */
+  readonly jobs: number;
 }
 
 /**
@@ -73,6 +80,7 @@ export interface Retention {
 export function createRetention(db: SqlDatabase, options: RetentionOptions, onError: (error: unknown) => void = () => undefined): Retention {
   const batch = options.batchSize ?? 1000;
   const interval = options.intervalMs ?? 3_600_000;
+  const jobDays = options.jobDays ?? 30;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = true;
@@ -89,14 +97,17 @@ export function createRetention(db: SqlDatabase, options: RetentionOptions, onEr
     pushes: deleteEndedPushes,
     googleMessages: deleteOldGoogleMessages,
     idempotencyKeys: deleteOldIdempotencyKeys,
+    // A job's results first (a million rows, a batch at a time), then the job.
+    jobResults: (tx: SqlQueryable, _days: number, limit: number) => (jobDays > 0 ? deleteOldJobResults(tx, jobDays, limit) : Promise.resolve(0)),
+    jobs: (tx: SqlQueryable, _days: number, limit: number) => (jobDays > 0 ? deleteOldJobs(tx, jobDays, limit) : Promise.resolve(0)),
   };
 
   const runOnce = async (): Promise<RetentionCounts> => {
-    const total = { events: 0, deliveries: 0, attempts: 0, pushes: 0, googleMessages: 0, idempotencyKeys: 0 };
+    const total = { events: 0, deliveries: 0, attempts: 0, pushes: 0, googleMessages: 0, idempotencyKeys: 0, jobResults: 0, jobs: 0 };
     if (options.days <= 0) return total;
     for (;;) {
       let round = 0;
-      for (const kind of ['attempts', 'deliveries', 'events', 'pushes', 'googleMessages', 'idempotencyKeys'] as const) {
+      for (const kind of ['attempts', 'deliveries', 'events', 'pushes', 'googleMessages', 'idempotencyKeys', 'jobResults', 'jobs'] as const) {
         for (;;) {
           const count = await step(deletes[kind]);
           if (count === undefined) return total;
