@@ -22,9 +22,6 @@ import { createGoogleWorker } from './google/worker.js';
 import { createPassBuilder } from './build/pass-builder.js';
 import { createImportRunner } from './queue/imports.js';
 import { createJobWorker } from './queue/jobs.js';
-import { createPassBuilder } from './build/pass-builder.js';
-import { createImportRunner } from './queue/imports.js';
-import { createJobWorker } from './queue/jobs.js';
 import { migrate } from './db/schema.js';
 import type { SqlDatabase } from './db/sql.js';
 
@@ -158,34 +155,6 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
   const pushes = apns === undefined ? undefined : createPushWorker(db, apns, { pollMs: delivery.pollMs, leaseMs: delivery.leaseMs }, onError);
   const googleSync =
     google === undefined ? undefined : createGoogleWorker(db, google, { publicUrl: options.publicUrl, pollMs: delivery.pollMs, leaseMs: delivery.leaseMs }, onError);
-
-  // Jobs (imports): their own pass builder, rendering as the API's does; each batch's deliveries wake the workers.
-  const jobBuilder = createPassBuilder({
-    db,
-    issuer: {
-      teamIdentifier: options.issuer?.teamIdentifier ?? options.signer?.teamIdentifier ?? 'UNSIGNED00',
-      organizationName: options.issuer?.organizationName ?? 'passmint',
-    },
-    publicUrl: options.publicUrl,
-    preparedFilesCacheBytes: 0,
-  });
-  const jobs = createJobWorker(db, {
-    runners: {
-      import: createImportRunner(db, {
-        render: (template, values, ids, origin) => jobBuilder.build(new Request(origin), template, values, ids),
-        pushes: pushes !== undefined,
-        google: google !== undefined,
-      }),
-    },
-    capacity: limits.importsAtOnce,
-    pollMs: delivery.pollMs,
-    leaseMs: delivery.leaseMs,
-    onWritten: () => {
-      wakeWorkers();
-      signal?.notify();
-    },
-    onError,
-  });
 
   // Jobs (imports): their own pass builder, rendering as the API's does; each batch's deliveries wake the workers.
   const jobBuilder = createPassBuilder({
