@@ -104,16 +104,35 @@ export function contrastIssues(pass: ContrastInput, images: ContrastImages): Con
       const needed = check[kind];
       if (needed === undefined) return [];
       const ratio = contrastRatio(color, check.on);
-      return ratio < needed ? [`${ratioText(ratio)} on ${check.where} (WCAG asks ${ratioText(needed)} for ${kind === 'labels' ? 'the 10 px labels' : needed === LARGE_TEXT ? 'large text' : 'the 15 px values'})`] : [];
+      return ratio < needed
+        ? [
+            `${ratioText(ratio)} on ${check.where} (WCAG asks ${ratioText(needed)} for ${kind === 'labels' ? 'the 10 px labels' : needed === LARGE_TEXT ? 'large text' : 'the 15 px values'})`,
+          ]
+        : [];
     });
     if (low.length === 0) return;
-    found.push({ severity: 'warning', code: 'low-contrast', path, message: `${name} ${rgbText(color)} is ${low.join('; ')}: hard to read, and for many people unreadable.` });
+    found.push({
+      severity: 'warning',
+      code: 'low-contrast',
+      path,
+      message: `${name} ${rgbText(color)} is ${low.join('; ')}: hard to read, and for many people unreadable.`,
+    });
   };
-  report(text, pass.foregroundColor === undefined ? 'The default black text' : 'foregroundColor', pass.foregroundColor === undefined ? '' : '/foregroundColor', 'values');
+  report(
+    text,
+    pass.foregroundColor === undefined ? 'The default black text' : 'foregroundColor',
+    pass.foregroundColor === undefined ? '' : '/foregroundColor',
+    'values',
+  );
   // Labels in their own color; without one, they are the text's color, checked at the labels' size.
   if (label !== undefined) report(labels, 'labelColor', '/labelColor', 'labels');
   else if (!found.some((issue) => issue.path === (pass.foregroundColor === undefined ? '' : '/foregroundColor'))) {
-    report(labels, pass.foregroundColor === undefined ? 'The default black labels' : 'foregroundColor (the labels have no labelColor)', pass.foregroundColor === undefined ? '' : '/foregroundColor', 'labels');
+    report(
+      labels,
+      pass.foregroundColor === undefined ? 'The default black labels' : 'foregroundColor (the labels have no labelColor)',
+      pass.foregroundColor === undefined ? '' : '/foregroundColor',
+      'labels',
+    );
   }
   return found;
 }

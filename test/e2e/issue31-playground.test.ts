@@ -79,7 +79,10 @@ describe.skipIf(!chromiumAvailable)('playground: the defects of issue 31', () =>
     fresh.on('pageerror', (error) => freshErrors.push(error.message));
     fresh.on('console', (message) => message.type() === 'error' && freshErrors.push(message.text()));
     await fresh.goto(page.url());
-    await fresh.locator('[data-testid=issue-summary]').waitFor({ timeout: 20_000 }).catch(() => undefined);
+    await fresh
+      .locator('[data-testid=issue-summary]')
+      .waitFor({ timeout: 20_000 })
+      .catch(() => undefined);
     expect(freshErrors).toEqual([]);
     await expect.poll(() => fresh.locator('[data-testid=issue-summary]').textContent(), slow).toBe('No issues: the pass is valid.');
     expect(await fresh.locator('[data-testid="size-icon@2x.png"]').textContent()).toBe('58×58');
@@ -114,7 +117,10 @@ describe.skipIf(!chromiumAvailable)('playground: the defects of issue 31', () =>
     expect(await seating.locator('[data-seat=row] .field-value').textContent()).toBe('4');
     expect(await seating.locator('[data-seat=seat] .field-value').textContent()).toBe('17');
     await expect.poll(() => codes(page), slow).not.toContain('poster-no-seats');
-    await replaceEditorText(page, changed('poster-event', (body) => delete body.semantics!['seats']));
+    await replaceEditorText(
+      page,
+      changed('poster-event', (body) => delete body.semantics!['seats']),
+    );
     const warning = page.locator('[data-testid=issues] button[data-code=poster-no-seats]');
     await expect.poll(() => warning.count(), slow).toBe(1);
     expect(await warning.getAttribute('data-severity')).toBe('warning');
@@ -125,10 +131,13 @@ describe.skipIf(!chromiumAvailable)('playground: the defects of issue 31', () =>
     expect(await page.evaluate(() => document.activeElement?.closest('.cm-editor') !== null)).toBe(true);
     await expect.poll(() => page.locator('.cm-activeLine').first().textContent()).toContain('"semantics"');
     // General admission (admissionLevel) is seating too.
-    await replaceEditorText(page, changed('poster-event', (body) => {
-      delete body.semantics!['seats'];
-      body.semantics!['admissionLevel'] = 'General Admission';
-    }));
+    await replaceEditorText(
+      page,
+      changed('poster-event', (body) => {
+        delete body.semantics!['seats'];
+        body.semantics!['admissionLevel'] = 'General Admission';
+      }),
+    );
     await expect.poll(() => page.locator('[data-testid=poster-admission]').textContent()).toBe('General Admission');
     await expect.poll(() => codes(page), slow).not.toContain('poster-no-seats');
     expect(errors).toEqual([]);
@@ -150,7 +159,13 @@ describe.skipIf(!chromiumAvailable)('playground: the defects of issue 31', () =>
     const semantic = changed('boarding-pass', (body) => {
       body['preferredStyleSchemes'] = ['semanticBoardingPass', 'boardingPass'];
       (body['boardingPass'] as Record<string, unknown>)['backFields'] = [{ key: 'help', label: 'Help', value: 'https://air.example.com/help' }];
-      Object.assign(body.semantics!, { departureLocationTimeZone: 'Europe/Lisbon', destinationLocationTimeZone: 'Europe/Copenhagen', originalArrivalDate: '2026-12-01T13:45:00Z', departureTerminal: '1', boardingZone: '3' });
+      Object.assign(body.semantics!, {
+        departureLocationTimeZone: 'Europe/Lisbon',
+        destinationLocationTimeZone: 'Europe/Copenhagen',
+        originalArrivalDate: '2026-12-01T13:45:00Z',
+        departureTerminal: '1',
+        boardingZone: '3',
+      });
     });
     await page.locator('[data-testid=example-picker]').selectOption('boarding-pass');
     await replaceEditorText(page, semantic);
@@ -178,13 +193,16 @@ describe.skipIf(!chromiumAvailable)('playground: the defects of issue 31', () =>
     expect(errors).toEqual([]);
   });
 
-  test('text and labels under WCAG contrast are warned: against the background, and against a strip image\'s colors', async () => {
+  test("text and labels under WCAG contrast are warned: against the background, and against a strip image's colors", async () => {
     const { page, errors } = await open();
     await page.locator('.cm-content').waitFor();
     await expect.poll(() => summary(page), slow).toBe('No issues: the pass is valid.');
     // A pale green label on the membership card's green: under 4.5:1 at 10 px.
     const label = [120, 170, 130] as const;
-    await replaceEditorText(page, changed('membership', (body) => (body['labelColor'] = `rgb(${label.join(', ')})`)));
+    await replaceEditorText(
+      page,
+      changed('membership', (body) => (body['labelColor'] = `rgb(${label.join(', ')})`)),
+    );
     const warning = page.locator('[data-testid=issues] button[data-code=low-contrast]');
     await expect.poll(() => warning.count(), slow).toBe(1);
     const ratio = contrast(label, [22, 101, 52]);
@@ -202,7 +220,9 @@ describe.skipIf(!chromiumAvailable)('playground: the defects of issue 31', () =>
     await expect.poll(() => labels.count(), slow).toBe(1);
     expect(await labels.textContent()).toContain(`${ratioText(contrast([154, 52, 18], [170, 70, 40]))} on the strip image (average rgb(170, 70, 40))`);
     // The large primary value in the text color: 3:1 is enough for large text, and it is under that too.
-    expect(await warning.filter({ hasText: 'foregroundColor' }).textContent()).toContain(`${ratioText(contrast([67, 20, 7], [170, 70, 40]))} on the strip image`);
+    expect(await warning.filter({ hasText: 'foregroundColor' }).textContent()).toContain(
+      `${ratioText(contrast([67, 20, 7], [170, 70, 40]))} on the strip image`,
+    );
     await page.locator('[data-testid="slot-strip.png"] button').click();
     await expect.poll(() => warning.count(), slow).toBe(0);
     expect(errors).toEqual([]);
@@ -218,7 +238,11 @@ describe.skipIf(!chromiumAvailable)('playground: the defects of issue 31', () =>
     expect(count).toBeGreaterThan(4);
     for (let index = 0; index < count; index++) {
       for (const block of ['end', 'start'] as const) {
-        await page.evaluate(([selector, index, block]) => (document.querySelectorAll(selector)[index] as HTMLElement).scrollIntoView({ block }), [controls, index, block] as const);
+        await page.evaluate(([selector, index, block]) => (document.querySelectorAll(selector)[index] as HTMLElement).scrollIntoView({ block }), [
+          controls,
+          index,
+          block,
+        ] as const);
         expect({ index, block, covered: await uncovered(page, controls, index) }).toEqual({ index, block, covered: [] });
       }
     }
@@ -281,7 +305,14 @@ describe.skipIf(!chromiumAvailable)('playground: the defects of issue 31', () =>
     const { page, errors } = await open();
     await expect.poll(() => page.locator('[data-testid=barcode]').getAttribute('data-status')).toBe('drawn');
     const front = await page.locator('[data-testid=pass-preview]').ariaSnapshot();
-    for (const [label, value] of [['Level', 'Gold'], ['Member', 'Grace Hopper'], ['Member no.', 'NC-004217'], ['Since', '2019'], ['Home gym', 'Harbour Street'], ['Valid until', '2027-03-31']] as const) {
+    for (const [label, value] of [
+      ['Level', 'Gold'],
+      ['Member', 'Grace Hopper'],
+      ['Member no.', 'NC-004217'],
+      ['Since', '2019'],
+      ['Home gym', 'Harbour Street'],
+      ['Valid until', '2027-03-31'],
+    ] as const) {
       // Each term followed at once by its definition (the snapshot quotes values that look like numbers).
       expect(front).toMatch(new RegExp(`- term: ${label.replace('.', '\\.')}\\n\\s*- definition: "?${value}"?\\n`));
     }
@@ -294,10 +325,19 @@ describe.skipIf(!chromiumAvailable)('playground: the defects of issue 31', () =>
     expect(poster).toMatch(/img "QR code: TCK-2026-000913"/);
     // (The boarding pass example first, for its values.)
     await page.locator('[data-testid=example-picker]').selectOption('boarding-pass');
-    await replaceEditorText(page, changed('boarding-pass', (body) => {
-      body['preferredStyleSchemes'] = ['semanticBoardingPass', 'boardingPass'];
-      Object.assign(body.semantics!, { departureLocationTimeZone: 'Europe/Lisbon', destinationLocationTimeZone: 'Europe/Copenhagen', originalArrivalDate: '2026-12-01T13:45:00Z', departureTerminal: '1', boardingZone: '3' });
-    }));
+    await replaceEditorText(
+      page,
+      changed('boarding-pass', (body) => {
+        body['preferredStyleSchemes'] = ['semanticBoardingPass', 'boardingPass'];
+        Object.assign(body.semantics!, {
+          departureLocationTimeZone: 'Europe/Lisbon',
+          destinationLocationTimeZone: 'Europe/Copenhagen',
+          originalArrivalDate: '2026-12-01T13:45:00Z',
+          departureTerminal: '1',
+          boardingZone: '3',
+        });
+      }),
+    );
     const boarding = page.locator('[data-testid=semantic-boarding-preview]');
     await boarding.waitFor();
     const tree = await boarding.ariaSnapshot();
