@@ -8,7 +8,7 @@ import type { ErrorPlace, LogSink } from './http/log.js';
 import { resolveLimits, type ServiceLimits } from './http/limits.js';
 import { createMetrics, type Metrics, type PoolStats } from './metrics.js';
 import { createRetention } from './queue/retention.js';
-import { createDeliveryWorker, type DeliveryAttempt, type DeliveryOptions, type Worker } from './queue/delivery-worker.js';
+import { checkWebhookConcurrency, createDeliveryWorker, type DeliveryAttempt, type DeliveryOptions, type Worker } from './queue/delivery-worker.js';
 import { nodeListener } from './http/node-listener.js';
 import { readQueueFigures } from './db/figures.js';
 import { defaultLeaseMs, leaseProblem } from './queue/lease.js';
@@ -131,6 +131,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
   const limits = resolveLimits(options.limits);
   const owned = options.database === undefined;
   const delivery = withLease(options.delivery ?? {});
+  checkWebhookConcurrency(delivery.webhookConcurrency);
   // Checked before the database opens: a wrong issuer id is refused at start, not at every sync.
   const google = options.google === undefined ? undefined : createGoogleService(options.google);
   const db =

@@ -1,6 +1,7 @@
 // A registration's next delivery is claimed by the statement that records the
-// one before it (no claim round between two events of one registration), and
-// a stopping worker hands nothing on.
+// one before it (no claim round between two events of one registration) —
+// the next event of the same pass when no other is free — and a stopping
+// worker hands nothing on.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -46,9 +47,9 @@ for (const engine of ENGINES) {
         const chunks: Buffer[] = [];
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
         incoming.on('end', () => {
-          const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { serialNumber: string } };
+          const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string };
           setTimeout(() => {
-            received.push(event.data.serialNumber);
+            received.push(event.id);
             outgoing.writeHead(200, { 'content-length': 0 });
             outgoing.end();
           }, delayMs);
@@ -68,35 +69,55 @@ for (const engine of ENGINES) {
       await database?.dispose();
     });
 
-    const backlog = async (count: number): Promise<string[]> => {
+    /** `count` events of `passes` passes (H-0, H-1, … in turn) to one registration; their ids in creation order. */
+    const backlog = async (count: number, passes: number): Promise<string[]> => {
       const hook = await insertWebhook(database.db, `${url}/hook`, 'whsec_test');
       await setWebhookState(database.db, hook.id, 'enabled', null);
-      const serials = Array.from({ length: count }, (_, index) => `H-${index}`);
-      for (const serial of serials) await addEvents(database.db, [passEvent(serial)]);
-      return serials;
+      const ids: string[] = [];
+      for (let index = 0; index < count; index++) {
+        const event = passEvent(`H-${index % passes}`);
+        await addEvents(database.db, [event]);
+        ids.push(event.id);
+      }
+      return ids;
     };
 
-    test('a backlog of one registration is delivered in order, each next claimed while the one before is recorded', async () => {
+    test("one pass's backlog is delivered in order, each next event claimed while the one before is recorded", async () => {
       delayMs = 0;
-      const serials = await backlog(12);
+      const ids = await backlog(12, 1);
       const { db, count } = counting(database.db);
       // Polling once a minute: only the start and the wake of a freed slot look for work.
       const worker = createDeliveryWorker(db, { allowPrivateNetworks: true, pollMs: 60_000 });
       worker.start();
       stops.push(() => worker.stop());
-      await eventually(() => received.length >= serials.length, 10_000, 'twelve deliveries');
+      await eventually(() => received.length >= ids.length, 10_000, 'twelve deliveries');
       await eventually(async () => (await database.db.query<{ n: number }>(`select count(*)::int as n from passmint_deliveries where status = 'delivered'`))[0]!.n === 12);
-      expect(received).toEqual(serials);
+      expect(received).toEqual(ids);
       const rows = await database.db.query<{ attempts: number; lease: string | null }>('select attempts, lease from passmint_deliveries');
       expect(rows.every((row) => row.attempts === 1 && row.lease === null)).toBe(true);
       // Without handing on: a claim round per delivery (12 or more).
       expect(count('with claimed as (')).toBeLessThanOrEqual(3);
     });
 
+    test('a backlog of many passes: each freed slot takes the next free delivery, up to the registration’s limit', async () => {
+      delayMs = 0;
+      const ids = await backlog(40, 20);
+      const { db, count } = counting(database.db);
+      const worker = createDeliveryWorker(db, { allowPrivateNetworks: true, pollMs: 60_000, webhookConcurrency: 4 });
+      worker.start();
+      stops.push(() => worker.stop());
+      await eventually(() => received.length >= ids.length, 20_000, 'forty deliveries');
+      expect([...received].sort()).toEqual([...ids].sort());
+      // Each pass's two events in order.
+      for (let pass = 0; pass < 20; pass++) expect(received.indexOf(ids[pass]!)).toBeLessThan(received.indexOf(ids[pass + 20]!));
+      // Slots handed on as they free: far fewer claim rounds than deliveries.
+      expect(count('with claimed as (')).toBeLessThanOrEqual(10);
+    });
+
     test('a worker that stops hands nothing on: what it did not deliver stays pending and unclaimed', async () => {
       delayMs = 30;
-      await backlog(20);
-      const worker = createDeliveryWorker(database.db, { allowPrivateNetworks: true, pollMs: 60_000 });
+      await backlog(20, 20);
+      const worker = createDeliveryWorker(database.db, { allowPrivateNetworks: true, pollMs: 60_000, webhookConcurrency: 2 });
       worker.start();
       await eventually(() => received.length >= 2, 10_000, 'two deliveries');
       await worker.stop();

@@ -5,42 +5,67 @@ import { keysetPage, type PageQuery } from '../http/paging.js';
 import { complete, fail, type QueueKind } from './queue.js';
 import type { SqlQueryable } from './sql.js';
 
+/** How many of one registration's deliveries are in flight at once unless told otherwise. */
+export const DEFAULT_WEBHOOK_CONCURRENCY = 16;
+
 /**
- * Deliveries as queued work. Only the head of each enabled registration's
- * queue (its oldest pending delivery) may be claimed, so a registration
- * receives its events in creation order; the head of each is found by one
- * index probe per registration, so a backlog of thousands behind a head
- * costs nothing. More candidates than taken (`$1 * 4`): workers polling at
- * the same instant skip each other's.
+ * A registration's first `$n` due deliveries, in the order a claim takes
+ * them (due longest first, then by event), those in flight included. Every
+ * due pending delivery is the oldest pending one of its pass to its
+ * registration: a later one waits parked (`next_attempt_at = 'infinity'`,
+ * the schema's `passmint_delivery_queued`) until the one before it ends. So
+ * taking any free one of these keeps each pass's order, and taking them only
+ * from among the first `$n` keeps a registration at `$n` in flight or fewer:
+ * the deliveries in flight were taken first, and stay at the front. Read
+ * from `passmint_deliveries_ready`, which holds no parked delivery: at most
+ * `$n` index entries per registration, whatever its backlog.
  */
-export const DELIVERIES: QueueKind = {
-  table: 'passmint_deliveries',
-  claimable: `c.id in (
-               -- The head of each enabled registration's queue (its oldest pending delivery), found by
-               -- one index probe per registration, so a backlog of thousands behind a head costs nothing.
-               select head.id
+const firstDue = (registration: string, limit: string, besides = ''): string => `
+         select p.id, p.next_attempt_at, p.event_seq, p.locked_until
+           from passmint_deliveries p
+          where p.webhook_id = ${registration} and p.status = 'pending' and p.next_attempt_at < 'infinity' and p.next_attempt_at <= now()${besides}
+          order by p.next_attempt_at, p.event_seq
+          limit ${limit}`;
+
+/**
+ * Deliveries as queued work, `concurrency` at most in flight to one
+ * registration at once (`$5`), each the oldest pending delivery of its pass
+ * to that registration, so a receiver gets each pass's events in creation
+ * order. A claim reads at most `concurrency` index entries per enabled
+ * registration (see {@link firstDue}). More candidates than taken
+ * (`$1 * 4`): workers polling at the same instant skip each other's.
+ *
+ * @example
+ * ```ts
+ * const kind = deliveryKind(16);
+ * ```
+ */
+export function deliveryKind(concurrency: number): QueueKind {
+  return {
+    table: 'passmint_deliveries',
+    claimable: `c.id in (
+               select due.id
                  from passmint_webhooks w
-                 cross join lateral (
-                   select p.id, p.next_attempt_at, p.locked_until, p.event_seq
-                     from passmint_deliveries p
-                    where p.webhook_id = w.id and p.status = 'pending'
-                    order by p.event_seq
-                    limit 1) head
+                 cross join lateral (${firstDue('w.id', '$5')}) due
                 where w.state = 'enabled'
-                  and head.next_attempt_at <= now()
-                  and (head.locked_until is null or head.locked_until < now())
-                order by head.next_attempt_at, head.event_seq
+                  and (due.locked_until is null or due.locked_until < now())
+                order by due.next_attempt_at, due.event_seq
                 -- More candidates than taken: workers polling at the same instant skip each other's.
                 limit $1 * 4)
-               and c.status = 'pending'`,
-  order: 'c.next_attempt_at, c.event_seq',
-  held: "status = 'pending'",
-  returning: 'q.id, q.attempts, q.first_attempt_at, q.webhook_id, q.event_seq',
-  payload: `select claimed.id, claimed.attempts, claimed.first_attempt_at, claimed.webhook_id, e.body, w.url, w.secret
+               and c.status = 'pending' and c.next_attempt_at <= now()`,
+    order: 'c.next_attempt_at, c.event_seq',
+    held: "status = 'pending'",
+    returning: 'q.id, q.attempts, q.first_attempt_at, q.webhook_id, q.event_seq',
+    payload: `select claimed.id, claimed.attempts, claimed.first_attempt_at, claimed.webhook_id, e.body, w.url, w.secret
          from claimed
          join passmint_events e on e.seq = claimed.event_seq
          join passmint_webhooks w on w.id = claimed.webhook_id`,
-};
+    params: [concurrency],
+  };
+}
+
+/** Deliveries as queued work with the default concurrency (the table, for what every kind shares). */
+export const DELIVERIES: QueueKind = deliveryKind(DEFAULT_WEBHOOK_CONCURRENCY);
 
 /** A claimed delivery: what its attempt needs (the event's exact body, the receiver's URL and secret). */
 export interface ClaimedDelivery {
@@ -62,15 +87,19 @@ export interface HandedOnDelivery extends ClaimedDelivery {
 /**
  * Records accepted deliveries (`$1` ids, `$2` start times in ms, `$3`
  * statuses, `$4` durations, `$5` their claims) in one statement: each
- * attempt once, each delivery delivered. With `$6`, it also claims, for each
- * registration whose delivery it recorded, that registration's next pending
- * delivery when it is due and free (under the recorded one's claim, `$7` ms,
- * owner `$8`), and returns those. The rows it changes are locked in id order
- * first, as the lease heartbeat does, so two such statements never wait on
- * each other in a circle.
+ * attempt once, each delivery delivered (which makes the next delivery of
+ * its pass due: the schema's `passmint_delivery_ended`). It also hands the
+ * slot of each recorded delivery whose `$6` is true on: it claims, for each enabled
+ * registration whose deliveries it recorded, as many of its free due
+ * deliveries as it recorded — or, when too few are free, the next ones of
+ * the recorded ones' passes — while that registration stays at `$9` in
+ * flight or fewer (under the recorded ones' claims, `$7` ms, owner `$8`),
+ * and returns those. The rows it changes are locked in id order first, as
+ * the lease heartbeat does, so two such statements never wait on each other
+ * in a circle.
  */
 const RECORD_RECEIVED = `with input as (
-     select * from unnest($1::bigint[], $2::numeric[], $3::int[], $4::int[], $5::uuid[]) as x(id, started, status, ms, lease)),
+     select * from unnest($1::bigint[], $2::numeric[], $3::int[], $4::int[], $5::uuid[], $6::boolean[]) as x(id, started, status, ms, lease, follow)),
    locked as (
      select d.id from passmint_deliveries d
       where d.id = any($1::bigint[]) and d.status = 'pending'
@@ -86,27 +115,55 @@ const RECORD_RECEIVED = `with input as (
             locked_until = null, lease = null, claimed_by = null, first_attempt_at = coalesce(d.first_attempt_at, to_timestamp(x.started / 1000.0))
        from input x, locked l
       where d.id = x.id and l.id = x.id
-     returning d.id, d.webhook_id, x.lease),
-   head as (
-     -- Each registration's oldest pending delivery besides those recorded here (which this statement's snapshot still sees as pending).
-     select n.id, done.id as after, done.lease
-       from done
-       join passmint_webhooks w on w.id = done.webhook_id and w.state = 'enabled'
+     returning d.id, d.webhook_id, d.pass_key, x.lease, x.follow),
+   recorded as (
+     -- The slots to hand on: the recorded deliveries of enabled registrations, numbered per registration.
+     select done.id as after, done.lease, done.webhook_id, row_number() over (partition by done.webhook_id order by done.id) as n
+       from done join passmint_webhooks w on w.id = done.webhook_id and w.state = 'enabled'
+      where done.follow),
+   due as (
+     -- Each such registration's first $9 due deliveries besides those recorded here (which this statement's
+     -- snapshot still sees pending): the others in flight, and the free ones.
+     select r.webhook_id, p.id, p.next_attempt_at, p.event_seq, p.locked_until is not null and p.locked_until >= now() as busy
+       from (select distinct webhook_id from recorded) r
+       cross join lateral (${firstDue('r.webhook_id', '$9', ' and p.id <> all($1::bigint[])')}) p),
+   room as (
+     select r.webhook_id, $9 - count(due.id) filter (where due.busy) as free
+       from (select distinct webhook_id from recorded) r left join due on due.webhook_id = r.webhook_id
+      group by r.webhook_id),
+   following as (
+     -- The next delivery of each recorded one's pass, parked behind it until now (the schema's
+     -- passmint_delivery_ended makes it due at the end of this statement, when this one does not take it).
+     select n.id, r.webhook_id, n.event_seq
+       from recorded r join done on done.id = r.after
        cross join lateral (
-         select p.id, p.next_attempt_at, p.locked_until from passmint_deliveries p
-          where p.webhook_id = done.webhook_id and p.status = 'pending' and p.id <> all($1::bigint[])
+         select p.id, p.event_seq, p.next_attempt_at from passmint_deliveries p
+          where p.webhook_id = done.webhook_id and p.pass_key = done.pass_key and p.status = 'pending' and p.id <> all($1::bigint[])
           order by p.event_seq
           limit 1) n
-      where $6::boolean and n.next_attempt_at <= now() and (n.locked_until is null or n.locked_until < now())),
+      where n.next_attempt_at = 'infinity'),
+   candidate as (
+     -- The free due ones first (due longest first), then the passes' next ones.
+     select c.id, c.webhook_id, row_number() over (partition by c.webhook_id order by c.next_attempt_at, c.event_seq) as n
+       from (select id, webhook_id, next_attempt_at, event_seq from due where not busy
+             union all
+             select id, webhook_id, 'infinity', event_seq from following) c),
+   pick as (
+     select c.id, r.after, r.lease
+       from candidate c
+       join room on room.webhook_id = c.webhook_id
+       join recorded r on r.webhook_id = c.webhook_id and r.n = c.n
+      where c.n <= room.free),
    free as (
      -- Locked and re-checked here: another worker may have taken one since it was read.
-     select c.id, head.after, head.lease from passmint_deliveries c join head on head.id = c.id
+     select c.id, pick.after, pick.lease from passmint_deliveries c join pick on pick.id = c.id
       where c.status = 'pending' and (c.locked_until is null or c.locked_until < now())
       order by c.id
         for update of c skip locked),
    claimed as (
      update passmint_deliveries d
-        set locked_until = now() + $7 * interval '1 millisecond', lease = free.lease, claimed_by = $8
+        set locked_until = now() + $7 * interval '1 millisecond', lease = free.lease, claimed_by = $8,
+            next_attempt_at = least(d.next_attempt_at, now())
        from free
       where d.id = free.id
      returning d.id, d.attempts, d.first_attempt_at, d.webhook_id, d.event_seq, free.after, free.lease)
@@ -124,26 +181,30 @@ export interface ReceivedDelivery {
   readonly durationMs: number;
   /** The claim it was delivered under. */
   readonly lease: string;
+  /** Whether its slot is handed on: a next delivery of its registration claimed for it. */
+  readonly follow: boolean;
 }
 
 /**
  * Records accepted deliveries in one statement (each attempt once, each
- * delivery delivered) and, with `follow`, claims each one's registration's
- * next pending delivery when it is due and free, under the recorded one's
- * claim for `leaseMs` — the queue's hand-on: no claim round between two
- * events of one registration. Resolves to the deliveries it claimed.
+ * delivery delivered, the next of its pass made due) and, for each one that
+ * `follow`s, claims a free due delivery of its registration, under the
+ * recorded one's claim for `leaseMs`, while the registration stays at
+ * `concurrency` in flight or fewer — the queue's hand-on: no claim round
+ * between two events of one registration. Resolves to the deliveries it
+ * claimed.
  *
  * @example
  * ```ts
- * const next = await recordReceived(db, [{ id: 1, startedAt: Date.now(), status: 200, durationMs: 12, lease }], true, 60_000, owner);
+ * const next = await recordReceived(db, [{ id: 1, startedAt: Date.now(), status: 200, durationMs: 12, lease, follow: true }], 60_000, owner, 16);
  * ```
  */
 export async function recordReceived(
   sql: SqlQueryable,
   received: readonly ReceivedDelivery[],
-  follow: boolean,
   leaseMs: number,
   owner: string | null,
+  concurrency: number,
 ): Promise<HandedOnDelivery[]> {
   return sql.query<HandedOnDelivery>(RECORD_RECEIVED, [
     received.map((item) => item.id),
@@ -151,9 +212,10 @@ export async function recordReceived(
     received.map((item) => item.status),
     received.map((item) => item.durationMs),
     received.map((item) => item.lease),
-    follow,
+    received.map((item) => item.follow),
     leaseMs,
     owner,
+    concurrency,
   ]);
 }
 
@@ -207,8 +269,8 @@ export async function retryDelivery(sql: SqlQueryable, id: number, attempt: Fail
 }
 
 /**
- * Gives a delivery up after a failed attempt (no attempt left): `failed`.
- * With `lease`, only its holder may; without, whoever holds it (a receiver
+ * Gives a delivery up after a failed attempt (no attempt left): `failed`
+ * (the next delivery of its pass to its registration becomes due). With `lease`, only its holder may; without, whoever holds it (a receiver
  * that answered `410 Gone` wants no more, whoever asked).
  *
  * @example
@@ -355,7 +417,8 @@ interface DeliveryRow {
   webhook_id: string;
   status: DeliveryRecord['status'];
   attempts: number;
-  next_attempt_at: Date;
+  /** Null while it waits for an earlier delivery of its pass. */
+  next_attempt_at: Date | null;
   last_status: number | null;
   last_error: string | null;
   delivered_at: Date | null;
@@ -371,7 +434,8 @@ export async function listDeliveries(
   filter: { readonly eventSeq: number } | { readonly webhookId: string },
   query: PageQuery,
 ): Promise<DeliveryRecord[]> {
-  const select = `select d.id, e.id as event_id, e.type as event_type, d.webhook_id, d.status, d.attempts, d.next_attempt_at,
+  const select = `select d.id, e.id as event_id, e.type as event_type, d.webhook_id, d.status, d.attempts,
+                         case when d.next_attempt_at < 'infinity' then d.next_attempt_at end as next_attempt_at,
                          d.last_status, d.last_error, d.delivered_at
                     from passmint_deliveries d join passmint_events e on e.seq = d.event_seq`;
   const page = keysetPage('d.id', query, 2);
@@ -415,8 +479,11 @@ export async function listDeliveries(
 
 /**
  * Sends an event again to every enabled registration (or one): its
- * delivery becomes pending and due now, with a fresh retry schedule; the
- * attempts made so far stay in its history. Returns how many were queued.
+ * delivery becomes pending with a fresh retry schedule, due now — or, when
+ * a delivery of its pass to that registration is pending, after that one
+ * (the schema's `passmint_delivery_queued` decides, for the row it would
+ * insert: `excluded`). One still pending keeps its place. The attempts made
+ * so far stay in its history. Returns how many were queued.
  */
 export async function replayEvent(sql: SqlQueryable, seq: number, webhookId?: string): Promise<number> {
   const rows = await sql.query(
@@ -425,7 +492,11 @@ export async function replayEvent(sql: SqlQueryable, seq: number, webhookId?: st
        -- To every registration: those that take the event's type; to one named: as asked.
        and ($2::uuid is not null or events is null or (select e.type from passmint_events e where e.seq = $1) = any (events))
      on conflict (event_seq, webhook_id) do update
-       set status = 'pending', next_attempt_at = now(), attempts = 0, first_attempt_at = null, locked_until = null, lease = null
+       set status = 'pending', pass_key = excluded.pass_key,
+           next_attempt_at = case when passmint_deliveries.status <> 'pending' then excluded.next_attempt_at
+                                  when passmint_deliveries.next_attempt_at < 'infinity' then now()
+                                  else passmint_deliveries.next_attempt_at end,
+           attempts = 0, first_attempt_at = null, locked_until = null, lease = null
      returning 1`,
     [seq, webhookId ?? null],
   );

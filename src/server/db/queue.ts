@@ -28,8 +28,8 @@ export interface QueueKind {
   /**
    * Which rows may be claimed besides "not held by a live lease" (which the
    * queue adds): pending and due, and any rule of the kind's own (deliveries:
-   * only the head of each registration's queue, so a registration receives
-   * its events in order).
+   * at most so many of a registration's at once, each the oldest of its pass,
+   * so a registration receives each pass's events in order).
    */
   readonly claimable: string;
   /** The order candidates are claimed in. */
@@ -44,6 +44,8 @@ export interface QueueKind {
    * `returning` gave); without it, the claimed rows.
    */
   readonly payload?: string | undefined;
+  /** Further parameters of the claim, `$5` on (deliveries: how many one registration may have in flight). */
+  readonly params?: readonly unknown[] | undefined;
 }
 
 /** A job in flight: its row's id and the claim it was taken under. */
@@ -59,7 +61,7 @@ const held = (kind: QueueKind, alias = ''): string => (kind.held === undefined ?
 
 /**
  * The claim statement of a kind: `$1` most rows, `$2` lease in ms, `$3` the
- * claim id, `$4` the owner. Candidates are locked with `FOR UPDATE SKIP
+ * claim id, `$4` the owner, `$5` on the kind's `params`. Candidates are locked with `FOR UPDATE SKIP
  * LOCKED` and re-checked, so workers polling at the same instant skip each
  * other's rows instead of waiting on them.
  *
@@ -91,7 +93,7 @@ export function claimStatement(kind: QueueKind): string {
  * ```
  */
 export async function claim<TJob>(sql: SqlQueryable, kind: QueueKind, limit: number, leaseMs: number, lease: string, owner: string | null): Promise<TJob[]> {
-  return sql.query<TJob>(claimStatement(kind), [limit, leaseMs, lease, owner]);
+  return sql.query<TJob>(claimStatement(kind), [limit, leaseMs, lease, owner, ...(kind.params ?? [])]);
 }
 
 /**

@@ -410,6 +410,74 @@ const MIGRATIONS: readonly string[] = [
   -- Passes: updated in place (values), read by key.
   alter table passmint_passes set (autovacuum_vacuum_scale_factor = 0.05, autovacuum_analyze_scale_factor = 0.05);
   `,
+  // Deliveries keep up (issue 28): several of a registration's deliveries in flight at once, in order per
+  // pass. Each delivery carries its event's pass (pass_key). One queued behind a pending delivery of the same
+  // pass to the same registration waits, parked at next_attempt_at = 'infinity', until the last one before it
+  // ends: whatever ends it (delivered, given up, cancelled) makes the next one due, in the same transaction.
+  // So every due pending delivery is the oldest of its pass, and a claim reads only due ones, from an index
+  // that holds no parked delivery.
+  `
+  -- A pass as a number: a hash of passTypeIdentifier and serialNumber of the event's data; 0 for an event
+  -- about no pass (a job's, say), which makes those one queue per registration, in order among themselves.
+  -- Two passes whose hashes meet share a queue: stricter order, nothing lost.
+  create function passmint_pass_key(body text) returns bigint language sql immutable as $$
+    select coalesce(hashtextextended((d ->> 'passTypeIdentifier') || ' ' || (d ->> 'serialNumber'), 0), 0)
+      from (select body::json -> 'data' as d) x
+  $$;
+
+  alter table passmint_deliveries add column pass_key bigint not null default 0;
+
+  -- Every way a delivery is queued (an event's fan-out, a pass batch, an import, a replay) goes through
+  -- this: the delivery gets its pass, and is parked when a delivery of that pass to that registration is
+  -- pending. The newest such one is locked (for share) until this transaction ends, so it cannot end
+  -- unseen: ending it waits for this transaction, whose parked delivery it then makes due (below); or, when
+  -- it ended first, the lock finds it ended and this one is due. Fan-outs are serialized by the event
+  -- counter's row lock and insert a statement's deliveries in event order.
+  create function passmint_delivery_queued() returns trigger language plpgsql as $$
+  begin
+    new.pass_key := coalesce((select passmint_pass_key(e.body) from passmint_events e where e.seq = new.event_seq), 0);
+    perform 1 from passmint_deliveries p
+      where p.webhook_id = new.webhook_id and p.pass_key = new.pass_key and p.status = 'pending'
+      order by p.event_seq desc limit 1
+      for share;
+    if found then new.next_attempt_at := 'infinity'; end if;
+    return new;
+  end
+  $$;
+  create trigger passmint_delivery_queued before insert on passmint_deliveries
+    for each row execute function passmint_delivery_queued();
+
+  -- A delivery that stops being pending makes the next pending one of its pass to its registration due. Run
+  -- at the end of the statement that ended it, in a snapshot of its own: it sees a delivery parked by a
+  -- transaction that committed while that statement waited for its row.
+  create function passmint_delivery_ended() returns trigger language plpgsql as $$
+  begin
+    update passmint_deliveries d set next_attempt_at = now()
+     where d.id = (select p.id from passmint_deliveries p
+                    where p.webhook_id = old.webhook_id and p.pass_key = old.pass_key and p.status = 'pending'
+                    order by p.event_seq limit 1)
+       and d.status = 'pending' and d.next_attempt_at = 'infinity';
+    return null;
+  end
+  $$;
+  create trigger passmint_delivery_ended after update on passmint_deliveries
+    for each row when (old.status = 'pending' and new.status <> 'pending') execute function passmint_delivery_ended();
+
+  -- A registration's pending deliveries of one pass, oldest first: is one pending (above), which is next.
+  create index passmint_deliveries_pass on passmint_deliveries (webhook_id, pass_key, event_seq) where status = 'pending';
+  -- A registration's due deliveries (the oldest of each pass), those in flight included, in the order a claim
+  -- takes them; parked ones are not in it. A claim or a lease extended changes none of these columns (HOT).
+  create index passmint_deliveries_ready on passmint_deliveries (webhook_id, next_attempt_at, event_seq)
+    where status = 'pending' and next_attempt_at < 'infinity';
+
+  -- The deliveries pending now: their passes, and the later ones of a pass parked behind the oldest.
+  update passmint_deliveries d set pass_key = passmint_pass_key(e.body)
+    from passmint_events e where e.seq = d.event_seq and d.status = 'pending';
+  update passmint_deliveries d set next_attempt_at = 'infinity'
+   where d.status = 'pending'
+     and exists (select 1 from passmint_deliveries p
+                  where p.webhook_id = d.webhook_id and p.pass_key = d.pass_key and p.status = 'pending' and p.event_seq < d.event_seq);
+  `,
 ];
 
 // Any constant shared by every passmint process: the advisory lock that serializes migrations.
@@ -428,6 +496,8 @@ const MIGRATION_LOCK = 0x7061_7373; // 'pass'
  */
 export async function migrate(db: SqlDatabase): Promise<number> {
   return db.transaction(async (tx) => {
+    // Waiting for another process's migration, or building an index on a large table, may take longer than a request's statement timeout.
+    await tx.query('set local statement_timeout = 0');
     await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await tx.query(
       'create table if not exists passmint_migrations (version integer primary key, applied_at timestamptz not null default now())',

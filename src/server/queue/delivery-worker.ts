@@ -6,7 +6,8 @@ import { signPayload } from '../../webhooks/signature.js';
 import {
   addAttempt,
   cancelPendingDeliveries,
-  DELIVERIES,
+  DEFAULT_WEBHOOK_CONCURRENCY,
+  deliveryKind,
   giveUpDelivery,
   recordReceived,
   retryDelivery,
@@ -30,8 +31,17 @@ export type { Worker } from './queue-worker.js';
  * ```
  */
 export interface DeliveryOptions {
-  /** Most deliveries one worker sends at once; default 16. Each ends on its own: a slow receiver holds one of them, not the others. */
+  /**
+   * Most deliveries one worker sends at once, to all registrations together; default 64. Each ends on its
+   * own: a slow receiver holds its own (at most `webhookConcurrency`), not the others.
+   */
   readonly batchSize?: number | undefined;
+  /**
+   * Most deliveries in flight to one registration at once, counted over every process on the database;
+   * default 16 (`passmint serve --webhook-concurrency`). Each is the oldest pending delivery of its pass, so a
+   * receiver gets each pass's events in order. 1: one at a time, each registration's events in creation order.
+   */
+  readonly webhookConcurrency?: number | undefined;
   /** How often an idle worker looks for due deliveries, in ms; default 1000. Changes in this process wake it at once. */
   readonly pollMs?: number | undefined;
   /**
@@ -78,8 +88,19 @@ export interface DeliveryAttempt {
 /** Most accepted deliveries one statement records. */
 const MAX_RECORDED = 64;
 
+/**
+ * Most deliveries a slot sends in a row, each claimed as the one before is
+ * recorded; then it goes back to the claim round, which takes the longest
+ * due across every registration. Without it, registrations with endless
+ * backlogs could keep every slot and another registration would wait for
+ * them all to drain.
+ */
+const MAX_HANDED_ON = 64;
+
 interface Accepted {
   readonly row: ClaimedDelivery;
+  /** How many were handed on in a row before it in its slot. */
+  readonly chain: number;
   readonly lease: string;
   readonly status: number | null;
   readonly startedAt: number;
@@ -94,8 +115,24 @@ interface Accepted {
 const isDeadlock = (error: unknown): boolean => typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '40P01';
 
 /**
- * Claims due deliveries with `FOR UPDATE SKIP LOCKED` — only the oldest
- * pending delivery of each registration, so a registration receives its
+ * Throws a `RangeError` naming `delivery.webhookConcurrency` unless it is
+ * undefined or a whole number of at least 1.
+ *
+ * @example
+ * ```ts
+ * checkWebhookConcurrency(16); // fine
+ * ```
+ */
+export function checkWebhookConcurrency(value: number | undefined): void {
+  if (value !== undefined && !(Number.isSafeInteger(value) && value >= 1)) {
+    throw new RangeError(`delivery.webhookConcurrency must be a whole number of at least 1, not ${value}`);
+  }
+}
+
+/**
+ * Claims due deliveries with `FOR UPDATE SKIP LOCKED` — at most
+ * `webhookConcurrency` of a registration's at once, each the oldest
+ * pending delivery of its pass, so a registration receives each pass's
  * events in creation order — leases them for `leaseMs` (extended while in
  * flight), posts each with `deliver`, records the attempt, and schedules
  * the next with `nextRetryDelay` (honouring `Retry-After`). `410 Gone`
@@ -113,7 +150,12 @@ export function createDeliveryWorker(
   options: DeliveryOptions = {},
   onError: (error: unknown) => void = () => undefined,
 ): Worker {
-  const batchSize = options.batchSize ?? 16;
+  const batchSize = options.batchSize ?? 64;
+  const concurrency = options.webhookConcurrency ?? DEFAULT_WEBHOOK_CONCURRENCY;
+  checkWebhookConcurrency(concurrency);
+  const kind = deliveryKind(concurrency);
+  // How many were handed on in a row before a delivery in its slot (those claimed by a claim round: none).
+  const chains = new WeakMap<ClaimedDelivery, number>();
   const leaseMs = options.leaseMs ?? defaultLeaseMs(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const attemptOptions = {
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
@@ -137,16 +179,22 @@ export function createDeliveryWorker(
   let recording = false;
 
   const recordAccepted = async (batch: readonly Accepted[], owner: string | null): Promise<void> => {
-    const follow = batch.some((item) => item.follow && !item.stopping());
     const rows = await retryWhileUnavailable(async () => {
       for (let attempt = 1; ; attempt++) {
         try {
           return await recordReceived(
             db,
-            batch.map((item) => ({ id: item.row.id, startedAt: item.startedAt, status: item.status, durationMs: item.durationMs, lease: item.lease })),
-            follow,
+            batch.map((item) => ({
+              id: item.row.id,
+              startedAt: item.startedAt,
+              status: item.status,
+              durationMs: item.durationMs,
+              lease: item.lease,
+              follow: item.follow && item.chain < MAX_HANDED_ON && !item.stopping(),
+            })),
             leaseMs,
             owner,
+            concurrency,
           );
         } catch (error) {
           // Undone as a whole (nothing recorded, nothing claimed): the same statement again.
@@ -157,11 +205,13 @@ export function createDeliveryWorker(
     const byAfter = new Map(rows.map((row) => [Number(row.after), row]));
     for (const item of batch) {
       const next = byAfter.get(item.row.id);
-      item.resolve(
-        next === undefined
-          ? undefined
-          : { job: { id: next.id, attempts: next.attempts, first_attempt_at: next.first_attempt_at, webhook_id: next.webhook_id, body: next.body, url: next.url, secret: next.secret }, lease: next.lease },
-      );
+      if (next === undefined) {
+        item.resolve(undefined);
+        continue;
+      }
+      const job: ClaimedDelivery = { id: next.id, attempts: next.attempts, first_attempt_at: next.first_attempt_at, webhook_id: next.webhook_id, body: next.body, url: next.url, secret: next.secret };
+      chains.set(job, item.chain + 1);
+      item.resolve({ job, lease: next.lease });
     }
   };
 
@@ -190,7 +240,7 @@ export function createDeliveryWorker(
       // The common case: recorded with the others that end meanwhile, in one statement (atomic on its own), which also
       // claims the registration's next delivery for this slot — no claim round between two events of one registration.
       return new Promise((resolve, reject) => {
-        accepted.push({ row, lease, status, startedAt, durationMs, follow, stopping, resolve, reject });
+        accepted.push({ row, chain: chains.get(row) ?? 0, lease, status, startedAt, durationMs, follow, stopping, resolve, reject });
         if (!recording) void writeAccepted(context.owner);
       });
     }
@@ -222,7 +272,7 @@ export function createDeliveryWorker(
   };
 
   return createQueue<ClaimedDelivery>(db, {
-    kind: DELIVERIES,
+    kind,
     capacity: batchSize,
     pollMs: options.pollMs ?? 1000,
     leaseMs,
