@@ -6,7 +6,9 @@
 // (`node bench/load.js --scale`: processes against one), or `bundle`
 // and `latency` (the playground's build sizes and keystroke latency, written
 // under `playground` by `npm run figures:playground`), `keystroke` (that
-// latency in brief, for the README).
+// latency in brief, for the README), `datasize` and `disk` (`node bench/scale.js`:
+// routes and statements at 10,000 and 1,000,000 passes, bytes per row), `soak`
+// (`node bench/soak.js`: resident memory over a long run).
 //
 //   node scripts/docs-figures.js           rewrite the tables
 //   node scripts/docs-figures.js --check   exit 1, naming the files, when a table differs
@@ -190,6 +192,91 @@ function keystrokeSummary(results) {
   ].join('\n');
 }
 
+const msText = (value) => (typeof value === 'number' ? `${value < 10 ? value.toFixed(2) : Math.round(value).toLocaleString('en')} ms` : '—');
+const count = (value) => (typeof value === 'number' ? value.toLocaleString('en') : '—');
+
+/** `node bench/scale.js`: every route and statement at both sizes, side by side. */
+function datasizeTable(results) {
+  const scale = results.scale;
+  if (scale === undefined) return '_No scale run in bench/results.json yet: run `node bench/scale.js`._';
+  const [small, large] = scale.sizes;
+  const built = scale.sizes.map((size) => `${count(size.passes)} passes in ${Math.round(size.buildSeconds)} s`).join(', ');
+  const within = scale.results.filter((row) => typeof row.ratio === 'number' && row.ratio <= 1.5).length;
+  return [
+    `\`${scale.command}\`, ${day(scale.date)}: ${scale.environment}; PostgreSQL, built with SQL (${built}), ${scale.settings.rounds} alternating rounds of ${scale.settings.samples} samples; ${within} of ${scale.results.length} within 1.5×.`,
+    '',
+    `| what | kind | at ${count(small.passes)} passes | at ${count(large.passes)} passes | ratio | target | result |`,
+    '|---|---|---|---|---|---|---|',
+    ...scale.results.map(
+      (row) =>
+        `| ${[
+          row.failed === undefined ? row.name : `${row.name} (not measured: ${row.failed})`,
+          row.kind,
+          msText(row.smallMs),
+          msText(row.largeMs),
+          typeof row.ratio === 'number' ? `${row.ratio.toFixed(2)}×` : '—',
+          '≤ 1.5×',
+          typeof row.ratio === 'number' && row.ratio <= 1.5 ? 'PASS' : 'FAIL',
+        ]
+          .map(cell)
+          .join(' | ')} |`,
+    ),
+  ].join('\n');
+}
+
+const DISK_ROWS = { pass: 'a pass', event: 'an event', delivery: 'a delivery', attempt: 'an attempt', googleJob: 'a Google sync job' };
+
+/** `node bench/scale.js`: the disk a row of each table takes at the large build, and what keeping the counts costs. */
+function diskTable(results) {
+  const scale = results.scale;
+  if (scale === undefined) return '_No scale run in bench/results.json yet: run `node bench/scale.js`._';
+  const large = scale.sizes.at(-1);
+  const counting = scale.counting;
+  const hot = scale.hot;
+  return [
+    `\`${scale.command}\`, ${day(scale.date)}, at ${count(large.passes)} passes (\`pg_total_relation_size\` over the rows, indexes and TOAST included, after VACUUM):`,
+    '',
+    '| a row of | table | bytes | of which heap | of which indexes | rows |',
+    '|---|---|---|---|---|---|',
+    ...Object.entries(large.disk).map(([key, value]) =>
+      `| ${[DISK_ROWS[key] ?? key, `\`${value.table}\``, count(value.bytesPerRow), count(value.heapPerRow), count(value.indexesPerRow), count(value.rows)].map(cell).join(' | ')} |`,
+    ),
+    ...(counting === undefined || counting === null
+      ? []
+      : [
+          '',
+          `Keeping the counts (the counting trigger's own time in PostgreSQL, median of ${counting.samples}): ${counting.insertUs} µs on a statement that queues deliveries, ${counting.recordUs} µs on one that records them delivered, ${counting.claimUs} µs on a claim (no state changed, nothing written).`,
+        ]),
+    ...(hot === undefined || hot === null || !(hot.updates > 0)
+      ? []
+      : ['', `While the service delivered (the delivery row above), ${count(hot.hot)} of ${count(hot.updates)} updates of \`passmint_deliveries\` were HOT.`]),
+  ].join('\n');
+}
+
+/** `node bench/soak.js`: resident memory over the run, a line per minute (the largest sample of that minute). */
+function soakTable(results) {
+  const soak = results.soak;
+  if (soak === undefined) return '_No soak in bench/results.json yet: run `node bench/soak.js`._';
+  const byMinute = new Map();
+  for (const sample of soak.samples) {
+    if (typeof sample.rssMiB !== 'number') continue;
+    const minute = Math.floor(sample.seconds / 60);
+    const entry = byMinute.get(minute);
+    if (entry === undefined || sample.rssMiB > entry.rssMiB) byMinute.set(minute, sample);
+  }
+  const top = Math.max(...[...byMinute.values()].map((sample) => sample.rssMiB));
+  const { rss } = soak;
+  return [
+    `\`${soak.command}\`, ${day(soak.date)}: ${soak.environment}; ${soak.settings.minutes} minutes, ${soak.settings.database}, ${soak.settings.ratePerKind} a second each of creates, updates, downloads of a new version and Wallet fetches, two webhooks; ${count(soak.requests)} requests (${count(soak.errors)} answered other than 2xx${soak.skipped > 0 ? `, ${count(soak.skipped)} not sent while 64 were in flight` : ''}), ${count(soak.delivered)} deliveries. RSS ${rss.firstMiB} MiB at the start, at most ${rss.maxMiB} MiB; the last third's peak ${rss.lastThirdMaxMiB} MiB against the middle third's ${rss.middleThirdMaxMiB} MiB (${(rss.lastThirdGrowth * 100).toFixed(1)} %): ${rss.levelled ? 'levelled off' : 'still growing'}.`,
+    '',
+    '| minute | RSS (peak of the minute) | | requests so far | deliveries so far | pending deliveries |',
+    '|---|---|---|---|---|---|',
+    ...[...byMinute.entries()].map(([minute, sample]) =>
+      `| ${[minute, `${sample.rssMiB} MiB`, '█'.repeat(Math.max(1, Math.round((sample.rssMiB / top) * 30))), count(sample.requests), count(sample.delivered), count(sample.pending ?? undefined)].map(cell).join(' | ')} |`,
+    ),
+  ].join('\n');
+}
+
 /**
  * The generated text of one block.
  *
@@ -203,8 +290,11 @@ export function renderFigures(results, name) {
   if (name === 'bundle') return bundleTable(results);
   if (name === 'latency') return latencyTable(results);
   if (name === 'keystroke') return keystrokeSummary(results);
+  if (name === 'datasize') return datasizeTable(results);
+  if (name === 'disk') return diskTable(results);
+  if (name === 'soak') return soakTable(results);
   if (name === 'all' || Object.hasOwn(SECTIONS, name)) return rowsTable(results, name);
-  throw new Error(`unknown figures block "${name}": use ${['all', 'load', 'scaling', 'bundle', 'latency', 'keystroke', ...Object.keys(SECTIONS)].join(', ')}`);
+  throw new Error(`unknown figures block "${name}": use ${['all', 'load', 'scaling', 'bundle', 'latency', 'keystroke', 'datasize', 'disk', 'soak', ...Object.keys(SECTIONS)].join(', ')}`);
 }
 
 /**

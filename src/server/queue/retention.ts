@@ -84,6 +84,8 @@ export function createRetention(db: SqlDatabase, options: RetentionOptions, onEr
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = true;
+  // Set by stop(): a round under way ends after its current statement instead of running to the end.
+  let halted = false;
 
   /** One bounded delete under the lock; `undefined` when another process holds it. */
   const step = (remove: (tx: SqlQueryable, days: number, limit: number) => Promise<number>): Promise<number | undefined> =>
@@ -109,6 +111,7 @@ export function createRetention(db: SqlDatabase, options: RetentionOptions, onEr
       let round = 0;
       for (const kind of ['attempts', 'deliveries', 'events', 'pushes', 'googleMessages', 'idempotencyKeys', 'jobResults', 'jobs'] as const) {
         for (;;) {
+          if (halted) return total;
           const count = await step(deletes[kind]);
           if (count === undefined) return total;
           total[kind] += count;
@@ -136,11 +139,13 @@ export function createRetention(db: SqlDatabase, options: RetentionOptions, onEr
     start() {
       if (!stopped || options.days <= 0) return;
       stopped = false;
+      halted = false;
       schedule(Math.min(60_000, interval));
     },
     runOnce,
     async stop() {
       stopped = true;
+      halted = true;
       clearTimeout(timer);
       await running;
     },
