@@ -211,7 +211,9 @@ async function build({ pg, cli, dir, adminUrl, passes, receiver, log }) {
   await client.connect();
   const started = performance.now();
   const [row] = (
-    await client.query('select serial_number, pass::text as pass, pass_values::text as pass_values from passmint_passes where serial_number = $1', [made.serialNumber])
+    await client.query('select serial_number, pass::text as pass, pass_values::text as pass_values from passmint_passes where serial_number = $1', [
+      made.serialNumber,
+    ])
   ).rows;
   const token = JSON.parse(row.pass).authenticationToken;
   const [event] = (await client.query(`select seq, id::text as id, body from passmint_events where type = 'pass.created' order by seq desc limit 1`)).rows;
@@ -252,7 +254,9 @@ async function build({ pg, cli, dir, adminUrl, passes, receiver, log }) {
        select 'object', $1, 'S' || g, 1, 1 from generate_series($2::int, $3::int) g`,
       [PASS_TYPE, from, to],
     );
-    log(`  ${passes.toLocaleString('en')}: ${to.toLocaleString('en')} passes, events, deliveries, attempts (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+    log(
+      `  ${passes.toLocaleString('en')}: ${to.toLocaleString('en')} passes, events, deliveries, attempts (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+    );
   }
   await client.query('set session_replication_role = default');
   await client.query(`update passmint_counters set value = $1 where name = 'event'`, [eventBase + passes]);
@@ -283,7 +287,14 @@ async function build({ pg, cli, dir, adminUrl, passes, receiver, log }) {
         [table],
       )
     ).rows;
-    disk[key] = { table, rows: sizes.n, bytesPerRow: Math.round(sizes.total / sizes.n), heapPerRow: Math.round(sizes.heap / sizes.n), indexesPerRow: Math.round(sizes.indexes / sizes.n), totalBytes: sizes.total };
+    disk[key] = {
+      table,
+      rows: sizes.n,
+      bytesPerRow: Math.round(sizes.total / sizes.n),
+      heapPerRow: Math.round(sizes.heap / sizes.n),
+      indexesPerRow: Math.round(sizes.indexes / sizes.n),
+      totalBytes: sizes.total,
+    };
   }
   await client.end();
   return { databaseUrl, drop, key: first.key, large, small, webhook: webhook.id, lastSmallSeq: last, middleEvent: middle, buildSeconds, disk };
@@ -300,7 +311,8 @@ function routes(side, agent, receiver) {
     const at = performance.now();
     const answer = await call(agent, side.base, request);
     const ms = performance.now() - at;
-    if (!expect(answer.status)) throw new Error(`${request.method ?? 'GET'} ${request.path} answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 200)}`);
+    if (!expect(answer.status))
+      throw new Error(`${request.method ?? 'GET'} ${request.path} answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 200)}`);
     return ms;
   };
   let made = 0;
@@ -309,14 +321,30 @@ function routes(side, agent, receiver) {
     {
       key: 'create',
       name: 'create a pass (POST /v1/templates/{id}/passes)',
-      sample: () => timed({ method: 'POST', path: `/v1/templates/${side.large}/passes`, headers: auth, body: JSON.stringify({ values: { club: 'Chess', name: 'Bo', level: 'gold' } }) }),
+      sample: () =>
+        timed({
+          method: 'POST',
+          path: `/v1/templates/${side.large}/passes`,
+          headers: auth,
+          body: JSON.stringify({ values: { club: 'Chess', name: 'Bo', level: 'gold' } }),
+        }),
     },
     {
       key: 'update',
       name: "update a pass's values (PUT …/values)",
-      sample: () => timed({ method: 'PUT', path: `${passPath(`S${random()}`)}/values`, headers: auth, body: JSON.stringify({ club: 'Chess', name: 'Cy', level: 'silver' }) }),
+      sample: () =>
+        timed({
+          method: 'PUT',
+          path: `${passPath(`S${random()}`)}/values`,
+          headers: auth,
+          body: JSON.stringify({ club: 'Chess', name: 'Cy', level: 'silver' }),
+        }),
     },
-    { key: 'download', name: 'download a signed .pkpass (GET …/pkpass)', sample: () => timed({ path: `${passPath(`S${random()}`)}/pkpass`, headers: { authorization: auth.authorization } }) },
+    {
+      key: 'download',
+      name: 'download a signed .pkpass (GET …/pkpass)',
+      sample: () => timed({ path: `${passPath(`S${random()}`)}/pkpass`, headers: { authorization: auth.authorization } }),
+    },
     {
       key: 'wallet',
       name: "Wallet's pass fetch (GET /wallet/v1/passes/{type}/{serial})",
@@ -330,16 +358,33 @@ function routes(side, agent, receiver) {
       name: 'the page after the last pass of a 100-pass template (GET /v1/passes?templateId=…&after=…)',
       sample: () => timed({ path: `/v1/passes?templateId=${side.small}&after=${side.lastSmallSeq}`, headers: auth }),
     },
-    { key: 'small-first', name: "a 100-pass template's first page (GET /v1/passes?templateId=…)", sample: () => timed({ path: `/v1/passes?templateId=${side.small}`, headers: auth }) },
+    {
+      key: 'small-first',
+      name: "a 100-pass template's first page (GET /v1/passes?templateId=…)",
+      sample: () => timed({ path: `/v1/passes?templateId=${side.small}`, headers: auth }),
+    },
     { key: 'passes', name: 'the first page of every pass (GET /v1/passes)', sample: () => timed({ path: '/v1/passes', headers: auth }) },
-    { key: 'events', name: 'a page of events from the middle (GET /v1/events?after=…)', sample: () => timed({ path: `/v1/events?after=${side.middleEvent}`, headers: auth }) },
-    { key: 'deliveries', name: "a registration's deliveries (GET /v1/webhooks/{id}/deliveries)", sample: () => timed({ path: `/v1/webhooks/${side.webhook}/deliveries`, headers: auth }) },
+    {
+      key: 'events',
+      name: 'a page of events from the middle (GET /v1/events?after=…)',
+      sample: () => timed({ path: `/v1/events?after=${side.middleEvent}`, headers: auth }),
+    },
+    {
+      key: 'deliveries',
+      name: "a registration's deliveries (GET /v1/webhooks/{id}/deliveries)",
+      sample: () => timed({ path: `/v1/webhooks/${side.webhook}/deliveries`, headers: auth }),
+    },
     { key: 'metrics', name: 'a /metrics scrape (GET /metrics)', sample: () => timed({ path: '/metrics', headers: { authorization: auth.authorization } }) },
     {
       key: 'template-delete',
       name: 'delete a template no pass was made from (DELETE /v1/templates/{id}: the in-use check)',
       sample: async () => {
-        const answer = await call(agent, side.base, { method: 'POST', path: '/v1/templates', headers: auth, body: JSON.stringify({ ...template, name: 'Unused' }) });
+        const answer = await call(agent, side.base, {
+          method: 'POST',
+          path: '/v1/templates',
+          headers: auth,
+          body: JSON.stringify({ ...template, name: 'Unused' }),
+        });
         const { id } = JSON.parse(answer.body.toString('utf8'));
         return timed({ method: 'DELETE', path: `/v1/templates/${id}`, headers: auth });
       },
@@ -368,9 +413,24 @@ function statements(api, side) {
   const page = (cursor) => ({ limit: 50, direction: 'after', cursor });
   return [
     { key: 'scrape', name: 'the /metrics figures (readQueueFigures)', run: (sql) => api.readQueueFigures(sql) },
-    { key: 'release', name: "a start: orphaned claims released (releaseOrphans, 'gone')", write: true, run: (sql) => api.releaseOrphans(sql, api.QUEUE_KINDS, 'gone', 0) },
-    { key: 'release-every', name: "a PGlite start: every claim released (releaseOrphans, 'every')", write: true, run: (sql) => api.releaseOrphans(sql, api.QUEUE_KINDS, 'every', 0) },
-    { key: 'claim', name: "a worker's claim of due deliveries (16)", write: true, run: (sql) => api.claim(sql, deliveries, 16, 60_000, crypto.randomUUID(), 'scale/worker') },
+    {
+      key: 'release',
+      name: "a start: orphaned claims released (releaseOrphans, 'gone')",
+      write: true,
+      run: (sql) => api.releaseOrphans(sql, api.QUEUE_KINDS, 'gone', 0),
+    },
+    {
+      key: 'release-every',
+      name: "a PGlite start: every claim released (releaseOrphans, 'every')",
+      write: true,
+      run: (sql) => api.releaseOrphans(sql, api.QUEUE_KINDS, 'every', 0),
+    },
+    {
+      key: 'claim',
+      name: "a worker's claim of due deliveries (16)",
+      write: true,
+      run: (sql) => api.claim(sql, deliveries, 16, 60_000, crypto.randomUUID(), 'scale/worker'),
+    },
     {
       key: 'retention',
       name: 'a retention round of 1,000 ended events older than 30 days: their attempts, deliveries, then the events',
@@ -383,11 +443,28 @@ function statements(api, side) {
     },
     { key: 'retention-pushes', name: 'retention: ended APNs pushes', write: true, run: (sql) => api.deleteEndedPushes(sql, 30, 1000) },
     { key: 'retention-google', name: 'retention: Google messages', write: true, run: (sql) => api.deleteOldGoogleMessages(sql, 30, 1000) },
-    { key: 'in-use', name: 'the template-delete in-use check (deleteTemplate, unused template)', write: true, run: (sql) => api.deleteTemplate(sql, side.unused) },
-    { key: 'find-pass', name: 'a pass by serial number (findPass)', run: (sql) => api.findPass(sql, PASS_TYPE, `S${1 + Math.floor(Math.random() * side.passes)}`) },
-    { key: 'list-small', name: "the small template's page after its last pass (listPasses)", run: (sql) => api.listPasses(sql, page(side.lastSmallSeq), { templateId: side.small }) },
+    {
+      key: 'in-use',
+      name: 'the template-delete in-use check (deleteTemplate, unused template)',
+      write: true,
+      run: (sql) => api.deleteTemplate(sql, side.unused),
+    },
+    {
+      key: 'find-pass',
+      name: 'a pass by serial number (findPass)',
+      run: (sql) => api.findPass(sql, PASS_TYPE, `S${1 + Math.floor(Math.random() * side.passes)}`),
+    },
+    {
+      key: 'list-small',
+      name: "the small template's page after its last pass (listPasses)",
+      run: (sql) => api.listPasses(sql, page(side.lastSmallSeq), { templateId: side.small }),
+    },
     { key: 'list-events', name: 'a page of events from the middle (listEvents)', run: (sql) => api.listEvents(sql, page(side.middleEvent)) },
-    { key: 'list-deliveries', name: "a registration's deliveries (listDeliveries)", run: (sql) => api.listDeliveries(sql, { webhookId: side.webhook }, page(undefined)) },
+    {
+      key: 'list-deliveries',
+      name: "a registration's deliveries (listDeliveries)",
+      run: (sql) => api.listDeliveries(sql, { webhookId: side.webhook }, page(undefined)),
+    },
   ];
 }
 
@@ -442,9 +519,15 @@ async function countingCost(client, samples = 31) {
       await client.query(`insert into passmint_webhooks (id, url, secret, state) values ($1, 'https://example.com/', 's', 'disabled')`, [hook]);
       const inserted = await explainJson(`insert into passmint_deliveries (event_seq, webhook_id, status) values ($1, $2, 'pending')`, [base - index, hook]);
       times.insert.push(triggerMs(inserted, 'passmint_deliveries_count_insert'));
-      const claimed = await explainJson(`update passmint_deliveries set locked_until = now() + interval '1 minute', lease = gen_random_uuid() where webhook_id = $1`, [hook]);
+      const claimed = await explainJson(
+        `update passmint_deliveries set locked_until = now() + interval '1 minute', lease = gen_random_uuid() where webhook_id = $1`,
+        [hook],
+      );
       times.claim.push(triggerMs(claimed, 'passmint_deliveries_count_update'));
-      const recorded = await explainJson(`update passmint_deliveries set status = 'delivered', delivered_at = now(), locked_until = null where webhook_id = $1`, [hook]);
+      const recorded = await explainJson(
+        `update passmint_deliveries set status = 'delivered', delivered_at = now(), locked_until = null where webhook_id = $1`,
+        [hook],
+      );
       times.record.push(triggerMs(recorded, 'passmint_deliveries_count_update'));
     } finally {
       await client.query('rollback');
@@ -490,7 +573,9 @@ export async function benchScale(options = {}) {
       Object.assign(side, { base: running.base, stop: running.stop, startMs: running.startMs });
       side.client = new pg.Client({ connectionString: side.databaseUrl });
       await side.client.connect();
-      const [{ id }] = (await side.client.query(`insert into passmint_templates (template) values ($1::json) returning id`, [JSON.stringify({ ...template, name: 'Unused' })])).rows;
+      const [{ id }] = (
+        await side.client.query(`insert into passmint_templates (template) values ($1::json) returning id`, [JSON.stringify({ ...template, name: 'Unused' })])
+      ).rows;
       side.unused = id;
     }
     const agents = sides.map(() => new Agent({ keepAlive: true }));
@@ -518,7 +603,14 @@ export async function benchScale(options = {}) {
         const hotAfter = await hotShare(sides[1].client);
         sides[1].hot = { updates: hotAfter.updates - hotBefore.updates, hot: hotAfter.hot - hotBefore.hot };
       }
-      const result = { kind: 'route', key: routeLists[0][r].key, name: routeLists[0][r].name, smallMs: median(perSide[0]), largeMs: median(perSide[1]), ratio: median(ratios) };
+      const result = {
+        kind: 'route',
+        key: routeLists[0][r].key,
+        name: routeLists[0][r].name,
+        smallMs: median(perSide[0]),
+        largeMs: median(perSide[1]),
+        ratio: median(ratios),
+      };
       results.push(result);
       log(`${describeResult(result, sides)}`);
     }
@@ -558,13 +650,24 @@ export async function benchScale(options = {}) {
       results.push(result);
       log(describeResult(result, sides));
     }
-    const starts = { kind: 'start', key: 'start', name: '`passmint serve` from start to listening (migrations checked, orphaned claims released)', smallMs: sides[0].startMs, largeMs: sides[1].startMs, ratio: sides[1].startMs / sides[0].startMs };
+    const starts = {
+      kind: 'start',
+      key: 'start',
+      name: '`passmint serve` from start to listening (migrations checked, orphaned claims released)',
+      smallMs: sides[0].startMs,
+      largeMs: sides[1].startMs,
+      ratio: sides[1].startMs / sides[0].startMs,
+    };
     results.push(starts);
     log(describeResult(starts, sides));
     const counting = await countingCost(sides[1].client);
-    log(`keeping the counts (the counting trigger's own time in PostgreSQL): ${counting.insertUs} µs on a statement queueing a delivery, ${counting.recordUs} µs recording one delivered, ${counting.claimUs} µs on a claim`);
+    log(
+      `keeping the counts (the counting trigger's own time in PostgreSQL): ${counting.insertUs} µs on a statement queueing a delivery, ${counting.recordUs} µs recording one delivered, ${counting.claimUs} µs on a claim`,
+    );
     const hot = sides[1].hot;
-    log(`delivery updates that were HOT on the ${passes.toLocaleString('en')}-pass database while the service delivered (the delivery route): ${hot?.hot} of ${hot?.updates}`);
+    log(
+      `delivery updates that were HOT on the ${passes.toLocaleString('en')}-pass database while the service delivered (the delivery route): ${hot?.hot} of ${hot?.updates}`,
+    );
     for (const agent of agents) agent.destroy();
     return {
       results,
@@ -593,7 +696,9 @@ const tokenOf = (g) => createHash('md5').update(`t${g}`).digest('hex');
 /** How many updates of the deliveries table were HOT so far (pg_stat_user_tables). */
 async function hotShare(client) {
   await client.query('select pg_stat_clear_snapshot()');
-  const [row] = (await client.query(`select n_tup_upd::int as updates, n_tup_hot_upd::int as hot from pg_stat_user_tables where relname = 'passmint_deliveries'`)).rows;
+  const [row] = (
+    await client.query(`select n_tup_upd::int as updates, n_tup_hot_upd::int as hot from pg_stat_user_tables where relname = 'passmint_deliveries'`)
+  ).rows;
   return row ?? { updates: 0, hot: 0 };
 }
 
@@ -661,10 +766,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   }
   const large = measured.sizes.at(-1);
   console.log(`\nDisk at ${large.passes.toLocaleString('en')} passes (pg_total_relation_size / rows, indexes included):`);
-  for (const [key, value] of Object.entries(large.disk)) console.log(`  ${key}: ${value.bytesPerRow} B (heap ${value.heapPerRow} B, indexes ${value.indexesPerRow} B) over ${value.rows.toLocaleString('en')} rows`);
+  for (const [key, value] of Object.entries(large.disk))
+    console.log(`  ${key}: ${value.bytesPerRow} B (heap ${value.heapPerRow} B, indexes ${value.indexesPerRow} B) over ${value.rows.toLocaleString('en')} rows`);
   const rows = scaleRows(measured);
   const failed = rows.filter((row) => !row.pass);
-  console.log(`\n${rows.length - failed.length} of ${rows.length} within ${TARGET}×${failed.length > 0 ? `; over: ${failed.map((row) => row.name).join('; ')}` : ''}`);
+  console.log(
+    `\n${rows.length - failed.length} of ${rows.length} within ${TARGET}×${failed.length > 0 ? `; over: ${failed.map((row) => row.name).join('; ')}` : ''}`,
+  );
   if (!args.includes('--no-write')) {
     const path = fileURLToPath(new URL('./results.json', import.meta.url));
     const results = JSON.parse(readFileSync(path, 'utf8'));

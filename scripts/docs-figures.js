@@ -238,8 +238,9 @@ function diskTable(results) {
     '',
     '| a row of | table | bytes | of which heap | of which indexes | rows |',
     '|---|---|---|---|---|---|',
-    ...Object.entries(large.disk).map(([key, value]) =>
-      `| ${[DISK_ROWS[key] ?? key, `\`${value.table}\``, count(value.bytesPerRow), count(value.heapPerRow), count(value.indexesPerRow), count(value.rows)].map(cell).join(' | ')} |`,
+    ...Object.entries(large.disk).map(
+      ([key, value]) =>
+        `| ${[DISK_ROWS[key] ?? key, `\`${value.table}\``, count(value.bytesPerRow), count(value.heapPerRow), count(value.indexesPerRow), count(value.rows)].map(cell).join(' | ')} |`,
     ),
     ...(counting === undefined || counting === null
       ? []
@@ -271,8 +272,9 @@ function soakTable(results) {
     '',
     '| minute | RSS (peak of the minute) | | requests so far | deliveries so far | pending deliveries |',
     '|---|---|---|---|---|---|',
-    ...[...byMinute.entries()].map(([minute, sample]) =>
-      `| ${[minute, `${sample.rssMiB} MiB`, '█'.repeat(Math.max(1, Math.round((sample.rssMiB / top) * 30))), count(sample.requests), count(sample.delivered), count(sample.pending ?? undefined)].map(cell).join(' | ')} |`,
+    ...[...byMinute.entries()].map(
+      ([minute, sample]) =>
+        `| ${[minute, `${sample.rssMiB} MiB`, '█'.repeat(Math.max(1, Math.round((sample.rssMiB / top) * 30))), count(sample.requests), count(sample.delivered), count(sample.pending ?? undefined)].map(cell).join(' | ')} |`,
     ),
   ].join('\n');
 }
@@ -294,7 +296,9 @@ export function renderFigures(results, name) {
   if (name === 'disk') return diskTable(results);
   if (name === 'soak') return soakTable(results);
   if (name === 'all' || Object.hasOwn(SECTIONS, name)) return rowsTable(results, name);
-  throw new Error(`unknown figures block "${name}": use ${['all', 'load', 'scaling', 'bundle', 'latency', 'keystroke', 'datasize', 'disk', 'soak', ...Object.keys(SECTIONS)].join(', ')}`);
+  throw new Error(
+    `unknown figures block "${name}": use ${['all', 'load', 'scaling', 'bundle', 'latency', 'keystroke', 'datasize', 'disk', 'soak', ...Object.keys(SECTIONS)].join(', ')}`,
+  );
 }
 
 /**

@@ -33,10 +33,10 @@ describe.each(ENGINES)('counts kept as the rows change ($name)', (engine) => {
   beforeEach(async () => {
     database = await engine.open();
     const { db } = database;
-    await db.query(`insert into passmint_webhooks (id, url, secret, state) values ($1, 'https://example.com/a', 's', 'enabled'), ($2, 'https://example.com/b', 's', 'enabled')`, [
-      HOOK,
-      OTHER,
-    ]);
+    await db.query(
+      `insert into passmint_webhooks (id, url, secret, state) values ($1, 'https://example.com/a', 's', 'enabled'), ($2, 'https://example.com/b', 's', 'enabled')`,
+      [HOOK, OTHER],
+    );
     await db.query(
       `insert into passmint_events (seq, id, type, body, created_at)
        select g, gen_random_uuid(), 'pass.updated', json_build_object('data', json_build_object('passTypeIdentifier', 'pass.example', 'serialNumber', 'S' || (g % 7)))::text,
@@ -62,14 +62,25 @@ describe.each(ENGINES)('counts kept as the rows change ($name)', (engine) => {
     await db.query(`delete from passmint_deliveries where event_seq between 1 and 3`);
     // Cascades: a registration deleted takes its deliveries.
     await db.query(`delete from passmint_webhooks where id = $1`, [OTHER]);
-    await db.query(`insert into passmint_pushes (push_token, topic, status) select 't' || g, 'pass.example', case when g % 3 = 0 then 'sent' else 'pending' end from generate_series(1, 9) g`);
+    await db.query(
+      `insert into passmint_pushes (push_token, topic, status) select 't' || g, 'pass.example', case when g % 3 = 0 then 'sent' else 'pending' end from generate_series(1, 9) g`,
+    );
     await db.query(`update passmint_pushes set status = 'gone' where push_token = 't1'`);
     await db.query(
       `insert into passmint_google_jobs (kind, pass_type_identifier, serial_number, wanted, done, attempts) select 'object', 'pass.example', 'S' || g, 1, case when g > 4 then 1 else 0 end, case when g = 1 then 2 else 0 end from generate_series(1, 6) g`,
     );
     await db.query(`update passmint_google_jobs set done = wanted where serial_number = 'S2'`);
     const expected = await counted(database);
-    expect(expected).toMatchObject({ 'deliveries:delivered': 7, 'deliveries:failed': 5, 'deliveries:pending': 45, 'pushes:pending': 5, 'pushes:sent': 3, 'pushes:gone': 1, 'google:owed': 3, 'google:retrying': 1 });
+    expect(expected).toMatchObject({
+      'deliveries:delivered': 7,
+      'deliveries:failed': 5,
+      'deliveries:pending': 45,
+      'pushes:pending': 5,
+      'pushes:sent': 3,
+      'pushes:gone': 1,
+      'google:owed': 3,
+      'google:retrying': 1,
+    });
     expect(await kept(database)).toEqual(expected);
     await db.exec('truncate passmint_pushes');
     expect((await kept(database))['pushes:pending']).toBeUndefined();
