@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { closestName } from '../suggest.js';
 import { cert } from './cert.js';
 import type { Command } from './command.js';
+import { exportCommand } from './export.js';
 import { google } from './google.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliIo, type ExitCode } from './io.js';
 import { lint } from './lint.js';
@@ -15,7 +16,7 @@ import { serve } from './serve.js';
 import { UsageError } from './usage-error.js';
 import { verify } from './verify.js';
 
-const COMMANDS: readonly Command[] = [lint, render, pack, verify, cert, google, serve];
+const COMMANDS: readonly Command[] = [lint, render, pack, verify, cert, google, serve, exportCommand];
 
 /**
  * Runs one `passmint` command line (without the `node` and script words) and
