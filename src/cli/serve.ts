@@ -42,6 +42,7 @@ export const SERVE_OPTIONS: OptionTable = {
   'poll-ms': { type: 'string' },
   'lease-ms': { type: 'string' },
   'timeout-ms': { type: 'string' },
+  'webhook-concurrency': { type: 'string' },
   'metrics-token': { type: 'string' },
   'retention-days': { type: 'string' },
   debug: { type: 'boolean' },
@@ -78,6 +79,8 @@ ${GOOGLE_SERVE_HELP}
   --lease-ms N            how long a claimed delivery stays claimed, extended while it runs (default 60000,
                           or twice --timeout-ms when longer); at least --timeout-ms + 500
   --timeout-ms N          time limit of one webhook POST (default 15000)
+  --webhook-concurrency N deliveries in flight to one webhook at once, over every process (default 16); each
+                          pass's events still arrive in order (1: one at a time, all in creation order)
   --metrics-token TOKEN   a bearer token that opens GET /metrics besides an API key (for a scraper)
   --retention-days N      delete events older than N days whose deliveries all ended, with their
                           deliveries and attempts, and ended APNs pushes and Google messages
@@ -197,6 +200,7 @@ async function runService(args: readonly string[], io: CliIo): Promise<ExitCode>
         pollMs: positiveInteger('--poll-ms', stringOption(parsed, 'poll-ms')),
         leaseMs,
         timeoutMs,
+        webhookConcurrency: positiveInteger('--webhook-concurrency', stringOption(parsed, 'webhook-concurrency')),
       },
       metricsToken: stringOption(parsed, 'metrics-token'),
       retentionDays,

@@ -27,6 +27,8 @@ export interface DatabaseFigures {
   readonly deliveries: readonly { readonly status: string; readonly n: number }[];
   readonly pushes: readonly { readonly status: string; readonly n: number }[];
   readonly google: { readonly owed: number; readonly retrying: number };
+  /** The registrations furthest behind: each one's pending deliveries (counted up to a cap), the age of its oldest pending event and of its oldest due delivery (seconds). */
+  readonly webhooks?: readonly { readonly webhookId: string; readonly pending: number; readonly oldestPending: number; readonly oldestDue: number | null }[] | undefined;
 }
 
 /**
@@ -84,7 +86,7 @@ export function createMetrics(figures: () => Promise<DatabaseFigures>, poolStats
   const database = async (): Promise<string[]> => {
     const lines: string[] = [];
     try {
-      const { queue, deliveries: deliveryStates, pushes: pushStates, google } = await figures();
+      const { queue, deliveries: deliveryStates, pushes: pushStates, google, webhooks = [] } = await figures();
       lines.push(
         '# HELP passmint_webhook_queue_pending Webhook deliveries not yet delivered (all processes).',
         '# TYPE passmint_webhook_queue_pending gauge',
@@ -95,6 +97,15 @@ export function createMetrics(figures: () => Promise<DatabaseFigures>, poolStats
         '# HELP passmint_webhook_queue_oldest_due_seconds How long the oldest due delivery has been due (0 when none is).',
         '# TYPE passmint_webhook_queue_oldest_due_seconds gauge',
         `passmint_webhook_queue_oldest_due_seconds ${Math.max(0, queue.oldest ?? 0)}`,
+        '# HELP passmint_webhook_backlog Pending deliveries of a registration (the 20 furthest behind; counted up to 10000).',
+        '# TYPE passmint_webhook_backlog gauge',
+        ...webhooks.map((hook) => `passmint_webhook_backlog${labels({ webhook: hook.webhookId })} ${hook.pending}`),
+        '# HELP passmint_webhook_oldest_pending_seconds Age of the event of the oldest pending delivery of a registration: how far behind its receiver is.',
+        '# TYPE passmint_webhook_oldest_pending_seconds gauge',
+        ...webhooks.map((hook) => `passmint_webhook_oldest_pending_seconds${labels({ webhook: hook.webhookId })} ${hook.oldestPending}`),
+        '# HELP passmint_webhook_oldest_due_seconds How long the oldest due delivery of a registration has been due (0 when none is).',
+        '# TYPE passmint_webhook_oldest_due_seconds gauge',
+        ...webhooks.map((hook) => `passmint_webhook_oldest_due_seconds${labels({ webhook: hook.webhookId })} ${hook.oldestDue ?? 0}`),
         '# HELP passmint_webhook_deliveries Webhook deliveries in the database by status.',
         '# TYPE passmint_webhook_deliveries gauge',
         ...['pending', 'delivered', 'failed', 'cancelled'].map(

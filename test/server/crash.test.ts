@@ -2,8 +2,8 @@
 // data folder), delivering to a local receiver while passes are being
 // created through its API, is killed with SIGKILL at random moments, round
 // after round, and started again.
-// In the end every event in the outbox has reached every registration, in
-// creation order per registration (repeats allowed: same event id), and
+// In the end every event in the outbox has reached every registration, each
+// pass's events in creation order (repeats allowed: same event id), and
 // every pass whose creation was acknowledged exists.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -167,9 +167,12 @@ describe.each(engines)('on $name', ({ name, rounds: ROUNDS, args, read }) => {
       expect(arrived.every((entry) => entry.signatureValid)).toBe(true);
       const firstSeen = [...new Set(arrived.map((entry) => entry.event.id))];
       expect(new Set(firstSeen)).toEqual(new Set(expected));
-      // Creation order per registration: first arrivals come in outbox order.
-      const order = firstSeen.map((id) => seqOf.get(id)!);
-      expect(order).toEqual([...order].sort((a, b) => a - b));
+      // Each pass's events in creation order: a pass's first arrivals come in outbox order.
+      const passOf = new Map(arrived.map((entry) => [entry.event.id, String(entry.event.data['serialNumber'])]));
+      for (const serial of new Set(passOf.values())) {
+        const order = firstSeen.filter((id) => passOf.get(id) === serial).map((id) => seqOf.get(id)!);
+        expect(order).toEqual([...order].sort((a, b) => a - b));
+      }
     }
     // Every acknowledged pass exists, and its pass.created event was delivered.
     for (const serial of acknowledged) expect(serials.has(serial)).toBe(true);
