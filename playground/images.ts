@@ -25,7 +25,7 @@ export interface PassImage {
   readonly hash: string;
   /** An object URL for `<img>`. */
   readonly url: string;
-  /** The image's average color (alpha-weighted over its opaque pixels), for the contrast checks; read once, when the image is added. */
+  /** The average color (alpha-weighted) of a strip, background or artwork image, for the contrast checks; read once, when the image is added. */
   readonly average?: { readonly r: number; readonly g: number; readonly b: number };
 }
 
@@ -179,7 +179,8 @@ async function makeImage(path: string, given: Uint8Array): Promise<PassImage> {
   if (size === undefined) throw new Error('no PNG size could be read');
   const hash = await shortHash(bytes);
   const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'image/png' }));
-  const average = await averageColor(url);
+  // Only the images text is drawn on are averaged (for the contrast checks).
+  const average = /^(strip|background|artwork)(@[23]x)?\.png$/.test(path) ? await averageColor(url) : undefined;
   return { path, bytes, ...size, hash, url, ...(average === undefined ? {} : { average }) };
 }
 
@@ -266,7 +267,15 @@ export function dropMissingImages(): void {
 export async function restoreImages(refs: Readonly<Record<string, string>>): Promise<void> {
   const next = new Map<string, PassImage>();
   const missing: Record<string, string> = {};
+  const kept = new Set<PassImage>();
   for (const [path, hash] of Object.entries(refs)) {
+    // An image the page already holds (the stand-in icon a link names, say) is kept as it is: nothing to read or decode.
+    const held = images.value.get(path);
+    if (held !== undefined && held.hash === hash) {
+      next.set(path, held);
+      kept.add(held);
+      continue;
+    }
     const bytes = STAND_IN_BYTES.get(hash) ?? (await loadImage(hash));
     if (bytes === undefined) {
       missing[path] = hash;
@@ -278,7 +287,7 @@ export async function restoreImages(refs: Readonly<Record<string, string>>): Pro
       missing[path] = hash;
     }
   }
-  for (const image of images.value.values()) URL.revokeObjectURL(image.url);
+  for (const image of images.value.values()) if (!kept.has(image)) URL.revokeObjectURL(image.url);
   images.value = next;
   missingImages.value = missing;
 }
