@@ -57,6 +57,8 @@ export interface JobWorkerOptions {
   readonly capacity?: number | undefined;
   readonly pollMs?: number | undefined;
   readonly leaseMs?: number | undefined;
+  /** After an unexpected error a job is due again in this many ms times its attempts (default 5000). */
+  readonly retryMs?: number | undefined;
   /** Called after a commit that queued events (wakes the delivery workers). */
   readonly onWritten: () => void;
   /** Told about a job that failed by an error of the service's own (it is tried again, three times in all). */
@@ -153,7 +155,7 @@ export function createJobWorker(db: SqlDatabase, options: JobWorkerOptions): Wor
         options.onError(error);
         const message = 'The job failed by an error of the service (in its log).';
         if (job.attempts + 1 >= MAX_ATTEMPTS) await end(job, lease, 'failed', message);
-        else await retryJob(db, job.id, message, 5000 * (job.attempts + 1), lease);
+        else await retryJob(db, job.id, message, (options.retryMs ?? 5000) * (job.attempts + 1), lease);
         return;
       }
       // Stopped early: cancelled or claim lost (whoever holds it now ends it), or the process is stopping (given back).
