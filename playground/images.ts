@@ -1,8 +1,7 @@
 import { computed, signal } from '@preact/signals';
 import type { ReadonlySignal } from '@preact/signals';
 import type { PassStyle } from '../src/index.js';
-import { type ImageLayout, type ImageName, sizeGuidance, unusedReason } from '../src/pkpass/images.js';
-import { pngSize } from '../src/pkpass/png.js';
+import { type ImageLayout, type ImageName, pngSize, sizeGuidance, unusedReason } from '../src/index.js';
 import { loadImage, saveImage } from './lib/image-db.js';
 import { STAND_IN_ICONS } from './lib/stand-in-icon.js';
 

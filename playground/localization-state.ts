@@ -1,6 +1,6 @@
 import { computed, signal } from '@preact/signals';
 import type { ReadonlySignal } from '@preact/signals';
-import { encodePassStrings, parsePassStrings } from '../src/pkpass/strings.js';
+import { encodePassStrings, parsePassStrings } from '../src/index.js';
 import type { Issue } from '../src/index.js';
 
 // Localizations: one pass.strings text per language, as typed; parsed with the

@@ -49,3 +49,13 @@ export type { Rgb } from './rules/color.js';
 export { formatRgb, parseColor, toRgbColor } from './rules/color.js';
 export type { JsonText, JsonTextLocation, JsonTextPosition, ParseJsonTextOptions } from './json-text.js';
 export { parseJsonText } from './json-text.js';
+export { LIMITS as FIELD_LIMITS, SHARED_ROW_STYLES, SQUARE_FORMATS } from './rules/layout.js';
+export { POSTER_EVENT_TAGS, SEMANTIC_BOARDING_TAGS } from './rules/style-schemes.js';
+// What a pass designer draws with (the playground): image slots and sizes, the bundle's file checks, pass.strings.
+export { imageLayout, imageSlot, sizeGuidance, unusedReason } from './pkpass/images.js';
+export type { ImageLayout, ImageName } from './pkpass/images.js';
+export { pngSize } from './pkpass/png.js';
+export type { PngSize } from './pkpass/png.js';
+export { checkFilesForPass } from './pkpass/pass-checks.js';
+export type { BundleFile } from './pkpass/bundle-files.js';
+export { encodePassStrings, parsePassStrings } from './pkpass/strings.js';

@@ -2,7 +2,7 @@ import { computed } from '@preact/signals';
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { PassStyle } from '../../src/index.js';
-import { type ImageLayout, type ImageName, imageLayout } from '../../src/pkpass/images.js';
+import { type ImageLayout, type ImageName, imageLayout } from '../../src/index.js';
 import { bestImage, checkImage, dropMissingImages, guidanceText, IMAGE_NAMES, imagePath, images, missingImages, removeImage, SCALES, setImage, slotUse } from '../images.js';
 import { passStyle, STYLE_PHRASES } from '../lib/pass-style.js';
 import { placeholderIcon } from '../lib/placeholder-icon.js';

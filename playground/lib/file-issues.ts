@@ -1,7 +1,5 @@
 import type { Issue } from '../../src/index.js';
-import type { BundleFile } from '../../src/pkpass/bundle-files.js';
-import { imageSlot } from '../../src/pkpass/images.js';
-import { checkFilesForPass } from '../../src/pkpass/pass-checks.js';
+import { type BundleFile, checkFilesForPass, imageSlot } from '../../src/index.js';
 
 /** An image of the page as the file checks need it: its bundle path and pixel size. */
 export interface ImageFile {

@@ -1,5 +1,5 @@
 import type { Pass, PassStructure } from '../../src/index.js';
-import { POSTER_EVENT_TAGS, SEMANTIC_BOARDING_TAGS } from '../../src/rules/style-schemes.js';
+import { POSTER_EVENT_TAGS, SEMANTIC_BOARDING_TAGS } from '../../src/index.js';
 
 /** The poster (or semantic) layout a pass asks for, and whether Wallet can draw it. */
 export interface PosterLayout {

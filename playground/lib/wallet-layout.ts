@@ -1,7 +1,7 @@
 import type { Field, PassStructure, PassStyle } from '../../src/index.js';
 // What Wallet draws on the front of each style: the tables the library's
 // too-many-fields rule uses (from Apple's Wallet Developer Guide).
-import { LIMITS, SHARED_ROW_STYLES, SQUARE_FORMATS } from '../../src/rules/layout.js';
+import { FIELD_LIMITS as LIMITS, SHARED_ROW_STYLES, SQUARE_FORMATS } from '../../src/index.js';
 
 /**
  * Coupons and store cards draw their secondary and auxiliary fields on one row whatever
