@@ -62,7 +62,7 @@ async function runExport(args: readonly string[], io: CliIo): Promise<ExitCode> 
   }
   if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument "${parsed.positionals[0]}" (write the CSV with > file.csv).`);
   const template = stringOption(parsed, 'template');
-  if (template === undefined || !/^[1-9]\d{0,9}$/.test(template)) throw new UsageError('--template ID is required (the template\'s id, a whole number).');
+  if (template === undefined || !/^[1-9]\d{0,9}$/.test(template)) throw new UsageError("--template ID is required (the template's id, a whole number).");
   const key = stringOption(parsed, 'key') ?? io.env['PASSMINT_API_KEY'];
   if (key === undefined || key === '') throw new UsageError('an API key is required: --key KEY or PASSMINT_API_KEY.');
   const base = stringOption(parsed, 'url') ?? io.env['PASSMINT_URL'] ?? 'http://127.0.0.1:8080';

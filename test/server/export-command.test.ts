@@ -30,7 +30,11 @@ for (const engine of ENGINES) {
       database = await engine.open();
       service = await startService(database);
       templateId = (await service.call('POST', '/v1/templates', TEMPLATE)).body.id;
-      for (const [serialNumber, name, tier] of [['C-1', 'Ada', 'gold'], ['C-2', 'Grace, H.', 'gold'], ['C-3', 'Alan', 'silver']]) {
+      for (const [serialNumber, name, tier] of [
+        ['C-1', 'Ada', 'gold'],
+        ['C-2', 'Grace, H.', 'gold'],
+        ['C-3', 'Alan', 'silver'],
+      ]) {
         expect((await service.call('POST', `/v1/templates/${templateId}/passes`, { serialNumber, values: { name, tier } })).status).toBe(201);
       }
     });
@@ -51,7 +55,12 @@ for (const engine of ENGINES) {
         PASSMINT_API_KEY: service.key,
       });
       expect(gold.code).toBe(0);
-      expect(gold.stdout.split('\r\n').slice(1, -1).map((line) => line.split(',')[0])).toEqual(['C-1']);
+      expect(
+        gold.stdout
+          .split('\r\n')
+          .slice(1, -1)
+          .map((line) => line.split(',')[0]),
+      ).toEqual(['C-1']);
     });
 
     test('exit 1 with the problem when the service refuses; 2 for usage', async () => {

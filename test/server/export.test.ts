@@ -51,8 +51,7 @@ for (const engine of ENGINES) {
     let templateId: number;
     let bulkId: number;
 
-    const exportCsv = async (query: string) =>
-      service.call('GET', `/v1/passes?${query}`, undefined, { accept: 'text/csv' });
+    const exportCsv = async (query: string) => service.call('GET', `/v1/passes?${query}`, undefined, { accept: 'text/csv' });
 
     beforeAll(async () => {
       database = await engine.open();

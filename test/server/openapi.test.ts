@@ -206,6 +206,9 @@ describe('the OpenAPI document', () => {
     expect((await call('POST', `/v1/webhooks/${hookId}/secret`)).status).toBe(200);
     expect((await call('POST', `/v1/webhooks/${hookId}/secret`, { body: { secret: 'chosen-secret-0123456789' } })).status).toBe(200);
     expect((await call('POST', `/v1/webhooks/${hookId}/secret`, { body: { secret: 'short' } })).status).toBe(422);
+    expect((await call('PUT', `/v1/webhooks/${hookId}/events`, { body: { events: ['pass.created', 'pass.updated'] } })).status).toBe(200);
+    expect((await call('PUT', `/v1/webhooks/${hookId}/events`, { body: { events: ['nope'] } })).status).toBe(422);
+    expect((await call('PUT', `/v1/webhooks/${hookId}/events`, { body: { events: null } })).status).toBe(200);
     const rotation = doc.paths['/v1/webhooks/{id}/secret']!['post'] as unknown as { requestBody: { required: boolean; content: Record<string, { schema: { properties: object } }> } };
     expect(rotation.requestBody.required).toBe(false);
     expect(Object.keys(rotation.requestBody.content['application/json']!.schema.properties)).toEqual(['secret']);

@@ -44,7 +44,16 @@ describe('search plans on postgres', () => {
     ['a small template', { templateId: 2 }, 'passmint_passes_template'],
     ['a small template, newest first', { templateId: 2 }, 'passmint_passes_template', { limit: 50, direction: 'before', cursor: 999_999_999 } as const],
     ['a unique value', { templateId: 1, values: [['number', 'N4242']] }, 'passmint_passes_values'],
-    ['two values', { values: [['number', 'N4243'], ['tier', 'gold']] }, 'passmint_passes_values'],
+    [
+      'two values',
+      {
+        values: [
+          ['number', 'N4243'],
+          ['tier', 'gold'],
+        ],
+      },
+      'passmint_passes_values',
+    ],
     ['a value across templates', { values: [['name', 'Name 7']] }, 'passmint_passes_values'],
     ['a serial number', { serialNumber: 'S-777' }, 'passmint_passes_serial'],
     ['a recent change', { updatedSince: new Date(Date.now() - 30 * 60_000) }, 'passmint_passes_updated'],

@@ -28,7 +28,8 @@ for (const engine of ENGINES) {
       if (created.status === 201) receiver.secrets.set(path, [created.body.secret]);
       return created;
     };
-    const typesAt = (path: string) => receiver.received.filter((item) => item.path === path && item.event.type !== 'webhook.verify').map((item) => item.event.type);
+    const typesAt = (path: string) =>
+      receiver.received.filter((item) => item.path === path && item.event.type !== 'webhook.verify').map((item) => item.event.type);
 
     beforeAll(async () => {
       database = await engine.open();

@@ -3,13 +3,7 @@
 // true`; the same key with another request is 422; while the first still
 // runs, 409. Applied once, around every route's handler, by the router.
 import { createHash, randomUUID } from 'node:crypto';
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  extendIdempotencyKey,
-  type KeptAnswer,
-  releaseIdempotencyKey,
-} from '../db/idempotency.js';
+import { claimIdempotencyKey, completeIdempotencyKey, extendIdempotencyKey, type KeptAnswer, releaseIdempotencyKey } from '../db/idempotency.js';
 import type { SqlDatabase } from '../db/sql.js';
 import { BytesResponse } from '../http/bytes-response.js';
 import { problemResponse, ServiceProblem } from '../http/problem.js';

@@ -39,20 +39,24 @@ const encoder = new TextEncoder();
  * return exportCsv({ db, filter: { templateId: 3 }, after: undefined, placeholders: ['name'], escapeFormulas: false, links });
  * ```
  */
-export function exportCsv(options: CsvExport): Response {
+export async function exportCsv(options: CsvExport): Promise<Response> {
   const { db, filter, placeholders, escapeFormulas, links } = options;
   let cursor = options.after ?? 0;
   let header: (typeof LINKS)[number][] | undefined;
   const cell = (text: string, userData: boolean): string => csvCell(escapeFormulas && userData ? guardFormula(text) : text);
+  const read = (): Promise<PassRecord[]> => store.listPasses(db, { limit: EXPORT_PAGE_SIZE, direction: 'after', cursor }, filter);
+  // The first page before the answer starts: a database that cannot be reached is still a 503, not a cut transfer.
+  let first: PassRecord[] | undefined = await read();
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        const items = await store.listPasses(db, { limit: EXPORT_PAGE_SIZE, direction: 'after', cursor }, filter);
+        const items = first ?? (await read());
+        first = undefined;
         let text = '';
         if (header === undefined) {
           // The link columns of the first pass (Google's only when the service has it): the same for every pass.
-          const first = items[0];
-          header = first === undefined ? ['self', 'passjson', 'pkpass'] : LINKS.filter((name) => links(first)[name] !== undefined);
+          const one = items[0];
+          header = one === undefined ? ['self', 'passjson', 'pkpass'] : LINKS.filter((name) => links(one)[name] !== undefined);
           text += `${['serialNumber', ...placeholders, 'version', 'updated', ...header.map((name) => `links.${name}`)].map((name) => cell(name, true)).join(',')}\r\n`;
         }
         for (const item of items) {
@@ -77,7 +81,11 @@ export function exportCsv(options: CsvExport): Response {
   );
   return new Response(body, {
     status: 200,
-    headers: { 'content-type': 'text/csv; charset=utf-8; header=present', 'content-disposition': 'attachment; filename="passes.csv"', 'cache-control': 'no-store' },
+    headers: {
+      'content-type': 'text/csv; charset=utf-8; header=present',
+      'content-disposition': 'attachment; filename="passes.csv"',
+      'cache-control': 'no-store',
+    },
   });
 }
 

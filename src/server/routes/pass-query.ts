@@ -47,13 +47,12 @@ export function readPassQuery(url: URL, csv: boolean): PassQuery {
       if (value.length > MAX_FILTER_TEXT) throw invalid(`\`${name}\` is longer than ${MAX_FILTER_TEXT} characters.`);
       values.push([placeholder, value]);
     } else if (!PAGING.has(name) && !FILTERS.has(name) && name !== 'escapeFormulas') {
-      throw invalid(
-        `Unknown parameter \`${name}\`: filter with templateId, serialNumber, updatedSince or values.NAME (page with limit, after, before).`,
-      );
+      throw invalid(`Unknown parameter \`${name}\`: filter with templateId, serialNumber, updatedSince or values.NAME (page with limit, after, before).`);
     }
   }
   if (values.length > MAX_VALUE_FILTERS) throw invalid(`At most ${MAX_VALUE_FILTERS} \`values.NAME\` filters.`);
-  if (csv && (seen.has('limit') || seen.has('before'))) throw invalid('An export (text/csv) is every matching pass: give `after` to start later, no `limit` or `before`.');
+  if (csv && (seen.has('limit') || seen.has('before')))
+    throw invalid('An export (text/csv) is every matching pass: give `after` to start later, no `limit` or `before`.');
   if (!csv && seen.has('escapeFormulas')) throw invalid('`escapeFormulas` is for an export (Accept: text/csv).');
   const escapeText = url.searchParams.get('escapeFormulas');
   if (escapeText !== null && escapeText !== 'true' && escapeText !== 'false') throw invalid('`escapeFormulas` is `true` or `false`.');

@@ -42,9 +42,13 @@ export const passRoutes: readonly Route[] = [
         'values.NAME',
         "Only passes whose placeholder NAME has exactly this value (write the placeholder's name for NAME; repeat with other names, all must hold). With `templateId`, NAME must be one of its placeholders.",
       ),
-      queryParameter('escapeFormulas', 'CSV only: `true` prefixes an apostrophe to cells that start with `=`, `+`, `-` or `@` (for spreadsheets; the file is then no longer the values as stored).', {
-        enum: ['true', 'false'],
-      }),
+      queryParameter(
+        'escapeFormulas',
+        'CSV only: `true` prefixes an apostrophe to cells that start with `=`, `+`, `-` or `@` (for spreadsheets; the file is then no longer the values as stored).',
+        {
+          enum: ['true', 'false'],
+        },
+      ),
     ],
     responses: {
       200: {

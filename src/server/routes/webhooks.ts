@@ -89,7 +89,8 @@ export const webhookRoutes: readonly Route[] = [
     handler: async ({ request, params }, { context, db }) => {
       const record = await webhookOf(db, params.id);
       const body = await readOptionalJson(request, context.maxBodyBytes);
-      if (body !== undefined && !isObject(body)) throw new ServiceProblem(422, 'invalid-body', 'Send { "events": ["pass.updated", …] }, or { "events": null } for every type.');
+      if (body !== undefined && !isObject(body))
+        throw new ServiceProblem(422, 'invalid-body', 'Send { "events": ["pass.updated", …] }, or { "events": null } for every type.');
       const updated = await found(
         store.setWebhookEvents(db, record.id, eventTypesOf(body?.['events'])),
         'webhook-not-found',
