@@ -14,7 +14,7 @@ export {
   updateTemplate,
   type TemplateRecord,
 } from './templates.js';
-export { deletePass, findPass, insertPass, listPasses, updatePass, type PassFilter, type PassRecord } from './passes.js';
+export { deletePass, findPass, insertPass, listPasses, updatePass, type PassRecord } from './passes.js';
 export { queuePushes } from './pushes.js';
 export { findWebhook, insertWebhook, listWebhooks, setWebhookEvents, setWebhookSecret, setWebhookState, type WebhookRecord } from './webhooks.js';
 export { findEvent, listEvents, type EventRecord } from './events.js';
