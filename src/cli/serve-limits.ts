@@ -1,5 +1,5 @@
 // `passmint serve`'s limit options (docs/limits.md), read into createServer's `limits`.
-import type { ServiceLimits } from '../server/index.js';
+import type { DatabaseLimits, ServiceLimits } from '../server/index.js';
 import { flag, stringOption, type OptionTable, type ParsedCommandLine } from './args.js';
 import { UsageError } from './usage-error.js';
 
@@ -18,6 +18,9 @@ export const LIMIT_SERVE_OPTIONS: OptionTable = {
   'max-import-mb': { type: 'string' },
   'imports-at-once': { type: 'string' },
   'job-retention-days': { type: 'string' },
+  'db-statement-timeout-ms': { type: 'string' },
+  'db-wait-ms': { type: 'string' },
+  'db-max-waiting': { type: 'string' },
 };
 
 /** Their lines of `--help`. */
@@ -34,7 +37,12 @@ export const LIMIT_SERVE_HELP = `  --max-registrations-per-pass N    devices one
   --max-import-rows N     records one import may have (default 1000000)
   --max-import-mb N       megabytes one import's file may have (default 256)
   --imports-at-once N     imports this process runs at once (default 1; 0 = none here, other processes run them)
-  --job-retention-days N  keep ended imports and their results N days (default 30; 0 = keep them)`;
+  --job-retention-days N  keep ended imports and their results N days (default 30; 0 = keep them)
+  --db-statement-timeout-ms N  PostgreSQL: cancel a statement that runs longer (statement_timeout; default 5000;
+                          0 = none); the request is answered 503 database-unavailable with Retry-After
+  --db-wait-ms N          the longest a statement waits for a free database connection (PGlite: for its turn)
+                          before the request is answered 503 (default 1000; 0 = no wait)
+  --db-max-waiting N      statements that may wait at once; past it a request is answered 503 at once (default 256)`;
 
 const MIB = 1024 * 1024;
 
@@ -68,4 +76,18 @@ export function readLimitOptions(parsed: ParsedCommandLine): ServiceLimits {
     importsAtOnce: number('imports-at-once'),
     jobRetentionDays: number('job-retention-days'),
   };
+}
+
+/**
+ * The database limits given on the command line (or in the environment); a
+ * value that is not a whole number is a {@link UsageError} naming its option.
+ */
+export function readDatabaseLimitOptions(parsed: ParsedCommandLine): DatabaseLimits {
+  const number = (name: string): number | undefined => {
+    const text = stringOption(parsed, name);
+    if (text === undefined) return undefined;
+    if (!/^\d{1,9}$/.test(text)) throw new UsageError(`--${name} is a whole number, not "${text}"`);
+    return Number(text);
+  };
+  return { statementTimeoutMs: number('db-statement-timeout-ms'), waitMs: number('db-wait-ms'), maxWaiting: number('db-max-waiting') };
 }

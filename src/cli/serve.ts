@@ -8,7 +8,7 @@ import { missingPackageAdvice } from './missing-package-advice.js';
 import { errorLogEntry } from './error-log.js';
 import { runServeKeys } from './serve-keys.js';
 import { GOOGLE_SERVE_HELP, GOOGLE_SERVE_OPTIONS, readGoogleServeOptions } from './serve-google.js';
-import { LIMIT_SERVE_HELP, LIMIT_SERVE_OPTIONS, readLimitOptions } from './serve-limits.js';
+import { LIMIT_SERVE_HELP, LIMIT_SERVE_OPTIONS, readDatabaseLimitOptions, readLimitOptions } from './serve-limits.js';
 import type { Command } from './command.js';
 import { readInput, resolvePath } from './files.js';
 import { EXIT_FAILED, EXIT_OK, type CliIo, type ExitCode } from './io.js';
@@ -143,6 +143,7 @@ async function runService(args: readonly string[], io: CliIo): Promise<ExitCode>
   const port = positiveInteger('--port', stringOption(parsed, 'port') ?? io.env['PORT'], 0) ?? 8080;
   const retentionDays = positiveInteger('--retention-days', stringOption(parsed, 'retention-days'), 0) ?? 30;
   const limits = readLimitOptions(parsed);
+  const databaseLimits = readDatabaseLimitOptions(parsed);
   if (port > 65535) throw new UsageError(`--port is at most 65535, not ${port}`);
   const host = stringOption(parsed, 'host') ?? '127.0.0.1';
   const databaseUrl = stringOption(parsed, 'database-url') ?? io.env['DATABASE_URL'];
@@ -205,6 +206,7 @@ async function runService(args: readonly string[], io: CliIo): Promise<ExitCode>
       metricsToken: stringOption(parsed, 'metrics-token'),
       retentionDays,
       limits,
+      databaseLimits,
       log: (entry) => io.stdout(`${JSON.stringify(entry)}\n`),
       // An internal error is one JSON line on stdout like every event (its stack only with --debug).
       onError: (error, where) => {

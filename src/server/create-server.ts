@@ -23,7 +23,7 @@ import { createPassBuilder } from './build/pass-builder.js';
 import { createImportRunner } from './queue/imports.js';
 import { createJobWorker } from './queue/jobs.js';
 import { migrate } from './db/schema.js';
-import type { SqlDatabase } from './db/sql.js';
+import { DEFAULT_DATABASE_LIMITS, type DatabaseLimits, type SqlDatabase } from './db/sql.js';
 
 /**
  * What `createServer` needs. Everything is optional: without any option the
@@ -45,6 +45,8 @@ export interface ServerOptions {
   readonly dataDir?: string | undefined;
   /** A database opened by the caller (tests, a custom pool); the server does not close it. */
   readonly database?: SqlDatabase | undefined;
+  /** For the database it opens (not `database`): how long a statement may run and wait, how many may wait; default {@link DEFAULT_DATABASE_LIMITS}. */
+  readonly databaseLimits?: DatabaseLimits | undefined;
   /** Signs downloads and Apple's pass fetches; without it those answer 409 `signing-not-configured`. */
   readonly signer?: PassSigner | undefined;
   /** `teamIdentifier` (default: the signer's) and `organizationName` (default `"passmint"`) written into passes. */
@@ -134,11 +136,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
   checkWebhookConcurrency(delivery.webhookConcurrency);
   // Checked before the database opens: a wrong issuer id is refused at start, not at every sync.
   const google = options.google === undefined ? undefined : createGoogleService(options.google);
+  const dbLimits = { ...DEFAULT_DATABASE_LIMITS, ...definedOnly(options.databaseLimits) };
   const db =
     options.database ??
     (options.databaseUrl !== undefined && options.databaseUrl !== ''
-      ? await openPostgres({ connectionString: options.databaseUrl })
-      : await openPglite({ dataDir: options.dataDir }));
+      ? await openPostgres({ connectionString: options.databaseUrl, ...dbLimits })
+      : await openPglite({ dataDir: options.dataDir, waitMs: dbLimits.waitMs, maxWaiting: dbLimits.maxWaiting }));
   let startRelease: { cancel(): void } | undefined;
   try {
     await migrate(db);
@@ -305,6 +308,11 @@ function observePushes(pusher: Pusher, metrics: Metrics, log: LogSink | undefine
       }
     },
   };
+}
+
+/** The members of `limits` that are given (an `undefined` one keeps the default). */
+function definedOnly(limits: DatabaseLimits | undefined): DatabaseLimits {
+  return Object.fromEntries(Object.entries(limits ?? {}).filter(([, value]) => value !== undefined));
 }
 
 /** The delivery options with a lease that outlasts a delivery: derived when not given, refused when too short. */

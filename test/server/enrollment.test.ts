@@ -22,7 +22,10 @@ const template = {
   },
   placeholder: ['fullName'],
 };
-const form = { requiredPersonalizationFields: ['PKPassPersonalizationFieldName', 'PKPassPersonalizationFieldEmailAddress'], description: 'Join Example Rewards' };
+const form = {
+  requiredPersonalizationFields: ['PKPassPersonalizationFieldName', 'PKPassPersonalizationFieldEmailAddress'],
+  description: 'Join Example Rewards',
+};
 
 for (const engine of ENGINES) {
   describe(`enrollment refusals on ${engine.name}`, () => {
@@ -33,12 +36,20 @@ for (const engine of ENGINES) {
 
     /** Posts a raw body (so that `__proto__` arrives as a key of its own). */
     const personalize = (serial: string, body: string): Promise<Response> =>
-      fetch(`${service.url}/wallet/v1/passes/${PASS_TYPE_IDENTIFIER}/${serial}/personalize`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      fetch(`${service.url}/wallet/v1/passes/${PASS_TYPE_IDENTIFIER}/${serial}/personalize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
     const signup = (token: string, info: Record<string, unknown>): string => JSON.stringify({ personalizationToken: token, requiredPersonalizationInfo: info });
     const stateOf = async (serial: string): Promise<{ version: number; values: unknown; events: string[] }> => {
       const pass = (await service.call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/${serial}`)).body as { version: number; values: unknown };
       const events = (await service.call('GET', '/v1/events?limit=100')).body as { items: { type: string; data: { serialNumber?: string } }[] };
-      return { version: pass.version, values: pass.values, events: events.items.filter((event) => event.data.serialNumber === serial).map((event) => event.type) };
+      return {
+        version: pass.version,
+        values: pass.values,
+        events: events.items.filter((event) => event.data.serialNumber === serial).map((event) => event.type),
+      };
     };
 
     beforeAll(async () => {
@@ -54,7 +65,9 @@ for (const engine of ENGINES) {
         expect((await service.call('PUT', `/v1/templates/${templateId}/files/${path}`, bytes)).status).toBe(201);
       }
       for (const serial of ['E-1', 'E-2']) {
-        expect((await service.call('POST', `/v1/templates/${templateId}/passes`, { values: { fullName: 'New member' }, serialNumber: serial })).status).toBe(201);
+        expect((await service.call('POST', `/v1/templates/${templateId}/passes`, { values: { fullName: 'New member' }, serialNumber: serial })).status).toBe(
+          201,
+        );
       }
     });
     afterAll(async () => {
@@ -89,17 +102,28 @@ for (const engine of ENGINES) {
       expect(real.status).toBe(200);
       const after = await stateOf('E-1');
       expect(after.version).toBe(2);
-      expect(after.values).toMatchObject({ givenName: 'Ada', emailAddress: 'ada@example.com', personalization: { givenName: 'Ada', emailAddress: 'ada@example.com' } });
+      expect(after.values).toMatchObject({
+        givenName: 'Ada',
+        emailAddress: 'ada@example.com',
+        personalization: { givenName: 'Ada', emailAddress: 'ada@example.com' },
+      });
     });
 
     test('an enrolled pass signs no further token: the same signup or a new token is 404, nothing changed', async () => {
       const info = { fullName: 'Grace Hopper', emailAddress: 'grace@example.com' };
       const first = await personalize('E-2', signup('grace-first-token', info));
       expect(first.status).toBe(200);
-      expect(await opensslVerify(new Uint8Array(await first.arrayBuffer()), new TextEncoder().encode('grace-first-token'), pki.rootPath)).toEqual({ code: 0, stderr: '' });
+      expect(await opensslVerify(new Uint8Array(await first.arrayBuffer()), new TextEncoder().encode('grace-first-token'), pki.rootPath)).toEqual({
+        code: 0,
+        stderr: '',
+      });
       const enrolled = await stateOf('E-2');
       expect(enrolled.events.filter((type) => type === 'pass.personalized')).toHaveLength(1);
-      for (const body of [signup('grace-first-token', info), signup('a-new-token-0001', info), signup('a-new-token-0002', { fullName: 'Mallory', emailAddress: 'm@example.com' })]) {
+      for (const body of [
+        signup('grace-first-token', info),
+        signup('a-new-token-0001', info),
+        signup('a-new-token-0002', { fullName: 'Mallory', emailAddress: 'm@example.com' }),
+      ]) {
         const answer = await personalize('E-2', body);
         expect(answer.status).toBe(404);
         expect(answer.headers.get('content-type')).toContain('application/problem+json');
@@ -130,7 +154,9 @@ for (const engine of ENGINES) {
       const download = await service.call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/U-1/pkpass`);
       expect([download.status, download.body.code]).toEqual([409, 'signing-not-configured']);
       for (let round = 0; round < 3; round++) {
-        const fetched = await fetch(`${service.url}/wallet/v1/passes/${PASS_TYPE_IDENTIFIER}/U-1`, { headers: { authorization: `ApplePass ${authenticationToken}` } });
+        const fetched = await fetch(`${service.url}/wallet/v1/passes/${PASS_TYPE_IDENTIFIER}/U-1`, {
+          headers: { authorization: `ApplePass ${authenticationToken}` },
+        });
         expect(fetched.status).toBe(409);
         expect(fetched.headers.get('content-type')).toContain('application/problem+json');
         expect(((await fetched.json()) as { code: string }).code).toBe('signing-not-configured');

@@ -43,7 +43,11 @@ for (const engine of ENGINES) {
     const registrations = async (): Promise<number> =>
       (await database.db.query<{ n: number }>(`select count(*)::int as n from passmint_events where type like 'registration.%'`))[0]!.n;
     const nonceKept = async (nonce: string): Promise<number | undefined> =>
-      (await database.db.query<{ s: number }>('select extract(epoch from expires_at - now())::float8 as s from passmint_google_nonces where nonce = $1', [nonce]))[0]?.s;
+      (
+        await database.db.query<{ s: number }>('select extract(epoch from expires_at - now())::float8 as s from passmint_google_nonces where nonce = $1', [
+          nonce,
+        ])
+      )[0]?.s;
 
     beforeAll(async () => {
       [database, standIn] = await Promise.all([engine.open(), startGoogleStandIn({ publicKeyPem: account.publicKeyPem, clientEmail: account.clientEmail })]);
@@ -80,12 +84,15 @@ for (const engine of ENGINES) {
       await database?.dispose();
     });
 
-    test('a class that is not the object\'s is 400 invalid-callback, and stores nothing (not even the nonce)', async () => {
+    test("a class that is not the object's is 400 invalid-callback, and stores nothing (not even the nonce)", async () => {
       const before = await registrations();
       for (const other of [`${ISSUER}.pass_2ecom_2eexample_2emember.template-999`, `${ISSUER}.another`]) {
         const answer = await post(message('nonce-class-1', { classId: other }));
         expect(answer.status).toBe(400);
-        expect(await answer.json()).toMatchObject({ code: 'invalid-callback', detail: `The callback was refused: class ${JSON.stringify(other)} is not the object's class.` });
+        expect(await answer.json()).toMatchObject({
+          code: 'invalid-callback',
+          detail: `The callback was refused: class ${JSON.stringify(other)} is not the object's class.`,
+        });
       }
       // Ids of another issuer (signed for this one): refused before any lookup.
       for (const changes of [{ classId: '1111.pass_2ecom_2eexample_2emember.template-1' }, { objectId: '1111.pass_2ecom_2eexample_2emember.C-1' }]) {

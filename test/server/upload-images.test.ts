@@ -82,7 +82,7 @@ for (const engine of ENGINES) {
       expect(logged).toEqual([]);
     });
 
-    test('a bomb stored before the check: the download and Apple\'s pass fetch are 422 problems, not 500', async () => {
+    test("a bomb stored before the check: the download and Apple's pass fetch are 422 problems, not 500", async () => {
       const id = (await service.call('POST', '/v1/templates', template)).body.id as number;
       // Written past the route, as an older passmint stored it.
       expect(await putTemplateFile(database.db, id, 'icon.png', declaredPng(65535, 65535))).toBe('stored');
@@ -92,7 +92,9 @@ for (const engine of ENGINES) {
       expect(download.body.code).toBe('cannot-pack');
       expect(download.body.issues).toContainEqual(expect.objectContaining({ code: 'image-too-large', path: '/icon.png' }));
       const { authenticationToken } = (await service.call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/B-1/passjson`)).body as { authenticationToken: string };
-      const fetched = await fetch(`${service.url}/wallet/v1/passes/${PASS_TYPE_IDENTIFIER}/B-1`, { headers: { authorization: `ApplePass ${authenticationToken}` } });
+      const fetched = await fetch(`${service.url}/wallet/v1/passes/${PASS_TYPE_IDENTIFIER}/B-1`, {
+        headers: { authorization: `ApplePass ${authenticationToken}` },
+      });
       expect(fetched.status).toBe(422);
       expect(((await fetched.json()) as { code: string }).code).toBe('cannot-pack');
       expect(logged).toEqual([]);

@@ -11,10 +11,21 @@ const UNAVAILABLE_STATES = new Set([
   '57P05', // idle_session_timeout
   '53300', // too_many_connections
   '25006', // read_only_sql_transaction: writing to a standby during a failover
+  '57014', // query_canceled: the statement ran past statement_timeout (a locked table, an overloaded server)
 ]);
 
 /** Socket-level failures of the connection to the server. */
-const UNAVAILABLE_SYSTEM_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ENOTCONN']);
+const UNAVAILABLE_SYSTEM_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENOTCONN',
+]);
 
 /** What `pg` says when the connection went away under it (it has no code of its own for these). */
 const UNAVAILABLE_MESSAGES = [
@@ -43,6 +54,7 @@ const UNAVAILABLE_MESSAGES = [
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 5; depth++) {
+    if (current instanceof DatabaseBusyError) return true;
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string') {
       if (code.startsWith('08') && code.length === 5) return true; // connection_exception and its subclasses
@@ -60,3 +72,24 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 /** Seconds a client is told to wait (`Retry-After`) while the database is away. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * A statement that did not get a turn at the database: every connection was
+ * busy and it waited past the bound (`waitMs`), or too many waited already
+ * (`maxWaiting`). It never ran. {@link isDatabaseUnavailable} recognises it:
+ * the API answers `503 database-unavailable` with `Retry-After`.
+ *
+ * @example
+ * ```ts
+ * const busy = new DatabaseBusyError('no database connection was free within 1000 ms');
+ * isDatabaseUnavailable(busy); // true
+ * ```
+ */
+export class DatabaseBusyError extends Error {
+  /** Always `database-busy`. */
+  readonly code: 'database-busy' = 'database-busy';
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatabaseBusyError';
+  }
+}

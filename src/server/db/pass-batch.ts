@@ -84,7 +84,9 @@ export function createPassBatch(db: SqlQueryable, options: PassBatchOptions): Pa
     } catch (error) {
       // Lost on the way: the callers answer as for any lost commit. Refused (a template deleted under
       // the batch): nothing was written, and each goes the one-by-one way, which finds out why.
-      if (isDatabaseUnavailable(error)) for (const waiting of batch) waiting.reject(error);
+      // Unavailable (away, or a statement timed out on a locked table): the creates queued behind fail now
+      // too, rather than each batch waiting its own timeout in turn.
+      if (isDatabaseUnavailable(error)) for (const waiting of [...batch, ...queue.splice(0)]) waiting.reject(error);
       else for (const waiting of batch) waiting.resolve(undefined);
       return;
     }

@@ -1,3 +1,4 @@
+import { createConnectionGate } from './connection-gate.js';
 import { lockDataDir } from './data-lock.js';
 import { MissingPackageError } from './missing-package.js';
 import { restrictFolder, withPrivateUmask } from './private-files.js';
@@ -14,6 +15,15 @@ import type { SqlDatabase, SqlQueryable } from './sql.js';
 export interface PgliteOptions {
   /** The folder the database lives in; created when missing. Without it the database is in memory (tests). */
   readonly dataDir?: string | undefined;
+  /**
+   * The longest a statement waits for its turn, in ms, before it fails (503) without running; default no
+   * bound (`createServer`: 1000). PGlite runs one statement at a time, in this process's own thread: a
+   * statement that runs cannot be interrupted (PostgreSQL's `statement_timeout` does nothing here), so
+   * what bounds a request is its wait behind the others (a long transaction, a large import).
+   */
+  readonly waitMs?: number | undefined;
+  /** Most statements waiting for their turn at once; one more fails (503) at once. Default no bound (`createServer`: 256). */
+  readonly maxWaiting?: number | undefined;
 }
 
 // PostgreSQL type OIDs the store reads: int8 → number (ids and counters stay below 2^53).
@@ -58,10 +68,18 @@ export async function openPglite(options: PgliteOptions = {}): Promise<SqlDataba
       await target.exec(text);
     },
   });
+  // PGlite serializes every statement and transaction itself; the gate keeps the same order but bounds the line.
+  const gate = createConnectionGate({ permits: 1, waitMs: options.waitMs, maxWaiting: options.maxWaiting });
+  const direct = queryable(db);
   return {
     engine: 'pglite',
-    ...queryable(db),
-    transaction: (work) => db.transaction((tx) => work(queryable(tx))),
+    query<TRow>(text: string, params?: readonly unknown[]): Promise<TRow[]> {
+      return gate.run(() => direct.query<TRow>(text, params));
+    },
+    exec(text: string): Promise<void> {
+      return gate.run(() => direct.exec(text));
+    },
+    transaction: (work) => gate.run(() => db.transaction((tx) => work(queryable(tx)))),
     async close() {
       try {
         await db.close();

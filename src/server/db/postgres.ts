@@ -1,3 +1,4 @@
+import { createConnectionGate } from './connection-gate.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 import { importPeer } from './pglite.js';
 import { INSTANCE_PREFIX } from './queue.js';
@@ -18,6 +19,15 @@ export interface PostgresOptions {
   readonly max?: number | undefined;
   /** How long to wait for a new connection before the query fails (and the API answers 503), in ms; default 5000. */
   readonly connectTimeoutMs?: number | undefined;
+  /**
+   * The longest a statement runs, in ms (PostgreSQL's `statement_timeout`, set on every connection); past it
+   * the server cancels it and the API answers 503. Default none (`createServer` sets 5000); 0: none.
+   */
+  readonly statementTimeoutMs?: number | undefined;
+  /** The longest a statement waits for a free connection, in ms, before it fails (503) without running; default no bound (`createServer`: 1000). */
+  readonly waitMs?: number | undefined;
+  /** Most statements waiting for a connection at once; one more fails (503) at once. Default no bound (`createServer`: 256). */
+  readonly maxWaiting?: number | undefined;
 }
 
 const INT8 = 20;
@@ -55,7 +65,13 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDatabas
     keepAlive: true,
     types: { getTypeParser },
   };
-  const pool = new Pool({ ...settings, max: options.max ?? 10 });
+  const max = options.max ?? 10;
+  // Every connection of the pool cancels a statement past the timeout (sent at connect, no round trip per query).
+  const statementTimeout =
+    options.statementTimeoutMs === undefined || options.statementTimeoutMs === 0 ? {} : { statement_timeout: options.statementTimeoutMs };
+  const pool = new Pool({ ...settings, ...statementTimeout, max });
+  // The pool's own line has no bound on its length: statements wait for a connection here instead.
+  const gate = createConnectionGate({ permits: max, waitMs: options.waitMs, maxWaiting: options.maxWaiting });
   // An idle connection the server drops (a restart, a failover) must not crash the process…
   pool.on('error', () => undefined);
   // …nor one in use: a checked-out client has no listener of the pool's, and an unheard
@@ -94,40 +110,52 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDatabas
     },
   });
 
+  const pooled = queryable(pool);
   return {
     engine: 'postgres',
     instanceId,
-    ...queryable(pool),
-    async transaction(work) {
-      const client = await pool.connect();
-      let broken = false;
-      try {
-        await client.query('begin');
-        const result = await work(queryable(client));
-        await client.query('commit');
-        return result;
-      } catch (error) {
-        // A connection the server dropped is not given back to the pool, nor one that cannot roll back.
-        broken = isDatabaseUnavailable(error);
-        if (!broken) {
-          try {
-            await client.query('rollback');
-          } catch {
-            broken = true;
-          }
-        }
-        throw error;
-      } finally {
-        client.release(broken);
-      }
+    query<TRow>(text: string, params?: readonly unknown[]): Promise<TRow[]> {
+      return gate.run(() => pooled.query<TRow>(text, params));
+    },
+    exec(text: string): Promise<void> {
+      return gate.run(() => pooled.exec(text));
+    },
+    transaction<TResult>(work: (tx: SqlQueryable) => Promise<TResult>): Promise<TResult> {
+      return gate.run(() => transaction(work));
     },
     async close() {
       await presence.close();
       await pool.end();
     },
     // Read by GET /metrics (passmint_db_pool_connections); not part of SqlDatabase.
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount + gate.waiting }),
   } as SqlDatabase;
+
+  /** One transaction on one connection of the pool (run under the gate). */
+  async function transaction<TResult>(work: (tx: SqlQueryable) => Promise<TResult>): Promise<TResult> {
+    const client = await pool.connect();
+    let broken = false;
+    try {
+      await client.query('begin');
+      const result = await work(queryable(client));
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      // A connection the server dropped is not given back to the pool, nor one that cannot roll back
+      // (a statement cancelled by statement_timeout leaves its connection sound: rolled back and kept).
+      broken = isDatabaseUnavailable(error) && (error as { code?: unknown }).code !== '57014';
+      if (!broken) {
+        try {
+          await client.query('rollback');
+        } catch {
+          broken = true;
+        }
+      }
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
 }
 
 interface PresenceClient {

@@ -46,3 +46,39 @@ export interface SqlDatabase extends SqlQueryable {
   /** Closes the connections (PGlite: flushes and closes the data folder). */
   close(): Promise<void>;
 }
+
+/**
+ * How long a statement may run and wait, and how many may wait: past a bound
+ * it fails at once and the API answers `503 database-unavailable` with
+ * `Retry-After`, so a slow or locked database never piles requests up
+ * (docs/limits.md). `createServer` fills in what is not given:
+ * {@link DEFAULT_DATABASE_LIMITS}.
+ *
+ * @example
+ * ```ts
+ * const limits: DatabaseLimits = { statementTimeoutMs: 5000, waitMs: 1000, maxWaiting: 256 };
+ * ```
+ */
+export interface DatabaseLimits {
+  /** PostgreSQL: the longest a statement runs (`statement_timeout`), in ms; 0: none. PGlite cannot interrupt a statement: not used there. */
+  readonly statementTimeoutMs?: number | undefined;
+  /** The longest a statement waits for a free connection (PGlite: for its turn), in ms; 0: no wait. */
+  readonly waitMs?: number | undefined;
+  /** Most statements waiting at once; one more fails at once. */
+  readonly maxWaiting?: number | undefined;
+}
+
+/**
+ * The database limits of a service `createServer` opens: a statement runs at
+ * most 5 s and waits at most 1 s for a connection, and at most 256 wait.
+ *
+ * @example
+ * ```ts
+ * DEFAULT_DATABASE_LIMITS.statementTimeoutMs; // 5000
+ * ```
+ */
+export const DEFAULT_DATABASE_LIMITS: { readonly statementTimeoutMs: number; readonly waitMs: number; readonly maxWaiting: number } = {
+  statementTimeoutMs: 5000,
+  waitMs: 1000,
+  maxWaiting: 256,
+};

@@ -113,7 +113,7 @@ export const googleRoutes: readonly Route[] = [
     responses: {
       200: emptyAnswer('Accepted (a repeat is accepted and dropped).'),
       400: problemAnswer(
-        'Not a callback, a nonce over 256 characters, ids not under this issuer, or a class that is not the object\'s (`invalid-callback`); nothing stored.',
+        "Not a callback, a nonce over 256 characters, ids not under this issuer, or a class that is not the object's (`invalid-callback`); nothing stored.",
       ),
       401: problemAnswer('Not signed by Google for this issuer, or expired (`invalid-callback`; the detail names the reason).'),
       404: problemAnswer('Google Wallet is not configured.'),
@@ -150,7 +150,11 @@ export const googleRoutes: readonly Route[] = [
         const pass = await passOfGoogleObject(tx, message.objectId);
         // The class must be the one the object was issued in (its template's): refused, nothing stored, not even the nonce.
         if (pass !== undefined && pass.classId !== message.classId) {
-          throw new ServiceProblem(400, 'invalid-callback', `The callback was refused: class ${JSON.stringify(message.classId.slice(0, 300))} is not the object's class.`);
+          throw new ServiceProblem(
+            400,
+            'invalid-callback',
+            `The callback was refused: class ${JSON.stringify(message.classId.slice(0, 300))} is not the object's class.`,
+          );
         }
         // A repeat (Google delivers at least once) is acknowledged and dropped.
         if (!(await firstNonce(tx, message.nonce, message.expTimeMillis))) return;

@@ -40,7 +40,8 @@ export function missingFields(required: readonly string[], info: Personalization
   const given = (key: keyof PersonalizationInfo): boolean => Object.hasOwn(info, key) && typeof info[key] === 'string' && info[key].trim() !== '';
   const missing = required.filter((field) => !(REQUIRED_MEMBERS[field] ?? []).some(given));
   // A signup with no member at all (`{}`, or only keys such as __proto__ that are left out) is never one.
-  if (missing.length === 0 && !Object.keys(REQUIRED_MEMBERS).some((field) => REQUIRED_MEMBERS[field]!.some(given))) return ['a name, postal code, email address or phone number'];
+  if (missing.length === 0 && !Object.keys(REQUIRED_MEMBERS).some((field) => REQUIRED_MEMBERS[field]!.some(given)))
+    return ['a name, postal code, email address or phone number'];
   return missing;
 }
 
@@ -50,7 +51,8 @@ function requiredFields(files: PreparedFiles): string[] {
   if (file === undefined) return [];
   try {
     const parsed: unknown = JSON.parse(new TextDecoder().decode(file.bytes));
-    const fields = typeof parsed === 'object' && parsed !== null ? (parsed as { requiredPersonalizationFields?: unknown }).requiredPersonalizationFields : undefined;
+    const fields =
+      typeof parsed === 'object' && parsed !== null ? (parsed as { requiredPersonalizationFields?: unknown }).requiredPersonalizationFields : undefined;
     return Array.isArray(fields) ? fields.filter((field): field is string => typeof field === 'string') : [];
   } catch {
     return [];
