@@ -8,6 +8,7 @@ import { cert } from './cert.js';
 import type { Command } from './command.js';
 import { exportCommand } from './export.js';
 import { google } from './google.js';
+import { importCommand } from './import.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, type CliIo, type ExitCode } from './io.js';
 import { lint } from './lint.js';
 import { pack } from './pack.js';
@@ -16,7 +17,7 @@ import { serve } from './serve.js';
 import { UsageError } from './usage-error.js';
 import { verify } from './verify.js';
 
-const COMMANDS: readonly Command[] = [lint, render, pack, verify, cert, google, serve, exportCommand];
+const COMMANDS: readonly Command[] = [lint, render, pack, verify, cert, google, serve, importCommand, exportCommand];
 
 /**
  * Runs one `passmint` command line (without the `node` and script words) and
