@@ -3,7 +3,10 @@
 // not under this issuer) is refused and stores nothing, not even its nonce;
 // a nonce longer than 256 characters is refused; and a nonce is kept at most
 // 7 days whatever expiry the message claims (the year 9999).
+import { createHash } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { putTemplateFile } from '../../src/server/db/templates.js';
 import { readGoogleCredentials } from '../../src/google/credentials.js';
 import { createCallbackSigner, startGoogleStandIn, type GoogleStandIn } from '../google/stand-in.js';
 import { testServiceAccount } from '../google/keys.js';
@@ -25,6 +28,7 @@ for (const engine of ENGINES) {
     let service: Service;
     let objectId: string;
     let classId: string;
+    let templateId: number;
 
     const post = (message: Record<string, unknown>): Promise<Response> =>
       fetch(`${service.url}/google/callback`, {
@@ -68,6 +72,7 @@ for (const engine of ENGINES) {
         description: { generic: { primaryFields: [{ key: 'level', label: 'Level', value: '${level}' }] } },
         placeholder: ['level'],
       });
+      templateId = template.id as number;
       expect((await service.call('PUT', `/v1/templates/${template.id}/files/icon.png`, png(29, 29))).status).toBe(201);
       expect((await service.call('POST', `/v1/templates/${template.id}/passes`, { values: { level: 'Gold' }, serialNumber: 'C-1' })).status).toBe(201);
       objectId = `${ISSUER}.pass_2ecom_2eexample_2emember.C-1`;
@@ -132,6 +137,33 @@ for (const engine of ENGINES) {
       const soon = (await nonceKept('nonce-soon'))!;
       expect(soon).toBeGreaterThan(3600);
       expect(soon).toBeLessThanOrEqual(3660);
+    });
+
+    test("Google's image fetcher gets 422 image-too-large for a PNG dimension bomb stored before the upload check", async () => {
+      const ihdr = Buffer.alloc(13);
+      ihdr.writeUInt32BE(65535, 0);
+      ihdr.writeUInt32BE(65535, 4);
+      ihdr[8] = 8;
+      ihdr[9] = 6;
+      const chunk = (type: string, data: Uint8Array): Buffer => {
+        const head = Buffer.alloc(8);
+        head.writeUInt32BE(data.length, 0);
+        head.write(type, 4, 'latin1');
+        return Buffer.concat([head, data, Buffer.alloc(4)]);
+      };
+      const bomb = new Uint8Array(
+        Buffer.concat([
+          Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+          chunk('IHDR', ihdr),
+          chunk('IDAT', deflateSync(Buffer.alloc(4096))),
+          chunk('IEND', new Uint8Array()),
+        ]),
+      );
+      expect(await putTemplateFile(database.db, templateId, 'logo.png', bomb)).toBe('stored');
+      const hash = createHash('sha256').update(bomb).digest('hex');
+      const answer = await fetch(`${service.url}/google/images/${templateId}/${hash}/logo.png`);
+      expect(answer.status).toBe(422);
+      expect(await answer.json()).toMatchObject({ code: 'image-too-large', issues: [{ code: 'image-too-large', path: '/logo.png' }] });
     });
   });
 }
