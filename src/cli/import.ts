@@ -175,7 +175,8 @@ async function runImport(args: readonly string[], io: CliIo): Promise<ExitCode> 
         const problem = result.problem ?? {};
         const serial = result.serialNumber === null ? '' : ` (${result.serialNumber})`;
         io.stdout(`row ${result.row}${serial}: ${problem.code ?? 'failed'}: ${problem.detail ?? ''}\n`);
-        for (const issue of problem.issues ?? []) io.stdout(`  ${issue.path === undefined || issue.path === '' ? '' : `${issue.path}: `}${issue.message ?? ''}\n`);
+        for (const issue of problem.issues ?? [])
+          io.stdout(`  ${issue.path === undefined || issue.path === '' ? '' : `${issue.path}: `}${issue.message ?? ''}\n`);
       };
       for await (const chunk of response.body) {
         pending += decoder.decode(chunk, { stream: true });

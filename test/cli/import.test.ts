@@ -46,12 +46,19 @@ describe('passmint import', () => {
   test('every row imported: exit 0 and the counts', async () => {
     writeFileSync(join(folder.dir, 'members.csv'), 'serialNumber,name\r\nM-1,"Lovelace, Ada"\r\nM-2,Grace\r\n');
     const result = await cli(['members.csv', '--template', String(templateId)]);
-    expect(result).toEqual({ code: 0, stdout: expect.stringMatching(/^Imported 2 rows: 2 created, 0 updated, 0 unchanged, 0 failed \(job [0-9a-f-]{36}\)\.\n$/), stderr: '' });
+    expect(result).toEqual({
+      code: 0,
+      stdout: expect.stringMatching(/^Imported 2 rows: 2 created, 0 updated, 0 unchanged, 0 failed \(job [0-9a-f-]{36}\)\.\n$/),
+      stderr: '',
+    });
     expect((await service.call('GET', '/v1/passes/pass.com.example.member/M-1/values')).body).toEqual({ name: 'Lovelace, Ada' });
   });
 
   test('--upsert with JSON lines; failed rows printed with their problems, exit 1', async () => {
-    writeFileSync(join(folder.dir, 'changes.ndjson'), '{"serialNumber":"M-1","name":"Ada King"}\n{"serialNumber":"M-2","name":"Grace"}\n{"serialNumber":"M-3"}\n');
+    writeFileSync(
+      join(folder.dir, 'changes.ndjson'),
+      '{"serialNumber":"M-1","name":"Ada King"}\n{"serialNumber":"M-2","name":"Grace"}\n{"serialNumber":"M-3"}\n',
+    );
     const result = await cli(['changes.ndjson', '--template', String(templateId), '--upsert']);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^row 3 \(M-3\): invalid-values: .+\n {2}.+\nImported 3 rows: 0 created, 1 updated, 1 unchanged, 1 failed \(job /s);

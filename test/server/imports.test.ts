@@ -59,10 +59,14 @@ for (const engine of ENGINES) {
     /** Waits for a job to end; resolves to it. */
     const finished = async (id: string): Promise<any> => {
       let job: any;
-      await eventually(async () => {
-        job = (await service.call('GET', `/v1/jobs/${id}`)).body;
-        return job.finishedAt !== null;
-      }, 30_000, `job ${id} to end`);
+      await eventually(
+        async () => {
+          job = (await service.call('GET', `/v1/jobs/${id}`)).body;
+          return job.finishedAt !== null;
+        },
+        30_000,
+        `job ${id} to end`,
+      );
       return job;
     };
 
@@ -71,7 +75,10 @@ for (const engine of ENGINES) {
       const answer = await fetch(`${service.url}/v1/jobs/${id}/results`, { headers: { authorization: `Bearer ${key}` } });
       expect(answer.status).toBe(200);
       expect(answer.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
-      return (await answer.text()).split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as ResultLine);
+      return (await answer.text())
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as ResultLine);
     };
 
     test('a CSV with RFC 4180 edge cases: quoted commas, quotes, line breaks, a BOM, CRLF — each record one pass, rows numbered by record', async () => {
@@ -182,7 +189,17 @@ for (const engine of ENGINES) {
       const updates = receiver.received.filter((entry) => entry.path === '/upsert' && entry.event.type === 'pass.updated');
       expect(updates.map((entry) => entry.event.data['serialNumber'])).toEqual(['U-1']);
       const completed = receiver.received.filter((entry) => entry.path === '/upsert' && entry.event.type === 'job.completed').map((entry) => entry.event.data);
-      expect(completed).toContainEqual({ jobId: again.body.id, kind: 'import', state: 'succeeded', templateId, rows: 3, created: 1, updated: 1, unchanged: 1, failed: 0 });
+      expect(completed).toContainEqual({
+        jobId: again.body.id,
+        kind: 'import',
+        state: 'succeeded',
+        templateId,
+        rows: 3,
+        created: 1,
+        updated: 1,
+        unchanged: 1,
+        failed: 0,
+      });
       // create mode: an existing serial is a failed row, nothing changed.
       const create = await upload('serialNumber,name,tier\nU-1,Changed,gold\n');
       expect(await finished(create.body.id)).toMatchObject({ created: 0, failed: 1 });

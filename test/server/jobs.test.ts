@@ -70,7 +70,15 @@ for (const engine of ENGINES) {
     test('each batch commits its results and the cursor; a cancel stops the job after the batch in flight, what it did stays', async () => {
       const { seq, id } = await queued('step', 5);
       const step = stepper();
-      const worker = createJobWorker(database.db, { runners: { step: step.runner }, pollMs: 10, leaseMs: 5000, onWritten: () => undefined, onError: (error) => { throw error; } });
+      const worker = createJobWorker(database.db, {
+        runners: { step: step.runner },
+        pollMs: 10,
+        leaseMs: 5000,
+        onWritten: () => undefined,
+        onError: (error) => {
+          throw error;
+        },
+      });
       worker.start();
       stops.push(async () => {
         step.free();
@@ -95,7 +103,13 @@ for (const engine of ENGINES) {
     test('a job whose claim was taken by another process writes nothing more; the other goes on from the cursor, each record once', async () => {
       const { seq, id } = await queued('step', 4);
       const first = stepper();
-      const a = createJobWorker(database.db, { runners: { step: first.runner }, pollMs: 10, leaseMs: 5000, onWritten: () => undefined, onError: () => undefined });
+      const a = createJobWorker(database.db, {
+        runners: { step: first.runner },
+        pollMs: 10,
+        leaseMs: 5000,
+        onWritten: () => undefined,
+        onError: () => undefined,
+      });
       a.start();
       stops.push(async () => {
         first.free();
@@ -105,7 +119,13 @@ for (const engine of ENGINES) {
       // The lease runs out (a process that stalled): another worker claims the job and runs it to the end.
       await database.db.query("update passmint_jobs set lease = gen_random_uuid(), locked_until = now() - interval '1 second' where public_id = $1", [id]);
       const second = stepper();
-      const b = createJobWorker(database.db, { runners: { step: second.runner }, pollMs: 10, leaseMs: 5000, onWritten: () => undefined, onError: () => undefined });
+      const b = createJobWorker(database.db, {
+        runners: { step: second.runner },
+        pollMs: 10,
+        leaseMs: 5000,
+        onWritten: () => undefined,
+        onError: () => undefined,
+      });
       b.start();
       stops.push(async () => {
         second.free();

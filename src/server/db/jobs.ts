@@ -112,7 +112,12 @@ export interface ClaimedJob {
  * const { seq, id } = await insertJob(db, 'import', 7, { mode: 'create', format: 'csv' });
  * ```
  */
-export async function insertJob(sql: SqlQueryable, kind: string, templateId: number | null, params: Record<string, unknown>): Promise<{ seq: number; id: string }> {
+export async function insertJob(
+  sql: SqlQueryable,
+  kind: string,
+  templateId: number | null,
+  params: Record<string, unknown>,
+): Promise<{ seq: number; id: string }> {
   const rows = await sql.query<{ id: number; public_id: string }>(
     `insert into passmint_jobs (public_id, kind, state, template_id, params) values (gen_random_uuid(), $1, 'uploading', $2, $3::json)
      returning id, public_id`,

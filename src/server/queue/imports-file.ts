@@ -3,6 +3,7 @@
 // chunk before the job is queued) and again by the job (from the stored
 // chunks, from its cursor on). Neither holds more than a chunk and a record.
 import { Readable, type Duplex } from 'node:stream';
+import type { Options as CsvOptions } from 'csv-parse';
 import { closestName } from '../../suggest.js';
 import type { JsonObject } from '../../types.js';
 import { addJobInput } from '../db/job-inputs.js';
@@ -52,8 +53,8 @@ class ImportSyntaxError extends Error {
 
 const invalidImport = (detail: string): ServiceProblem => new ServiceProblem(422, 'invalid-import', detail);
 
-/** csv-parse's `parse` (a Transform stream: bytes in, records out), typed as much as used here. */
-type CsvParse = (options: Record<string, unknown>) => Duplex;
+/** csv-parse's `parse` (a Transform stream: bytes in, records out), typed as much as used here (a type import only: the package is loaded when a CSV arrives). */
+type CsvParse = (options: CsvOptions) => Duplex;
 
 let csvParse: Promise<CsvParse> | undefined;
 
@@ -65,7 +66,11 @@ async function loadCsvParse(): Promise<CsvParse> {
   } catch (error) {
     csvParse = undefined;
     if ((error as { code?: unknown }).code === 'missing-package') {
-      throw new ServiceProblem(415, 'unsupported-media-type', 'CSV imports need the package csv-parse beside the service (npm install csv-parse); JSON lines need nothing.');
+      throw new ServiceProblem(
+        415,
+        'unsupported-media-type',
+        'CSV imports need the package csv-parse beside the service (npm install csv-parse); JSON lines need nothing.',
+      );
     }
     throw error;
   }
@@ -147,7 +152,10 @@ export function checkColumns(header: readonly string[], placeholders: readonly s
     seen.add(column);
   }
   const missing = placeholders.filter((name) => !seen.has(name));
-  if (missing.length > 0) throw invalidImport(`The header has no column for the placeholder${missing.length > 1 ? 's' : ''} ${missing.map((name) => JSON.stringify(name)).join(', ')}.`);
+  if (missing.length > 0)
+    throw invalidImport(
+      `The header has no column for the placeholder${missing.length > 1 ? 's' : ''} ${missing.map((name) => JSON.stringify(name)).join(', ')}.`,
+    );
   return [...header];
 }
 
@@ -173,7 +181,11 @@ function toRecord(raw: RawRecord, row: number, format: ImportFormat, columns: re
       return {
         row,
         values: {},
-        problem: new ServiceProblem(422, 'invalid-body', `Row ${row} has ${fields.length} field${fields.length === 1 ? '' : 's'}; the header has ${columns.length}.`),
+        problem: new ServiceProblem(
+          422,
+          'invalid-body',
+          `Row ${row} has ${fields.length} field${fields.length === 1 ? '' : 's'}; the header has ${columns.length}.`,
+        ),
       };
     }
     values = {};
@@ -203,7 +215,12 @@ function toRecord(raw: RawRecord, row: number, format: ImportFormat, columns: re
  * for await (const record of importRecords(jobInput(db, seq), 'csv', ['name'], 0)) …
  * ```
  */
-export async function* importRecords(source: AsyncIterable<Uint8Array>, format: ImportFormat, columns: readonly string[], after: number): AsyncGenerator<ImportRecord> {
+export async function* importRecords(
+  source: AsyncIterable<Uint8Array>,
+  format: ImportFormat,
+  columns: readonly string[],
+  after: number,
+): AsyncGenerator<ImportRecord> {
   let row = 0;
   let header = format === 'csv';
   for await (const raw of format === 'csv' ? csvRecords(source) : jsonLines(source)) {

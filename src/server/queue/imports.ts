@@ -93,7 +93,13 @@ export function createImportRunner(db: SqlDatabase, options: ImportRunnerOptions
   };
 
   /** Writes one batch in the job's transaction; resolves to what it did. */
-  const write = async (tx: SqlQueryable, jobSeq: number, template: TemplateRecord, params: ImportParams, batch: readonly ImportRecord[]): Promise<BatchOutcome> => {
+  const write = async (
+    tx: SqlQueryable,
+    jobSeq: number,
+    template: TemplateRecord,
+    params: ImportParams,
+    batch: readonly ImportRecord[],
+  ): Promise<BatchOutcome> => {
     const passType = template.template.passType;
     const results = new Map<number, JobResult>();
     const failed = (record: ImportRecord, problem: ServiceProblem, serialNumber = record.serialNumber): void => {
@@ -102,7 +108,9 @@ export function createImportRunner(db: SqlDatabase, options: ImportRunnerOptions
     // Upsert: the passes the batch names, locked in serial order (two imports never wait on each other in a circle).
     const existing = new Map<string, PassRecord>();
     if (params.mode === 'upsert') {
-      const serials = [...new Set(batch.flatMap((record) => (record.serialNumber === undefined || record.problem !== undefined ? [] : [record.serialNumber])))].sort();
+      const serials = [
+        ...new Set(batch.flatMap((record) => (record.serialNumber === undefined || record.problem !== undefined ? [] : [record.serialNumber]))),
+      ].sort();
       for (const serial of serials) {
         const pass = await findPass(tx, passType, serial, true);
         if (pass !== undefined) existing.set(serial, pass);

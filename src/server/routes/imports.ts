@@ -13,7 +13,8 @@ import { ref } from './schemas.js';
 function formatOf(contentType: string | null): ImportFormat | undefined {
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === 'text/csv') return 'csv';
-  if (type === 'application/x-ndjson' || type === 'application/jsonl' || type === 'application/x-jsonlines' || type === 'application/jsonlines') return 'ndjson';
+  if (type === 'application/x-ndjson' || type === 'application/jsonl' || type === 'application/x-jsonlines' || type === 'application/jsonlines')
+    return 'ndjson';
   return undefined;
 }
 
@@ -44,7 +45,9 @@ export const importRoutes: readonly Route[] = [
       404: problemAnswer('No such template.'),
       413: problemAnswer('The file is larger than the limit (`body-too-large`) or has more rows (`too-many-rows`).'),
       415: problemAnswer('Neither `text/csv` nor `application/x-ndjson`.'),
-      422: problemAnswer('Not CSV or JSON lines, not UTF-8, an unknown or missing column (`invalid-import`, naming the line or the column); nothing is stored.'),
+      422: problemAnswer(
+        'Not CSV or JSON lines, not UTF-8, an unknown or missing column (`invalid-import`, naming the line or the column); nothing is stored.',
+      ),
     },
     handler: async ({ request, params, url }, { context, db, templates }) => {
       const template = await templates.fresh(params.id);
@@ -52,7 +55,11 @@ export const importRoutes: readonly Route[] = [
       if (mode !== 'create' && mode !== 'upsert') throw new ServiceProblem(400, 'invalid-query', '`mode` is `create` or `upsert`.');
       const format = formatOf(request.headers.get('content-type'));
       if (format === undefined) {
-        throw new ServiceProblem(415, 'unsupported-media-type', 'Send the file as "Content-Type: text/csv" or "Content-Type: application/x-ndjson" (JSON lines).');
+        throw new ServiceProblem(
+          415,
+          'unsupported-media-type',
+          'Send the file as "Content-Type: text/csv" or "Content-Type: application/x-ndjson" (JSON lines).',
+        );
       }
       const { maxImportBytes: maxBytes, maxImportRows: maxRows } = context.limits;
       if (Number(request.headers.get('content-length') ?? '0') > maxBytes) {
