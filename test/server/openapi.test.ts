@@ -12,7 +12,7 @@ import { png } from '../pkpass/helpers.js';
 import { makePki, PASS_TYPE_IDENTIFIER } from '../pkpass/pki.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { startService, type Service } from './harness.js';
-import { startReceiver, type Receiver } from './receiver.js';
+import { eventually, startReceiver, type Receiver } from './receiver.js';
 
 // A CommonJS module: its class is the default export's `default` under Node's ESM interop.
 const Ajv2020 = ((AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule) as unknown as typeof import('ajv/dist/2020.js').Ajv2020;
@@ -171,6 +171,14 @@ describe('the OpenAPI document', () => {
     expect((await call('GET', `${pass}/values`)).status).toBe(200);
     expect((await call('PUT', `${pass}/values`, { body: { club: 'Chess', name: 'Ada L.' } })).status).toBe(200);
     expect((await call('PUT', `${pass}/values`, { body: [1] })).status).toBe(422);
+    // Imports and jobs (one record, so the JSON lines of the results are one JSON value).
+    const imported = await call('POST', `/v1/templates/${id}/imports`, { body: new TextEncoder().encode('serialNumber,club,name\nO-2,Chess,Bob\n'), headers: { 'content-type': 'text/csv' } });
+    expect(imported.status).toBe(202);
+    expect((await call('GET', '/v1/jobs')).status).toBe(200);
+    await eventually(async () => (await call('GET', `/v1/jobs/${imported.body.id}`)).body.finishedAt !== null, 10_000, 'the import');
+    expect((await call('GET', `/v1/jobs/${imported.body.id}/results`)).status).toBe(200);
+    expect((await call('POST', `/v1/jobs/${imported.body.id}/cancel`)).status).toBe(409);
+    expect((await call('DELETE', `/v1/passes/${PASS_TYPE_IDENTIFIER}/O-2`)).status).toBe(204);
     const passjson = await call('GET', `${pass}/passjson`);
     expect(passjson.status).toBe(200);
     const token = passjson.body.authenticationToken as string;
@@ -253,7 +261,7 @@ describe('the OpenAPI document', () => {
     const lists = Object.entries(doc.paths)
       .map(([path, methods]) => [path, methods['get'] as unknown as ListOperation | undefined] as const)
       .filter(([, get]) => get?.responses['200']?.content?.['application/json']?.schema.properties !== undefined && 'next' in get.responses['200'].content['application/json'].schema.properties);
-    expect(lists.map(([path]) => path).sort()).toEqual(['/v1/events', '/v1/events/{id}', '/v1/passes', '/v1/templates', '/v1/webhooks', '/v1/webhooks/{id}/deliveries']);
+    expect(lists.map(([path]) => path).sort()).toEqual(['/v1/events', '/v1/events/{id}', '/v1/jobs', '/v1/passes', '/v1/templates', '/v1/webhooks', '/v1/webhooks/{id}/deliveries']);
     for (const [path, get] of lists) {
       const query = (get!.parameters ?? []).filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
       expect(query, path).toEqual(expect.arrayContaining(['limit', 'after', 'before']));
