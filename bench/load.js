@@ -24,9 +24,9 @@
 // round runs the service and the baseline for `--seconds` each (order
 // alternating), after a one-second warm-up of each; a ratio is the median of
 // the rounds' ratios. Deliveries: the service's worker and the bare loop each
-// deliver the same registrations × events to a receiver in this process that
-// answers at once, timed from when the deliveries are made due until none is
-// pending. The rows go into bench/results.json (replacing earlier `service:`
+// deliver the same events of 100 passes to one webhook, a receiver in this
+// process answering each in 10 ms, timed from when the deliveries are made due
+// until none is pending. The rows go into bench/results.json (replacing earlier `service:`
 // rows), with the per-route figures under `load`.
 
 import { spawn } from 'node:child_process';
@@ -50,6 +50,13 @@ const PUBLIC_URL = 'https://passes.example.com';
 // passes keep a run of a few minutes under that.
 const PASSES = 256;
 const STORM_PASSES = 100;
+
+// The deliveries row (issue 28): events to one webhook, a receiver answering each in 10 ms, and
+// DELIVERY_PASSES passes × DELIVERY_EVENTS_PER_PASS events made through the API (updates of passes
+// made before, the passes in turn), so order per pass is what the workers keep.
+const DELIVERY_RECEIVER_MS = 10;
+const DELIVERY_PASSES = 100;
+const DELIVERY_EVENTS_PER_PASS = 20;
 const valuesOf = (index) => ({ club: 'Chess', name: `Member ${index}`, level: index % 2 === 0 ? 'gold' : 'silver' });
 
 /**
@@ -238,7 +245,8 @@ async function drive(bases, clients, seconds, next, onAnswer = undefined, perCli
 
 // --- The receiver of webhook deliveries ------------------------------------------------
 
-async function startReceiver() {
+/** A receiver of webhook deliveries: answers the handshake at once, each delivery after `delayMs`. */
+async function startReceiver(delayMs = DELIVERY_RECEIVER_MS) {
   let received = 0;
   const server = createServer((incoming, outgoing) => {
     const chunks = [];
@@ -251,8 +259,10 @@ async function startReceiver() {
         return;
       }
       received++;
-      outgoing.writeHead(200, { 'content-length': 0 });
-      outgoing.end();
+      setTimeout(() => {
+        outgoing.writeHead(200, { 'content-length': 0 });
+        outgoing.end();
+      }, delayMs);
     });
   });
   server.keepAliveTimeout = 65_000;
@@ -305,10 +315,13 @@ const ROUTES = [
 /**
  * Runs the load test; resolves with the bench rows and the per-route figures.
  *
- * @param {{ clients?: number, seconds?: number, rounds?: number, pglite?: boolean, registrations?: number, events?: number, profile?: string, routes?: string[], source?: string, processes?: number, log?: (line: string) => void }} [options]
+ * @param {{ clients?: number, seconds?: number, rounds?: number, pglite?: boolean, profile?: string, routes?: string[], source?: string, processes?: number, log?: (line: string) => void }} [options]
  */
 export async function benchService(options = {}) {
-  const { clients = 16, seconds = 3, rounds = 3, pglite = false, processes = 1, registrations = 16, events = 50, log = () => undefined } = options;
+  const { clients = 16, seconds = 3, rounds = 3, pglite = false, processes = 1, log = () => undefined } = options;
+  // The deliveries row's shape, as the run's settings record it.
+  const registrations = 1;
+  const events = DELIVERY_PASSES * DELIVERY_EVENTS_PER_PASS;
   const dir = mkdtempSync(join(tmpdir(), 'passmint-load-'));
   const { cli, remove } = await bundleCli(options.source);
   const receiver = await startReceiver();
@@ -354,7 +367,8 @@ export async function benchService(options = {}) {
       const restartPolling = async () => {
         await Promise.all([serve.stop(), ...more.splice(0).map((other) => other.stop())]);
         serve = await start(serveArgs(database, ['--poll-ms', '5']), /listening on (http:\/\/\S+)/, join(dir, 'serve-deliveries.log'), profile);
-        return serve.match[1];
+        const restarted = serve;
+        return { base: serve.match[1], cpuMs: () => restarted.cpuMs() };
       };
       // Scaling (options.scale): one process against all of them, no bare side.
       const bare =
@@ -373,8 +387,6 @@ export async function benchService(options = {}) {
           clients,
           seconds,
           rounds,
-          registrations,
-          events,
           receiver,
           files,
           log,
@@ -398,23 +410,7 @@ export async function benchService(options = {}) {
   }
 }
 
-async function measureAll({
-  serve,
-  restartPolling,
-  bare,
-  databaseUrl,
-  pg,
-  clients,
-  seconds,
-  rounds,
-  registrations,
-  events,
-  receiver,
-  files,
-  log,
-  only,
-  scale = false,
-}) {
+async function measureAll({ serve, restartPolling, bare, databaseUrl, pg, clients, seconds, rounds, receiver, files, log, only, scale = false }) {
   const auth = { authorization: `Bearer ${serve.key}`, 'content-type': 'application/json' };
   const setupAgent = new Agent({ keepAlive: true });
   const ours = async (method, path, body, headers = auth) => {
@@ -559,8 +555,10 @@ async function measureAll({
   if (pg !== undefined && !scale && (only === undefined || only.includes('deliveries'))) {
     const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
     try {
-      serve.base = await restartPolling();
-      deliveries = await measureDeliveries({ db, ours, id, receiver, registrations, events, rounds, bare: bareSide !== undefined });
+      const restarted = await restartPolling();
+      serve.base = restarted.base;
+      const cpuMs = { ours: restarted.cpuMs, bare: bare?.cpuMs };
+      deliveries = await measureDeliveries({ db, ours, receiver, made, rounds, bare: bareSide !== undefined, cpuMs });
       log(describe(deliveries));
     } catch (error) {
       deliveries = { key: 'deliveries', name: 'webhook deliveries', failed: error.message };
@@ -614,69 +612,96 @@ async function bareSetup(base, agent) {
 }
 
 /**
- * Deliveries per second: `registrations` × `events` deliveries made due at
- * once, timed until none is pending — the service's worker on its own tables,
- * the bare loop on `bare_*`. The service's outbox is filled through its API
- * (webhooks registered and verified, passes created) and, for each round,
- * made due again by resetting its rows: the bench's one reach into the
- * service's schema.
+ * Deliveries per second to one webhook: DELIVERY_PASSES × DELIVERY_EVENTS_PER_PASS
+ * events (the passes in turn) made due at once, timed until none is pending,
+ * to a receiver answering each in 10 ms — the service's worker on its own
+ * tables (16 at once to one registration, its default), the bare loop on
+ * `bare_*` (16 in flight, the oldest pending delivery of each pass). The
+ * service's outbox is filled through its API (the webhook registered and
+ * verified, `made` passes updated) and, for each round, made due again by
+ * resetting its rows as the service queues them (each pass's oldest due,
+ * its later ones parked): the bench's one reach into the service's schema.
  */
-async function measureDeliveries({ db, ours, id, receiver, registrations, events, rounds, bare }) {
+async function measureDeliveries({ db, ours, receiver, made, rounds, bare, cpuMs }) {
+  const passes = made.slice(0, DELIVERY_PASSES);
+  if (passes.length < DELIVERY_PASSES) throw new Error(`needs ${DELIVERY_PASSES} passes, has ${passes.length}`);
   const before = await db.query(`select count(*)::int as n from passmint_deliveries`);
-  for (let index = 0; index < registrations; index++) {
-    const registration = await ours('POST', '/v1/webhooks', JSON.stringify({ url: `${receiver.url}/r${index}` }));
-    if (registration.state !== 'enabled') throw new Error('a bench webhook registration was not verified');
+  const registration = await ours('POST', '/v1/webhooks', JSON.stringify({ url: `${receiver.url}/one` }));
+  if (registration.state !== 'enabled') throw new Error('the bench webhook registration was not verified');
+  for (let round = 0; round < DELIVERY_EVENTS_PER_PASS; round++) {
+    for (const [index, pass] of passes.entries()) {
+      await ours('PUT', `/v1/passes/${PASS_TYPE}/${encodeURIComponent(pass.serial)}/values`, JSON.stringify(valuesOf(index + round * 1000)));
+    }
   }
-  for (let index = 0; index < events; index++) await ours('POST', `/v1/templates/${id}/passes`, JSON.stringify({ values: valuesOf(index) }));
-  const total = registrations * events;
+  const total = DELIVERY_PASSES * DELIVERY_EVENTS_PER_PASS;
   const [{ n }] = (await db.query(`select count(*)::int as n from passmint_deliveries`)).rows;
   if (n - before.rows[0].n !== total) throw new Error(`expected ${total} new deliveries, found ${n - before.rows[0].n}`);
   // The columns a claim sets, whichever the schema has: all cleared when the rows are made due again.
   const { rows: columns } = await db.query(`select column_name from information_schema.columns where table_name = 'passmint_deliveries'`);
-  const clear = ['locked_until', 'lease', 'claimed_by', 'first_attempt_at', 'delivered_at', 'last_status', 'last_error'].filter((column) =>
-    columns.some((row) => row.column_name === column),
-  );
+  const has = (column) => columns.some((row) => row.column_name === column);
+  const clear = ['locked_until', 'lease', 'claimed_by', 'first_attempt_at', 'delivered_at', 'last_status', 'last_error'].filter(has);
   const pendingOurs = async () => (await db.query(`select count(*)::int as n from passmint_deliveries where status = 'pending'`)).rows[0].n;
   await drain(pendingOurs);
   if (bare) {
-    await db.query(`insert into bare_registrations (url, secret) select $1 || '/b' || g, 'whsec_bench_' || g from generate_series(1, $2) g`, [
-      receiver.url,
-      registrations,
-    ]);
-    await db.query(
-      `insert into bare_events (type, data) select 'pass.created', jsonb_build_object('serialNumber', 'S' || g, 'passTypeIdentifier', $1::text) from generate_series(1, $2) g`,
-      [PASS_TYPE, events],
+    const [{ id: registrationId }] = (
+      await db.query(`insert into bare_registrations (url, secret) values ($1 || '/bare', 'whsec_bench_bare') returning id`, [receiver.url])
+    ).rows;
+    const { rows: events } = await db.query(
+      `insert into bare_events (type, data)
+       select 'pass.updated', jsonb_build_object('serialNumber', 'S' || (g % $2), 'passTypeIdentifier', $1::text) from generate_series(0, $3 - 1) g
+       order by g returning id, data ->> 'serialNumber' as serial`,
+      [PASS_TYPE, DELIVERY_PASSES, total],
     );
     await db.query(
-      `insert into bare_deliveries (registration_id, event_id, status) select r.id, e.id, 'delivered' from (select id from bare_registrations order by id desc limit $1) r, (select id from bare_events order by id desc limit $2) e order by e.id, r.id`,
-      [registrations, events],
+      `insert into bare_deliveries (registration_id, event_id, pass_key, status) select $1, x.id, x.serial, 'delivered' from unnest($2::bigint[], $3::text[]) as x(id, serial) order by x.id`,
+      [registrationId, events.map((event) => event.id), events.map((event) => event.serial)],
     );
   }
   const sides = { ours: [], bare: [] };
+  // Per round and side: deliveries a second, and the CPU time per delivery of the side's process and of PostgreSQL.
+  const cpu = { ours: [], bare: [] };
   const rate = (ms) => total / (ms / 1000);
   for (let round = 0; round < rounds; round++) {
     for (const side of bare ? (round % 2 === 0 ? ['ours', 'bare'] : ['bare', 'ours']) : ['ours']) {
       const received = receiver.count();
+      const cpuBefore = { side: cpuMs?.[side]?.(), pg: postgresCpuMs() };
       if (side === 'ours') {
+        // Pending again, each pass's oldest due now and its later ones parked behind it, as the service queues them.
         await db.query(
-          `update passmint_deliveries set status = 'pending', attempts = 0, next_attempt_at = now()${clear.map((column) => `, ${column} = null`).join('')} where status = 'delivered'`,
+          `update passmint_deliveries d set status = 'pending', attempts = 0,
+                  next_attempt_at = ${has('pass_key') ? `case when exists (select 1 from passmint_deliveries o where o.webhook_id = d.webhook_id and o.pass_key = d.pass_key and o.status = 'delivered' and o.event_seq < d.event_seq) then 'infinity'::timestamptz else now() end` : 'now()'}${clear.map((column) => `, ${column} = null`).join('')}
+            where status = 'delivered'`,
         );
         sides.ours.push(rate(await drain(pendingOurs)));
       } else {
         await db.query(`update bare_deliveries set status = 'pending', attempts = 0, locked_until = null, delivered_at = null`);
         sides.bare.push(rate(await drain(async () => (await db.query(`select count(*)::int as n from bare_deliveries where status = 'pending'`)).rows[0].n)));
       }
+      const cpuAfter = { side: cpuMs?.[side]?.(), pg: postgresCpuMs() };
+      const per = (before, after) => (before === undefined || after === undefined ? undefined : (after - before) / total);
+      cpu[side].push({ process: per(cpuBefore.side, cpuAfter.side), pg: per(cpuBefore.pg, cpuAfter.pg) });
       if (receiver.count() - received < total) throw new Error(`${side}: ${total - (receiver.count() - received)} deliveries did not reach the receiver`);
     }
   }
-  const summary = (list) => (list.length === 0 ? undefined : { rps: median(list), requests: total * list.length, errors: 0, statuses: {} });
+  const medianOf = (list) => (list.some((value) => value === undefined) ? undefined : median(list));
+  const summary = (list, used) =>
+    list.length === 0
+      ? undefined
+      : {
+          rps: median(list),
+          requests: total * list.length,
+          errors: 0,
+          statuses: {},
+          cpuMsPerRequest: medianOf(used.map((entry) => entry.process)),
+          pgCpuMsPerRequest: medianOf(used.map((entry) => entry.pg)),
+        };
   return {
     key: 'deliveries',
-    name: `webhook deliveries (${registrations} registrations × ${events} events, receiver answering at once)`,
-    baseline: 'claim (FOR UPDATE SKIP LOCKED, 16 in flight), POST, record',
+    name: `webhook deliveries to one webhook (${total.toLocaleString('en')} events of ${DELIVERY_PASSES} passes, receiver answering in ${DELIVERY_RECEIVER_MS} ms; order kept per pass)`,
+    baseline: 'claim (FOR UPDATE SKIP LOCKED, the oldest pending per pass, 16 in flight), POST, record',
     min: 0.8,
-    ours: summary(sides.ours),
-    bare: summary(sides.bare),
+    ours: summary(sides.ours, cpu.ours),
+    bare: summary(sides.bare, cpu.bare),
     ...(bare ? { ratio: median(sides.ours.map((value, index) => value / sides.bare[index])) } : {}),
   };
 }
@@ -882,8 +907,29 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     const path = fileURLToPath(new URL('./results.json', import.meta.url));
     const results = JSON.parse(readFileSync(path, 'utf8'));
     const fresh = rows.map(storedRow);
-    results.rows = mergeRows(results.rows, fresh, ['service']);
-    results.load = loadFigures(measured, seconds);
+    const figures = loadFigures(measured, seconds);
+    if (args.includes('--routes')) {
+      // Only some routes ran: their rows and figures replace the same routes' (matched by the row's name up to
+      // its parenthesis, and by route key); the others stay as the last full run left them.
+      const stem = (name) => name.split(' (')[0];
+      const ran = fresh.map((row) => stem(row.name));
+      const rerun = (row) => ran.some((name) => name.startsWith(stem(row.name)) || stem(row.name).startsWith(name));
+      results.rows = mergeRows(results.rows, [...results.rows.filter((row) => row.name.startsWith('service:') && !rerun(row)), ...fresh], ['service']);
+      // The run header stays the full run's, but for the deliveries' shape; each route measured here says when and how.
+      const measuredRoutes = new Set(figures.routes.map((route) => route.route));
+      const previous = results.load ?? figures;
+      results.load = {
+        ...previous,
+        settings: { ...previous.settings, registrations: figures.settings.registrations, events: figures.settings.events },
+        routes: [
+          ...previous.routes.filter((route) => !measuredRoutes.has(route.route)),
+          ...figures.routes.map((route) => ({ ...route, run: `${figures.command} ${args.join(' ')}, ${figures.date}, ${figures.environment}` })),
+        ],
+      };
+    } else {
+      results.rows = mergeRows(results.rows, fresh, ['service']);
+      results.load = figures;
+    }
     writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
     const { writeFigures } = await import('../scripts/docs-figures.js');
     const rewritten = writeFigures();

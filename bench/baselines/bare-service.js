@@ -11,9 +11,11 @@
 //   GET  /templates/:id          SELECT, the stored JSON
 //
 // and a claim-post-record delivery loop: up to 16 deliveries in flight, each
-// registration's oldest pending one only (FOR UPDATE SKIP LOCKED), posted
+// the oldest pending delivery of its pass to its registration (found among
+// the registration's first 256 pending ones; FOR UPDATE SKIP LOCKED), posted
 // with an HMAC-SHA1 signature, recorded (status + attempt) in one statement;
-// an idle loop looks again after 5 ms, as `passmint serve --poll-ms 5` does.
+// a claim round whenever a slot frees, and when idle again after 5 ms, as
+// `passmint serve --poll-ms 5` does.
 //
 // Usage: node bench/baselines/bare-service.js <database-url> <folder>
 // where the folder holds pass.pem, pass.key, wwdr.pem and files/ (the pass's images).
@@ -47,6 +49,7 @@ await pool.query(`
   create table if not exists bare_events (id bigserial primary key, type text not null, data jsonb not null, created_at timestamptz not null default now());
   create table if not exists bare_registrations (id serial primary key, url text not null, secret text not null);
   create table if not exists bare_deliveries (id bigserial primary key, registration_id int not null, event_id bigint not null, status text not null, attempts int not null default 0, locked_until timestamptz, delivered_at timestamptz);
+  alter table bare_deliveries add column if not exists pass_key text not null default '';
   create index if not exists bare_deliveries_order on bare_deliveries (registration_id, id) where status = 'pending';
   create table if not exists bare_attempts (id bigserial primary key, delivery_id bigint not null, at timestamptz not null default now(), status int, ms int not null);
 `);
@@ -165,14 +168,23 @@ const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
 let inFlight = 0;
 let claiming = false;
 
+// Per registration, its first 256 pending deliveries: a free one whose pass has no earlier one among them.
 const CLAIM = `
   with claimed as (
     update bare_deliveries d set locked_until = now() + interval '60 seconds', attempts = d.attempts + 1
     where d.id in (
-      select p.id from bare_deliveries p
-      where p.status = 'pending' and (p.locked_until is null or p.locked_until < now())
-        and not exists (select 1 from bare_deliveries o where o.registration_id = p.registration_id and o.status = 'pending' and o.id < p.id)
-      order by p.id limit $1 for update skip locked)
+      select q.id from bare_deliveries q
+       where q.id in (
+         select w.id from bare_registrations r
+         cross join lateral (
+           select p.id, p.locked_until, row_number() over (partition by p.pass_key order by p.id) as place
+             from (select id, pass_key, locked_until from bare_deliveries
+                    where registration_id = r.id and status = 'pending' order by id limit 256) p) w
+         where w.place = 1 and (w.locked_until is null or w.locked_until < now())
+         order by w.id limit $1)
+         and q.status = 'pending' and (q.locked_until is null or q.locked_until < now())
+       order by q.id
+         for update skip locked)
     returning d.id, d.registration_id, d.event_id)
   select c.id, r.url, r.secret, e.id as event_id, e.type, e.data, e.created_at
   from claimed c join bare_registrations r on r.id = c.registration_id join bare_events e on e.id = c.event_id`;

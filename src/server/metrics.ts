@@ -28,7 +28,9 @@ export interface DatabaseFigures {
   readonly pushes: readonly { readonly status: string; readonly n: number }[];
   readonly google: { readonly owed: number; readonly retrying: number };
   /** The registrations furthest behind: each one's pending deliveries (counted up to a cap), the age of its oldest pending event and of its oldest due delivery (seconds). */
-  readonly webhooks?: readonly { readonly webhookId: string; readonly pending: number; readonly oldestPending: number; readonly oldestDue: number | null }[] | undefined;
+  readonly webhooks?:
+    | readonly { readonly webhookId: string; readonly pending: number; readonly oldestPending: number; readonly oldestDue: number | null }[]
+    | undefined;
 }
 
 /**

@@ -91,7 +91,9 @@ for (const engine of ENGINES) {
       worker.start();
       stops.push(() => worker.stop());
       await eventually(() => received.length >= ids.length, 10_000, 'twelve deliveries');
-      await eventually(async () => (await database.db.query<{ n: number }>(`select count(*)::int as n from passmint_deliveries where status = 'delivered'`))[0]!.n === 12);
+      await eventually(
+        async () => (await database.db.query<{ n: number }>(`select count(*)::int as n from passmint_deliveries where status = 'delivered'`))[0]!.n === 12,
+      );
       expect(received).toEqual(ids);
       const rows = await database.db.query<{ attempts: number; lease: string | null }>('select attempts, lease from passmint_deliveries');
       expect(rows.every((row) => row.attempts === 1 && row.lease === null)).toBe(true);

@@ -8,6 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { webhookBacklogs } from '../../src/server/db/figures.js';
 import { addEvents } from '../../src/server/db/outbox.js';
 import type { SqlDatabase } from '../../src/server/db/sql.js';
 import { insertWebhook, listDeliveries, replayEvent, setWebhookState } from '../../src/server/db/store.js';
@@ -15,6 +16,7 @@ import { createDeliveryWorker } from '../../src/server/queue/delivery-worker.js'
 import type { Worker } from '../../src/server/queue/queue-worker.js';
 import { createEvent } from '../../src/webhooks/event.js';
 import type { WebhookEvent } from '../../src/webhooks/event-types.js';
+import { createMetrics } from '../../src/server/metrics.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { eventually } from './receiver.js';
 
@@ -233,7 +235,17 @@ for (const engine of ENGINES) {
     test('events about no pass go one at a time per registration, in creation order among themselves', async () => {
       await enabledWebhook('/jobs');
       const jobs = Array.from({ length: 6 }, (_, index) =>
-        createEvent('job.completed', { jobId: `job-${index}`, kind: 'import', state: 'succeeded', templateId: 1, rows: 1, created: 1, updated: 0, unchanged: 0, failed: 0 }),
+        createEvent('job.completed', {
+          jobId: `job-${index}`,
+          kind: 'import',
+          state: 'succeeded',
+          templateId: 1,
+          rows: 1,
+          created: 1,
+          updated: 0,
+          unchanged: 0,
+          failed: 0,
+        }),
       );
       await database.db.transaction((tx) => addEvents(tx, jobs));
       start();
@@ -241,6 +253,49 @@ for (const engine of ENGINES) {
       expect(receiver.arrived.get('/jobs')!.map((entry) => entry.id)).toEqual(jobs.map((event) => event.id));
       expect(receiver.mostAtOnce.get('/jobs')).toBe(1);
     }, 60_000);
+
+    test('an event whose text PostgreSQL cannot read as json (NUL, lone surrogates) is queued and delivered in its pass’s order', async () => {
+      await enabledWebhook('/odd');
+      const data = { serialNumber: 'X-\u0000\ud800', passTypeIdentifier: TYPE };
+      const events = [
+        createEvent('custom.note', { ...data, note: 'a\u0000b\ud800c\udfff' }),
+        createEvent('pass.updated', data),
+        createEvent('custom.note', { ...data, note: '\\u0000 \ud83d\ude00' }),
+      ];
+      await database.db.transaction((tx) => addEvents(tx, events));
+      const keys = await database.db.query<{ k: string; parked: boolean }>(
+        `select pass_key::text as k, next_attempt_at = 'infinity' as parked from passmint_deliveries order by event_seq`,
+      );
+      expect(new Set(keys.map((row) => row.k)).size).toBe(1); // one pass
+      expect(keys.map((row) => row.parked)).toEqual([false, true, true]);
+      start();
+      await eventually(() => (receiver.arrived.get('/odd') ?? []).length >= events.length, 30_000, 'the three events');
+      expect(receiver.arrived.get('/odd')!.map((entry) => entry.id)).toEqual(events.map((event) => event.id));
+    }, 60_000);
+
+    test('/metrics: each registration with a backlog, its size and the age of its oldest pending and due delivery', async () => {
+      const behind = await enabledWebhook('/behind');
+      const idle = await enabledWebhook('/idle');
+      const events = interleaved(5, 3, 'M');
+      await database.db.transaction((tx) => addEvents(tx, events));
+      await database.db.query(`update passmint_deliveries set status = 'delivered' where webhook_id = $1`, [idle]);
+      const backlogs = await webhookBacklogs(database.db);
+      // Only the registration with pending deliveries is listed: all 15, five of them due (each pass's first).
+      expect(backlogs.map((backlog) => [backlog.webhookId, backlog.pending])).toEqual([[behind, 15]]);
+      expect(backlogs[0]!.oldestPending).toBeGreaterThanOrEqual(0);
+      expect(backlogs[0]!.oldestDue).toBeGreaterThanOrEqual(0);
+      const text = await createMetrics(async () => ({
+        queue: { pending: 15, due: 5, oldest: 0 },
+        deliveries: [],
+        pushes: [],
+        google: { owed: 0, retrying: 0 },
+        webhooks: backlogs,
+      })).render();
+      expect(text).toContain(`passmint_webhook_backlog{webhook="${behind}"} 15\n`);
+      expect(text).toMatch(new RegExp(`^passmint_webhook_oldest_pending_seconds\\{webhook="${behind}"\\} \\d`, 'm'));
+      expect(text).toMatch(new RegExp(`^passmint_webhook_oldest_due_seconds\\{webhook="${behind}"\\} \\d`, 'm'));
+      expect(text).not.toContain(idle);
+    });
 
     test('a replayed event waits behind its pass’s pending delivery, and one already pending keeps its place', async () => {
       const hook = await enabledWebhook('/replay');

@@ -59,11 +59,18 @@ for (const engine of ENGINES) {
       // /hang holds the first event of each pass, all unanswered (ten: under the limit of 16 at once), and has been
       // sent nothing after any of them (order per pass).
       await eventually(() => receiver!.hanging() === N / 2, 10_000, 'a hanging request per pass');
-      expect([...receiver.arrived.get('/hang')!].sort()).toEqual(events.slice(0, N / 2).map((event) => event.id).sort());
+      expect([...receiver.arrived.get('/hang')!].sort()).toEqual(
+        events
+          .slice(0, N / 2)
+          .map((event) => event.id)
+          .sort(),
+      );
     }, 30_000);
 
     test('a device APNs is slow to answer delays only its own push: the others are sent meanwhile', async () => {
-      await database.db.query(`insert into passmint_pushes (push_token, topic, status, next_attempt_at) values ('slow', 'pass.com.example.i', 'pending', now() - interval '1 minute')`);
+      await database.db.query(
+        `insert into passmint_pushes (push_token, topic, status, next_attempt_at) values ('slow', 'pass.com.example.i', 'pending', now() - interval '1 minute')`,
+      );
       await database.db.query(
         `insert into passmint_pushes (push_token, topic, status) select 'fast-' || n, 'pass.com.example.i', 'pending' from generate_series(1, ${N}) n`,
       );

@@ -419,10 +419,12 @@ const MIGRATIONS: readonly string[] = [
   `
   -- A pass as a number: a hash of passTypeIdentifier and serialNumber of the event's data; 0 for an event
   -- about no pass (a job's, say), which makes those one queue per registration, in order among themselves.
-  -- Two passes whose hashes meet share a queue: stricter order, nothing lost.
+  -- Two passes whose hashes meet share a queue: stricter order, nothing lost. An event's text may hold
+  -- escapes PostgreSQL's json cannot read (\\u0000, a lone surrogate, in a holder's personalization fields):
+  -- each \\u0000 and surrogate escape is read as U+FFFD, the same for every event of a pass.
   create function passmint_pass_key(body text) returns bigint language sql immutable as $$
     select coalesce(hashtextextended((d ->> 'passTypeIdentifier') || ' ' || (d ->> 'serialNumber'), 0), 0)
-      from (select body::json -> 'data' as d) x
+      from (select regexp_replace(body, '\\\\u(0000|[dD][89a-fA-F][0-9a-fA-F]{2})', '\\\\ufffd', 'g')::json -> 'data' as d) x
   $$;
 
   alter table passmint_deliveries add column pass_key bigint not null default 0;
