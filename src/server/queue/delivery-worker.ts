@@ -145,11 +145,7 @@ export function checkWebhookConcurrency(value: number | undefined): void {
  * worker.start();
  * ```
  */
-export function createDeliveryWorker(
-  db: SqlDatabase,
-  options: DeliveryOptions = {},
-  onError: (error: unknown) => void = () => undefined,
-): Worker {
+export function createDeliveryWorker(db: SqlDatabase, options: DeliveryOptions = {}, onError: (error: unknown) => void = () => undefined): Worker {
   const batchSize = options.batchSize ?? 64;
   const concurrency = options.webhookConcurrency ?? DEFAULT_WEBHOOK_CONCURRENCY;
   checkWebhookConcurrency(concurrency);
@@ -209,7 +205,15 @@ export function createDeliveryWorker(
         item.resolve(undefined);
         continue;
       }
-      const job: ClaimedDelivery = { id: next.id, attempts: next.attempts, first_attempt_at: next.first_attempt_at, webhook_id: next.webhook_id, body: next.body, url: next.url, secret: next.secret };
+      const job: ClaimedDelivery = {
+        id: next.id,
+        attempts: next.attempts,
+        first_attempt_at: next.first_attempt_at,
+        webhook_id: next.webhook_id,
+        body: next.body,
+        url: next.url,
+        secret: next.secret,
+      };
       chains.set(job, item.chain + 1);
       item.resolve({ job, lease: next.lease });
     }
@@ -249,7 +253,12 @@ export function createDeliveryWorker(
     return undefined;
   };
 
-  const recordOther = async (row: ClaimedDelivery, lease: string, result: Exclude<DeliveryResult, { outcome: 'received' }>, failed: FailedAttempt): Promise<void> => {
+  const recordOther = async (
+    row: ClaimedDelivery,
+    lease: string,
+    result: Exclude<DeliveryResult, { outcome: 'received' }>,
+    failed: FailedAttempt,
+  ): Promise<void> => {
     await db.transaction(async (tx) => {
       await addAttempt(tx, row.id, failed);
       if (result.outcome === 'gone') {
@@ -279,7 +288,14 @@ export function createDeliveryWorker(
     async run(row, context) {
       const startedAt = Date.now();
       const result = await attempt(row);
-      options.onAttempt?.({ deliveryId: row.id, webhookId: row.webhook_id, attempt: row.attempts + 1, outcome: result.outcome, status: result.status ?? null, ms: Date.now() - startedAt });
+      options.onAttempt?.({
+        deliveryId: row.id,
+        webhookId: row.webhook_id,
+        attempt: row.attempts + 1,
+        outcome: result.outcome,
+        status: result.status ?? null,
+        ms: Date.now() - startedAt,
+      });
       // The receiver has answered: its answer is recorded even if the database is away for a while.
       return record(row, result, startedAt, context);
     },
