@@ -115,10 +115,10 @@ function filterSql(filter: PassFilter): { readonly conditions: string[]; readonl
     else {
       const text = param(JSON.stringify({ [name]: value }));
       const typed = param(JSON.stringify({ [name]: literal }));
-      conditions.push(`(pass_values::jsonb @> ${text}::jsonb or pass_values::jsonb @> ${typed}::jsonb)`);
+      conditions.push(`(passmint_values_jsonb(pass_values) @> ${text}::jsonb or passmint_values_jsonb(pass_values) @> ${typed}::jsonb)`);
     }
   }
-  if (Object.keys(asText).length > 0) conditions.push(`pass_values::jsonb @> ${param(JSON.stringify(asText))}::jsonb`);
+  if (Object.keys(asText).length > 0) conditions.push(`passmint_values_jsonb(pass_values) @> ${param(JSON.stringify(asText))}::jsonb`);
   return { conditions, params };
 }
 

@@ -216,7 +216,11 @@ const MIGRATIONS: readonly string[] = [
   create index passmint_passes_template on passmint_passes (template_id, seq);
   -- ?values.NAME=VALUE: containment (@>) on the values as jsonb; jsonb_path_ops indexes each path-and-value pair
   -- (measured at 200,000 passes: a bitmap scan of this index; a table of (template, name, value, pass) would cost every write a row per placeholder).
-  create index passmint_passes_values on passmint_passes using gin ((pass_values::jsonb) jsonb_path_ops);
+  -- Values holding NUL or a lone surrogate (stored as json, which keeps the escape) have no jsonb: the function
+  -- gives them null (not searchable by value) instead of failing every insert and search that meets them.
+  create function passmint_values_jsonb(v json) returns jsonb language sql immutable parallel safe
+    as $$ select case when v::text ~* '\\\\u(0000|d[89a-f])' then null else v::jsonb end $$;
+  create index passmint_passes_values on passmint_passes using gin (passmint_values_jsonb(pass_values) jsonb_path_ops);
   create index passmint_passes_serial on passmint_passes (serial_number);
   create index passmint_passes_updated on passmint_passes (updated_at);
 
