@@ -117,14 +117,14 @@ export type ServiceProblemCode =
   | 'client-closed'
   | 'too-many-files'
   | 'bundle-too-large'
-  | 'invalid-import'
-  | 'too-many-rows'
-  | 'job-not-found'
-  | 'job-ended'
   | 'invalid-idempotency-key'
   | 'idempotency-key-in-use'
   | 'idempotency-key-reused'
   | 'idempotency-answer-not-kept'
+  | 'invalid-import'
+  | 'too-many-rows'
+  | 'job-not-found'
+  | 'job-ended'
   | 'internal-error';
 
 /**

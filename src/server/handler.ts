@@ -6,7 +6,7 @@ import { createSqlWalletStore } from './db/devices.js';
 import * as store from './db/store.js';
 import { ClientClosedError, clientLeft } from './http/client-closed.js';
 import { type ErrorPlace, type LogSink, requestIdOf, routeTemplate } from './http/log.js';
-import { ServiceProblem, problemResponse } from './http/problem.js';
+import { ServiceProblem, problemResponse } from '../http/problem.js';
 import { createRouter, type RouteSeen } from './http/router.js';
 import type { Metrics } from './metrics.js';
 import { API_ROUTES } from './routes/api.js';

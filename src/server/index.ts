@@ -12,7 +12,7 @@ export { openPglite, type PgliteOptions } from './db/pglite.js';
 export { openPostgres, type PostgresOptions } from './db/postgres.js';
 export { isDatabaseUnavailable } from './db/database-errors.js';
 export { DEFAULT_DATABASE_LIMITS, type DatabaseLimits, type SqlDatabase, type SqlQueryable } from './db/sql.js';
-export { ServiceProblem, type ServiceProblemCode } from './http/problem.js';
+export { ServiceProblem, type ServiceProblemCode } from '../http/problem.js';
 export { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord, type ApiKeyScope } from './db/keys.js';
 export type { ErrorPlace, LogEntry, LogSink } from './http/log.js';
 export type { Metrics } from './metrics.js';

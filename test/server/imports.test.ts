@@ -131,6 +131,14 @@ for (const engine of ENGINES) {
       // A value left out is what a create would refuse: the same problem body.
       const single = await service.call('POST', `/v1/templates/${templateId}/passes`, { values: { name: 'Cy' } });
       expect(lines[2]).toEqual({ row: 3, status: 'failed', serialNumber: null, problem: single.body });
+      // A NUL in a value is that row's problem; the rows around it are made.
+      const nul = await upload('{"name":"A","tier":"x"}\n{"name":"B\\u0000","tier":"x"}\n{"name":"C","tier":"x"}\n', 'application/x-ndjson');
+      expect(await finished(nul.body.id)).toMatchObject({ state: 'succeeded', created: 2, failed: 1 });
+      expect((await results(nul.body.id)).map((line) => [line.row, line.status, line.problem?.code])).toEqual([
+        [1, 'created', undefined],
+        [2, 'failed', 'invalid-values'],
+        [3, 'created', undefined],
+      ]);
     });
 
     test('a bad row never stops the job: each failed row with its number and the problem the single create answers', async () => {

@@ -6,7 +6,7 @@ import type { JsonObject, Pass, PassTemplate, TemplateValues } from '../../types
 import { createByteCache } from './byte-cache.js';
 import { createPrepareQueue } from './prepare-queue.js';
 import { originOf } from '../http/origin.js';
-import { ServiceProblem } from '../http/problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 import type { SqlQueryable } from '../db/sql.js';
 import { templateFiles, type TemplateRecord } from '../db/store.js';
 

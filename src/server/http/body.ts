@@ -1,5 +1,5 @@
 import { readLimited } from '../../read-limited.js';
-import { ServiceProblem } from './problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 
 /** Reads a request body up to `maxBytes`; a larger one is a 413 problem, whatever Content-Length says. */
 export async function readBody(request: Request, maxBytes: number): Promise<Uint8Array> {

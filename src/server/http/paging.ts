@@ -1,4 +1,4 @@
-import { ServiceProblem } from './problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 
 const cursorPattern = /^(?:0|[1-9]\d{0,14})$/;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -4,7 +4,7 @@
 // processes, each has its own buckets and window.
 import { clientAddressOf, rateKeyOf } from './client-address.js';
 import type { Limits } from './limits.js';
-import { ServiceProblem } from './problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 import { createRateLimiter, type RateLimiter } from './rate-limit.js';
 import { createRepeatWindow, type RepeatWindow } from './repeat-window.js';
 

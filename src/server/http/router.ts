@@ -1,6 +1,6 @@
 import { matchPath, type PathPattern } from '../../http/path-pattern.js';
 import { decodeSegment, pathOf } from '../../http/route.js';
-import { ServiceProblem } from './problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 
 /** What a route's handler gets: the request, its named parameters (each percent-decoded once), its URL. */
 export interface RouteCall<TParams> {

@@ -1,4 +1,4 @@
-import { ServiceProblem } from './problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 
 /** Most characters of a serial number given at creation. */
 export const MAX_SERIAL = 256;

@@ -16,7 +16,7 @@ import { findPass, insertPassesWithEvents, updatePass, type NewPass, type PassRe
 import { queuePushes } from '../db/pushes.js';
 import type { SqlDatabase, SqlQueryable } from '../db/sql.js';
 import { findTemplate, type TemplateRecord } from '../db/templates.js';
-import { ServiceProblem } from '../http/problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 import { importRecords, type ImportFormat, type ImportRecord } from './imports-file.js';
 import { JobFailure, type BatchOutcome, type JobRun, type JobRunner } from './jobs.js';
 

@@ -1,7 +1,7 @@
 import * as store from '../db/store.js';
 import { isObject, readOptionalJson } from '../http/body.js';
 import { isUuid, page, readPage } from '../http/paging.js';
-import { ServiceProblem } from '../http/problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 import { defineRoute, type Route } from './define.js';
 import { badPage, jsonAnswer, jsonBody, paging, problemAnswer } from './docs.js';
 import { eventOf, webhookOf } from './lookups.js';

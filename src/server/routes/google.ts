@@ -16,7 +16,7 @@ import * as store from '../db/store.js';
 import { GOOGLE_CALLBACK_PATH, mapStoredPass, type ServiceGoogleMapping } from '../google/mapping.js';
 import type { GoogleService } from '../google/service.js';
 import { readBody } from '../http/body.js';
-import { ServiceProblem } from '../http/problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 import { defineRoute, type Route } from './define.js';
 import { bytesAnswer, emptyAnswer, jsonAnswer, jsonBody, passToken, problemAnswer } from './docs.js';
 import { found, noPass } from './lookups.js';

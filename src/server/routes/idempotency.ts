@@ -6,7 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { claimIdempotencyKey, completeIdempotencyKey, extendIdempotencyKey, type KeptAnswer, releaseIdempotencyKey } from '../db/idempotency.js';
 import type { SqlDatabase } from '../db/sql.js';
 import { BytesResponse } from '../http/bytes-response.js';
-import { problemResponse, ServiceProblem } from '../http/problem.js';
+import { problemResponse, ServiceProblem } from '../../http/problem.js';
 import type { AroundHandler } from '../http/router.js';
 
 /** Longest `Idempotency-Key`, in characters. */

@@ -1,5 +1,5 @@
 import { dropUpload, insertJob, queueJob } from '../db/jobs.js';
-import { ServiceProblem } from '../http/problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 import { storeUpload, type ImportFormat } from '../queue/imports-file.js';
 import type { ImportParams } from '../queue/imports.js';
 import { baseUrl } from './context.js';

@@ -4,7 +4,7 @@ import { validateTemplate } from '../../template/validate.js';
 import type { JsonObject, PassTemplate } from '../../types.js';
 import { MAX_IDENTIFIER_LENGTH } from '../../wallet/identifiers.js';
 import { isObject, nestedDeeperThan } from '../http/body.js';
-import { ServiceProblem } from '../http/problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 
 /** A body nested deeper than anything it may hold: a 422 before it is checked, stored or serialized. */
 function tooDeep(code: 'invalid-template' | 'invalid-values'): ServiceProblem {

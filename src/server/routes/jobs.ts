@@ -3,7 +3,7 @@ import { jobResults } from '../db/job-results.js';
 import { addEvents } from '../db/outbox.js';
 import type { SqlQueryable } from '../db/sql.js';
 import { isUuid, page, readPage } from '../http/paging.js';
-import { ServiceProblem } from '../http/problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 import { jobCompleted } from '../queue/jobs.js';
 import { defineRoute, type Route } from './define.js';
 import { badPage, bytesAnswer, jsonAnswer, paging, problemAnswer } from './docs.js';

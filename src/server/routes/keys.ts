@@ -1,7 +1,7 @@
 import type { Issue } from '../../issues.js';
 import { API_KEY_SCOPES, createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord, type ApiKeyScope } from '../db/keys.js';
 import { isObject, readJson } from '../http/body.js';
-import { ServiceProblem } from '../http/problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 import { baseUrl } from './context.js';
 import { defineRoute, type Route } from './define.js';
 import { emptyAnswer, jsonAnswer, jsonBody, location, problemAnswer } from './docs.js';

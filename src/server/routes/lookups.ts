@@ -4,7 +4,7 @@ import { findApiKey, type ApiKeyRecord } from '../db/keys.js';
 import type { SqlQueryable } from '../db/sql.js';
 import * as store from '../db/store.js';
 import { isUuid, templateIdOf } from '../http/paging.js';
-import { ServiceProblem } from '../http/problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 
 /** The codes of a 404 for a missing record. */
 type NotFoundCode = Extract<ServiceProblemCode, `${string}-not-found`>;

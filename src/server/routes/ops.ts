@@ -4,7 +4,7 @@ import { ifNoneMatchMatches } from '../../http/etag.js';
 import { appliedSchemaVersion } from '../db/health.js';
 import { schemaVersion } from '../db/schema.js';
 import type { SqlQueryable } from '../db/sql.js';
-import { ServiceProblem } from '../http/problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 import { sameSecret } from '../http/same-secret.js';
 import { defineRoute, type Route } from './define.js';
 import { bytesAnswer, jsonAnswer, problemAnswer } from './docs.js';

@@ -6,7 +6,7 @@ import { createPkpassCache, signerId } from '../build/pkpass-cache.js';
 import type { SqlQueryable } from '../db/sql.js';
 import type { PassRecord } from '../db/passes.js';
 import { findTemplate, type TemplateRecord } from '../db/templates.js';
-import { ServiceProblem } from '../http/problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 import { filesFor } from '../wallet/personalize.js';
 import type { TemplateCache } from './template-cache.js';
 

@@ -1,7 +1,7 @@
 // The query of GET /v1/passes: paging, the filters, and whether the answer is CSV.
 import type { PassFilter } from '../db/passes.js';
 import { type PageQuery, readPage, templateIdOf } from '../http/paging.js';
-import { ServiceProblem } from '../http/problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 
 /** What `GET /v1/passes` was asked: the filter, the page (for CSV: the start), and the CSV's formula guard. */
 export interface PassQuery {

@@ -7,7 +7,7 @@ import * as store from '../db/store.js';
 import { readJson } from '../http/body.js';
 import { BytesResponse } from '../http/bytes-response.js';
 import { page } from '../http/paging.js';
-import { ServiceProblem } from '../http/problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 import { sameSecret } from '../http/same-secret.js';
 import { defineRoute, type Route } from './define.js';
 import { bytesAnswer, emptyAnswer, jsonAnswer, jsonBody, paging, passToken, problemAnswer, queryParameter } from './docs.js';

@@ -7,7 +7,7 @@ import * as store from '../db/store.js';
 import { isForeignKeyViolation } from '../db/templates.js';
 import { isObject, readBody, readJson } from '../http/body.js';
 import { page, readPage } from '../http/paging.js';
-import { ServiceProblem } from '../http/problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 import { serialNumberProblem } from '../http/serial-number.js';
 import { baseUrl } from './context.js';
 import { defineRoute, type Route } from './define.js';

@@ -4,7 +4,7 @@ import { WebhookError } from '../../webhooks/webhook-error.js';
 import * as store from '../db/store.js';
 import { isObject, readJson, readOptionalJson } from '../http/body.js';
 import { page, readPage } from '../http/paging.js';
-import { ServiceProblem } from '../http/problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 import { baseUrl } from './context.js';
 import { defineRoute, type Route } from './define.js';
 import { badPage, jsonAnswer, jsonBody, location, paging, problemAnswer } from './docs.js';

@@ -12,7 +12,7 @@ import type { SqlQueryable } from '../db/sql.js';
 import { addEvents } from '../db/outbox.js';
 import * as store from '../db/store.js';
 import { markPassUpdated } from '../db/devices.js';
-import { ServiceProblem } from '../http/problem.js';
+import { ServiceProblem } from '../../http/problem.js';
 
 /** The values member that holds a pass's signup; its presence marks the pass personalized. */
 export const PERSONALIZATION_VALUE = 'personalization';

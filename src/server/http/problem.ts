@@ -1,1 +1,0 @@
-export { ServiceProblem, problemResponse, type ServiceProblemCode } from '../../http/problem.js';
