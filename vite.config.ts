@@ -7,11 +7,14 @@ import { sizeReport } from './playground/build/size-report.js';
 export default defineConfig({
   root: 'playground',
   base: './',
-  plugins: [preact(), sizeReport({
+  plugins: [
+    preact(),
+    sizeReport({
       initialBudgetKb: 150,
       // Barcode drawing, CodeMirror, zipping, signing and the inspector load when first used.
       lazyOnly: ['bwip-js', '@codemirror/view', 'fflate', '/src/pkpass/signer.ts', '/src/pkpass/verify.ts', '/src/pkpass/read.ts', '/src/pkpass/pack.ts'],
-    })],
+    }),
+  ],
   build: {
     outDir: '../playground-dist',
     emptyOutDir: true,

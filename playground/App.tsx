@@ -192,7 +192,9 @@ export function App(): JSX.Element {
           <h2 id="editor-heading" tabIndex={-1}>
             Template
           </h2>
-          <p class="hint">JSON; <code>{'${name}'}</code> marks a placeholder. In the editor, press Escape then Tab to move on.</p>
+          <p class="hint">
+            JSON; <code>{'${name}'}</code> marks a placeholder. In the editor, press Escape then Tab to move on.
+          </p>
           <Editor />
         </section>
         <section aria-labelledby="values-heading" class="panel lazy-paint">

@@ -9,7 +9,18 @@ import { STAND_IN_ICONS } from './lib/stand-in-icon.js';
 // the preview, and what Apple's size guidance says about each.
 
 /** The image slots a pass can have, in the order the page shows them. */
-export const IMAGE_NAMES: readonly ImageName[] = ['icon', 'logo', 'strip', 'thumbnail', 'background', 'footer', 'artwork', 'primaryLogo', 'secondaryLogo', 'venueMap'];
+export const IMAGE_NAMES: readonly ImageName[] = [
+  'icon',
+  'logo',
+  'strip',
+  'thumbnail',
+  'background',
+  'footer',
+  'artwork',
+  'primaryLogo',
+  'secondaryLogo',
+  'venueMap',
+];
 /** A bundle path of one of the slots: `logo@2x.png`, `artwork@3x.png`. */
 export const IMAGE_FILE: RegExp = /^(icon|logo|strip|thumbnail|background|footer|artwork|primaryLogo|secondaryLogo|venueMap)(@[23]x)?\.png$/;
 export const SCALES: readonly (1 | 2 | 3)[] = [1, 2, 3];

@@ -22,7 +22,9 @@ export const stringsTables: ReadonlySignal<ReadonlyMap<string, ReadonlyMap<strin
 /** The `xx.lproj/pass.strings` files for a package (only the languages that read). */
 export const stringsFiles: ReadonlySignal<Readonly<Record<string, Uint8Array>>> = computed(() =>
   Object.fromEntries(
-    [...stringsTables.value].flatMap(([language, table]) => (table instanceof Map ? [[`${language}.lproj/pass.strings`, encodePassStrings([...table])] as const] : [])),
+    [...stringsTables.value].flatMap(([language, table]) =>
+      table instanceof Map ? [[`${language}.lproj/pass.strings`, encodePassStrings([...table])] as const] : [],
+    ),
   ),
 );
 

@@ -73,12 +73,9 @@ export type Theme = 'light' | 'dark';
 export const theme = signal<Theme>('light');
 
 /** The editor text, parsed. */
-export const parsed: ReadonlySignal<{ ok: true; value: unknown } | { ok: false; error: JsonSyntaxError }> = computed(() =>
-  parseJson(text.value),
-);
+export const parsed: ReadonlySignal<{ ok: true; value: unknown } | { ok: false; error: JsonSyntaxError }> = computed(() => parseJson(text.value));
 
-const sameList = (a: readonly string[], b: readonly string[]): boolean =>
-  a.length === b.length && a.every((item, index) => item === b[index]);
+const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((item, index) => item === b[index]);
 
 let lastNames: readonly string[] = [];
 /** Declared placeholder names, in order, without repeats; the same array while they do not change, so the form does not re-render on every keystroke. */
@@ -243,7 +240,16 @@ const stringsIssues: ReadonlySignal<readonly IssueEntry[]> = computed(() =>
   [...stringsTables.value].flatMap(([language, table]): IssueEntry[] => {
     if (table instanceof Map) return [];
     const issue = table as Issue;
-    return [{ severity: issue.severity === 'error' ? 'error' : 'warning', code: issue.code, id: `strings:${language}`, source: 'strings', message: `${language}.lproj/pass.strings: ${issue.message}`, path: `/${language}.lproj/pass.strings` }];
+    return [
+      {
+        severity: issue.severity === 'error' ? 'error' : 'warning',
+        code: issue.code,
+        id: `strings:${language}`,
+        source: 'strings',
+        message: `${language}.lproj/pass.strings: ${issue.message}`,
+        path: `/${language}.lproj/pass.strings`,
+      },
+    ];
   }),
 );
 
@@ -259,7 +265,12 @@ const contrastInput: ReadonlySignal<ContrastInput | undefined> = computed(() => 
   const pass = shownPass.value.pass;
   if (pass === undefined) return undefined;
   const schemes = Array.isArray(pass.preferredStyleSchemes) ? pass.preferredStyleSchemes : [];
-  const poster = pass.posterGeneric !== undefined ? 'posterGeneric' : pass.eventTicket !== undefined && schemes.includes('posterEventTicket') ? 'posterEventTicket' : undefined;
+  const poster =
+    pass.posterGeneric !== undefined
+      ? 'posterGeneric'
+      : pass.eventTicket !== undefined && schemes.includes('posterEventTicket')
+        ? 'posterEventTicket'
+        : undefined;
   const next: ContrastInput = {
     backgroundColor: pass.backgroundColor,
     foregroundColor: pass.foregroundColor,
@@ -288,7 +299,8 @@ const contrastFindings: ReadonlySignal<readonly IssueEntry[]> = computed(() => {
 });
 
 const hasSeating = (semantics: Record<string, unknown>): boolean =>
-  (Array.isArray(semantics['seats']) && semantics['seats'].length > 0) || (typeof semantics['admissionLevel'] === 'string' && semantics['admissionLevel'] !== '');
+  (Array.isArray(semantics['seats']) && semantics['seats'].length > 0) ||
+  (typeof semantics['admissionLevel'] === 'string' && semantics['admissionLevel'] !== '');
 
 /** A poster event ticket without `seats` (or `admissionLevel`): its footer has no seating to show. */
 const posterFindings: ReadonlySignal<readonly IssueEntry[]> = computed(() => {
@@ -433,7 +445,16 @@ export function loadExample(id: string): void {
   });
 }
 
-const ISSUER_KEYS = ['serialNumber', 'passTypeIdentifier', 'formatVersion', 'description', 'organizationName', 'teamIdentifier', 'authenticationToken', 'webServiceURL'];
+const ISSUER_KEYS = [
+  'serialNumber',
+  'passTypeIdentifier',
+  'formatVersion',
+  'description',
+  'organizationName',
+  'teamIdentifier',
+  'authenticationToken',
+  'webServiceURL',
+];
 
 /**
  * Turns a pass (from an inspected .pkpass) into the editor's template: its body becomes
@@ -561,7 +582,17 @@ function refreshInSlices(step: number): void {
 
 effect(() => {
   // Only the inputs are read here; the checks themselves run in the idle callbacks.
-  void [text.value, values.value, issuer.value, images.value, imageErrors.value, stringsTexts.value, previewProblems.value, cutValues.value, googleMapper.value];
+  void [
+    text.value,
+    values.value,
+    issuer.value,
+    images.value,
+    imageErrors.value,
+    stringsTexts.value,
+    previewProblems.value,
+    cutValues.value,
+    googleMapper.value,
+  ];
   if (firstRun) {
     // The first screen lists its issues from the start: never "No issues" for a pass Wallet refuses.
     firstRun = false;

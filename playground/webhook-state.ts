@@ -44,9 +44,11 @@ export function mismatchHints(text: string, header: string): string[] {
   const value = header.trim();
   if (!/^sha1=/i.test(value)) hints.push('The header must start with "sha1=" (the X-Service-Signature form).');
   else if (!/^sha1=[0-9a-f]{40}$/i.test(value)) hints.push('After "sha1=" there must be exactly 40 hexadecimal characters.');
-  if (/\s$/.test(text)) hints.push('The body ends with whitespace or a line break; the signature covers the exact bytes sent, so an editor or a logger may have added it.');
+  if (/\s$/.test(text))
+    hints.push('The body ends with whitespace or a line break; the signature covers the exact bytes sent, so an editor or a logger may have added it.');
   if (/^\s/.test(text)) hints.push('The body starts with whitespace; sign and verify the raw request bytes, not a copy.');
-  if (/\n\s+"/.test(text)) hints.push('The body is pretty-printed; the service signs the body as sent — if you re-serialized parsed JSON, verify the raw bytes instead.');
+  if (/\n\s+"/.test(text))
+    hints.push('The body is pretty-printed; the service signs the body as sent — if you re-serialized parsed JSON, verify the raw bytes instead.');
   if (/\\u[0-9a-fA-F]{4}/.test(text)) hints.push('The body holds \\u escapes; a JSON re-encoder may have written them differently than the sender.');
   hints.push('Check the secret: each webhook URL has its own, and a rotated secret signs new deliveries only.');
   return hints;

@@ -24,16 +24,52 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const ROOTS = ['generic', 'eventTicket', 'loyalty', 'offer', 'flight', 'transit'].flatMap((type) => [`${type}Class`, `${type}Object`].map((name) => name[0].toUpperCase() + name.slice(1)));
+const ROOTS = ['generic', 'eventTicket', 'loyalty', 'offer', 'flight', 'transit'].flatMap((type) =>
+  [`${type}Class`, `${type}Object`].map((name) => name[0].toUpperCase() + name.slice(1)),
+);
 
 const STATE = ['STATE_UNSPECIFIED', 'ACTIVE', 'active', 'COMPLETED', 'completed', 'EXPIRED', 'expired', 'INACTIVE', 'inactive'];
 const REVIEW_STATUS = ['REVIEW_STATUS_UNSPECIFIED', 'UNDER_REVIEW', 'underReview', 'APPROVED', 'approved', 'REJECTED', 'rejected', 'DRAFT', 'draft'];
-const MULTIPLE_DEVICES = ['STATUS_UNSPECIFIED', 'MULTIPLE_HOLDERS', 'ONE_USER_ALL_DEVICES', 'ONE_USER_ONE_DEVICE', 'multipleHolders', 'oneUserAllDevices', 'oneUserOneDevice'];
+const MULTIPLE_DEVICES = [
+  'STATUS_UNSPECIFIED',
+  'MULTIPLE_HOLDERS',
+  'ONE_USER_ALL_DEVICES',
+  'ONE_USER_ONE_DEVICE',
+  'multipleHolders',
+  'oneUserAllDevices',
+  'oneUserOneDevice',
+];
 const NOTIFY = ['NOTIFICATION_SETTINGS_FOR_UPDATES_UNSPECIFIED', 'NOTIFY_ON_UPDATE'];
 const VIEW_UNLOCK = ['VIEW_UNLOCK_REQUIREMENT_UNSPECIFIED', 'UNLOCK_NOT_REQUIRED', 'UNLOCK_REQUIRED_TO_VIEW'];
 const BARCODE_TYPE = [
-  'BARCODE_TYPE_UNSPECIFIED', 'AZTEC', 'aztec', 'CODE_39', 'code39', 'CODE_128', 'code128', 'CODABAR', 'codabar', 'DATA_MATRIX', 'dataMatrix',
-  'EAN_8', 'ean8', 'EAN_13', 'ean13', 'EAN13', 'ITF_14', 'itf14', 'PDF_417', 'pdf417', 'PDF417', 'QR_CODE', 'qrCode', 'qrcode', 'UPC_A', 'upcA', 'TEXT_ONLY', 'textOnly',
+  'BARCODE_TYPE_UNSPECIFIED',
+  'AZTEC',
+  'aztec',
+  'CODE_39',
+  'code39',
+  'CODE_128',
+  'code128',
+  'CODABAR',
+  'codabar',
+  'DATA_MATRIX',
+  'dataMatrix',
+  'EAN_8',
+  'ean8',
+  'EAN_13',
+  'ean13',
+  'EAN13',
+  'ITF_14',
+  'itf14',
+  'PDF_417',
+  'pdf417',
+  'PDF417',
+  'QR_CODE',
+  'qrCode',
+  'qrcode',
+  'UPC_A',
+  'upcA',
+  'TEXT_ONLY',
+  'textOnly',
 ];
 const CLASS_COMMON = { multipleDevicesAndHoldersAllowedStatus: MULTIPLE_DEVICES, viewUnlockRequirement: VIEW_UNLOCK };
 const ISSUED_CLASS = { ...CLASS_COMMON, reviewStatus: REVIEW_STATUS, notifyPreference: NOTIFY };
@@ -44,11 +80,36 @@ const ENUMS = {
   GenericClass: CLASS_COMMON,
   GenericObject: {
     state: STATE,
-    genericType: ['GENERIC_TYPE_UNSPECIFIED', 'GENERIC_SEASON_PASS', 'GENERIC_UTILITY_BILLS', 'GENERIC_PARKING_PASS', 'GENERIC_VOUCHER', 'GENERIC_GYM_MEMBERSHIP', 'GENERIC_LIBRARY_MEMBERSHIP', 'GENERIC_RESERVATIONS', 'GENERIC_AUTO_INSURANCE', 'GENERIC_HOME_INSURANCE', 'GENERIC_ENTRY_TICKET', 'GENERIC_RECEIPT', 'GENERIC_LOYALTY_CARD', 'GENERIC_OTHER'],
+    genericType: [
+      'GENERIC_TYPE_UNSPECIFIED',
+      'GENERIC_SEASON_PASS',
+      'GENERIC_UTILITY_BILLS',
+      'GENERIC_PARKING_PASS',
+      'GENERIC_VOUCHER',
+      'GENERIC_GYM_MEMBERSHIP',
+      'GENERIC_LIBRARY_MEMBERSHIP',
+      'GENERIC_RESERVATIONS',
+      'GENERIC_AUTO_INSURANCE',
+      'GENERIC_HOME_INSURANCE',
+      'GENERIC_ENTRY_TICKET',
+      'GENERIC_RECEIPT',
+      'GENERIC_LOYALTY_CARD',
+      'GENERIC_OTHER',
+    ],
   },
   EventTicketClass: {
     ...ISSUED_CLASS,
-    confirmationCodeLabel: ['CONFIRMATION_CODE_LABEL_UNSPECIFIED', 'CONFIRMATION_CODE', 'confirmationCode', 'CONFIRMATION_NUMBER', 'confirmationNumber', 'ORDER_NUMBER', 'orderNumber', 'RESERVATION_NUMBER', 'reservationNumber'],
+    confirmationCodeLabel: [
+      'CONFIRMATION_CODE_LABEL_UNSPECIFIED',
+      'CONFIRMATION_CODE',
+      'confirmationCode',
+      'CONFIRMATION_NUMBER',
+      'confirmationNumber',
+      'ORDER_NUMBER',
+      'orderNumber',
+      'RESERVATION_NUMBER',
+      'reservationNumber',
+    ],
     gateLabel: ['GATE_LABEL_UNSPECIFIED', 'GATE', 'gate', 'DOOR', 'door', 'ENTRANCE', 'entrance'],
     rowLabel: ['ROW_LABEL_UNSPECIFIED', 'ROW', 'row'],
     seatLabel: ['SEAT_LABEL_UNSPECIFIED', 'SEAT', 'seat'],
@@ -57,14 +118,44 @@ const ENUMS = {
   EventTicketObject: ISSUED_OBJECT,
   LoyaltyClass: ISSUED_CLASS,
   LoyaltyObject: ISSUED_OBJECT,
-  OfferClass: { ...ISSUED_CLASS, redemptionChannel: ['REDEMPTION_CHANNEL_UNSPECIFIED', 'INSTORE', 'instore', 'ONLINE', 'online', 'BOTH', 'both', 'TEMPORARY_PRICE_REDUCTION', 'temporaryPriceReduction'] },
+  OfferClass: {
+    ...ISSUED_CLASS,
+    redemptionChannel: [
+      'REDEMPTION_CHANNEL_UNSPECIFIED',
+      'INSTORE',
+      'instore',
+      'ONLINE',
+      'online',
+      'BOTH',
+      'both',
+      'TEMPORARY_PRICE_REDUCTION',
+      'temporaryPriceReduction',
+    ],
+  },
   OfferObject: ISSUED_OBJECT,
   FlightClass: {
     ...ISSUED_CLASS,
-    flightStatus: ['FLIGHT_STATUS_UNSPECIFIED', 'SCHEDULED', 'scheduled', 'ACTIVE', 'active', 'LANDED', 'landed', 'CANCELLED', 'cancelled', 'REDIRECTED', 'redirected', 'DIVERTED', 'diverted'],
+    flightStatus: [
+      'FLIGHT_STATUS_UNSPECIFIED',
+      'SCHEDULED',
+      'scheduled',
+      'ACTIVE',
+      'active',
+      'LANDED',
+      'landed',
+      'CANCELLED',
+      'cancelled',
+      'REDIRECTED',
+      'redirected',
+      'DIVERTED',
+      'diverted',
+    ],
   },
   FlightObject: ISSUED_OBJECT,
-  TransitClass: { ...ISSUED_CLASS, transitType: ['TRANSIT_TYPE_UNSPECIFIED', 'BUS', 'bus', 'RAIL', 'rail', 'TRAM', 'tram', 'FERRY', 'ferry', 'OTHER', 'other'] },
+  TransitClass: {
+    ...ISSUED_CLASS,
+    transitType: ['TRANSIT_TYPE_UNSPECIFIED', 'BUS', 'bus', 'RAIL', 'rail', 'TRAM', 'tram', 'FERRY', 'ferry', 'OTHER', 'other'],
+  },
   TransitObject: {
     ...ISSUED_OBJECT,
     tripType: ['TRIP_TYPE_UNSPECIFIED', 'ROUND_TRIP', 'roundTrip', 'ONE_WAY', 'oneWay'],
@@ -79,11 +170,55 @@ const ENUMS = {
   BoardingAndSeatingInfo: { boardingDoor: ['BOARDING_DOOR_UNSPECIFIED', 'FRONT', 'front', 'BACK', 'back'] },
   BoardingAndSeatingPolicy: {
     boardingPolicy: ['BOARDING_POLICY_UNSPECIFIED', 'ZONE_BASED', 'zoneBased', 'GROUP_BASED', 'groupBased', 'BOARDING_POLICY_OTHER', 'boardingPolicyOther'],
-    seatClassPolicy: ['SEAT_CLASS_POLICY_UNSPECIFIED', 'CABIN_BASED', 'cabinBased', 'CLASS_BASED', 'classBased', 'TIER_BASED', 'tierBased', 'SEAT_CLASS_POLICY_OTHER', 'seatClassPolicyOther'],
+    seatClassPolicy: [
+      'SEAT_CLASS_POLICY_UNSPECIFIED',
+      'CABIN_BASED',
+      'cabinBased',
+      'CLASS_BASED',
+      'classBased',
+      'TIER_BASED',
+      'tierBased',
+      'SEAT_CLASS_POLICY_OTHER',
+      'seatClassPolicyOther',
+    ],
   },
-  FieldReference: { dateFormat: ['DATE_FORMAT_UNSPECIFIED', 'DATE_TIME', 'dateTime', 'DATE_ONLY', 'dateOnly', 'TIME_ONLY', 'timeOnly', 'DATE_TIME_YEAR', 'dateTimeYear', 'DATE_YEAR', 'dateYear', 'YEAR_MONTH', 'YEAR_MONTH_DAY'] },
-  TemplateItem: { predefinedItem: ['PREDEFINED_ITEM_UNSPECIFIED', 'FREQUENT_FLYER_PROGRAM_NAME_AND_NUMBER', 'frequentFlyerProgramNameAndNumber', 'FLIGHT_NUMBER_AND_OPERATING_FLIGHT_NUMBER', 'flightNumberAndOperatingFlightNumber'] },
-  FirstRowOption: { transitOption: ['TRANSIT_OPTION_UNSPECIFIED', 'ORIGIN_AND_DESTINATION_NAMES', 'originAndDestinationNames', 'ORIGIN_AND_DESTINATION_CODES', 'originAndDestinationCodes', 'ORIGIN_NAME', 'originName'] },
+  FieldReference: {
+    dateFormat: [
+      'DATE_FORMAT_UNSPECIFIED',
+      'DATE_TIME',
+      'dateTime',
+      'DATE_ONLY',
+      'dateOnly',
+      'TIME_ONLY',
+      'timeOnly',
+      'DATE_TIME_YEAR',
+      'dateTimeYear',
+      'DATE_YEAR',
+      'dateYear',
+      'YEAR_MONTH',
+      'YEAR_MONTH_DAY',
+    ],
+  },
+  TemplateItem: {
+    predefinedItem: [
+      'PREDEFINED_ITEM_UNSPECIFIED',
+      'FREQUENT_FLYER_PROGRAM_NAME_AND_NUMBER',
+      'frequentFlyerProgramNameAndNumber',
+      'FLIGHT_NUMBER_AND_OPERATING_FLIGHT_NUMBER',
+      'flightNumberAndOperatingFlightNumber',
+    ],
+  },
+  FirstRowOption: {
+    transitOption: [
+      'TRANSIT_OPTION_UNSPECIFIED',
+      'ORIGIN_AND_DESTINATION_NAMES',
+      'originAndDestinationNames',
+      'ORIGIN_AND_DESTINATION_CODES',
+      'originAndDestinationCodes',
+      'ORIGIN_NAME',
+      'originName',
+    ],
+  },
   TicketSeat: { fareClass: ['FARE_CLASS_UNSPECIFIED', 'ECONOMY', 'economy', 'FIRST', 'first', 'BUSINESS', 'business'] },
   SecurityAnimation: { animationType: ['ANIMATION_UNSPECIFIED', 'FOIL_SHIMMER', 'foilShimmer'] },
   ActivationStatus: { state: ['UNKNOWN_STATE', 'NOT_ACTIVATED', 'not_activated', 'ACTIVATED', 'activated'] },
@@ -92,7 +227,8 @@ const ENUMS = {
 const REQUIRED = [/^Required\./, /This is required\./, /This is a required (?:property|field) (?:of|for)\b/, /^[^.]*\. Required for each nested object\b/];
 
 function typingsText(input) {
-  if (statSync(input).isDirectory()) return { text: readFileSync(join(input, 'build/v1.d.ts'), 'utf8'), pkg: JSON.parse(readFileSync(join(input, 'package.json'), 'utf8')) };
+  if (statSync(input).isDirectory())
+    return { text: readFileSync(join(input, 'build/v1.d.ts'), 'utf8'), pkg: JSON.parse(readFileSync(join(input, 'package.json'), 'utf8')) };
   const dir = mkdtempSync(join(tmpdir(), 'walletobjects-'));
   try {
     execFileSync('tar', ['-xzf', input, '-C', dir]);
@@ -122,7 +258,11 @@ function parse(text) {
     const required = [];
     const members = /(?:\/\*\*([\s\S]*?)\*\/\s*)?(\w+)\?: ([^;]+);/g;
     for (const [, comment = '', property, type] of body.matchAll(members)) {
-      const description = comment.split('\n').map((line) => line.replace(/^\s*\*\s?/, '')).join(' ').trim();
+      const description = comment
+        .split('\n')
+        .map((line) => line.replace(/^\s*\*\s?/, ''))
+        .join(' ')
+        .trim();
       properties[property] = typeOf(type, `${name}.${property}`);
       if (REQUIRED.some((pattern) => pattern.test(description))) required.push(property);
     }
@@ -169,7 +309,8 @@ const document = {
     version: pkg.version,
     file: 'build/v1.d.ts',
     extracted: new Date().toISOString().slice(0, 10),
-    enums: "google-api-python-client-stubs schemas.pyi, generated from Google's discovery document for walletobjects v1; copied second-hand, not compared with the discovery document (the typings give enums as plain strings)",
+    enums:
+      "google-api-python-client-stubs schemas.pyi, generated from Google's discovery document for walletobjects v1; copied second-hand, not compared with the discovery document (the typings give enums as plain strings)",
     by: 'scripts/google-schema.js',
   },
   roots: ROOTS,

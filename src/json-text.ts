@@ -114,7 +114,13 @@ export function parseJsonText(text: string, options: ParseJsonTextOptions = {}):
     ok = true;
   } catch (error) {
     if (!(error instanceof SyntaxProblem)) throw error;
-    parser.issues.push({ severity: 'error', code: 'invalid-json', message: `Not valid JSON: ${error.message} (${describePosition(parser.position(error.offset))})`, path: '', offset: error.offset });
+    parser.issues.push({
+      severity: 'error',
+      code: 'invalid-json',
+      message: `Not valid JSON: ${error.message} (${describePosition(parser.position(error.offset))})`,
+      path: '',
+      offset: error.offset,
+    });
   }
   const root = parser.root;
   const result: JsonText = {
@@ -472,7 +478,8 @@ function locate(text: string, root: Place, pointer: string, offset: number | und
       from = end === -1 ? pointer.length + 1 : end + 1;
       const token = raw.includes('~') ? raw.replace(/~1/g, '/').replace(/~0/g, '~') : raw;
       const members = place.members;
-      const next = members === undefined ? undefined : Array.isArray(members) ? (/^(?:0|[1-9]\d*)$/.test(token) ? members[Number(token)] : undefined) : members.get(token);
+      const next =
+        members === undefined ? undefined : Array.isArray(members) ? (/^(?:0|[1-9]\d*)$/.test(token) ? members[Number(token)] : undefined) : members.get(token);
       if (next === undefined) {
         exact = false;
         break;

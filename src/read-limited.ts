@@ -12,10 +12,7 @@ import { concatBytes } from './concat-bytes.js';
  * if (bytes === undefined) return new Response(null, { status: 413 });
  * ```
  */
-export async function readLimited(
-  body: ReadableStream<Uint8Array> | null | undefined,
-  maxBytes: number,
-): Promise<Uint8Array | undefined> {
+export async function readLimited(body: ReadableStream<Uint8Array> | null | undefined, maxBytes: number): Promise<Uint8Array | undefined> {
   if (body === null || body === undefined) return new Uint8Array(0);
   const reader = body.getReader();
   const parts: Uint8Array[] = [];

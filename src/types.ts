@@ -21,41 +21,19 @@ export type BarcodeFormat =
   | 'PKBarcodeFormatI2of5';
 
 /** Alignment of a field's label and value. Not allowed on primary and back fields. */
-export type TextAlignment =
-  | 'PKTextAlignmentLeft'
-  | 'PKTextAlignmentCenter'
-  | 'PKTextAlignmentRight'
-  | 'PKTextAlignmentNatural';
+export type TextAlignment = 'PKTextAlignmentLeft' | 'PKTextAlignmentCenter' | 'PKTextAlignmentRight' | 'PKTextAlignmentNatural';
 
 /** How a date (`dateStyle`) or time (`timeStyle`) field value is displayed. */
-export type DateStyle =
-  | 'PKDateStyleNone'
-  | 'PKDateStyleShort'
-  | 'PKDateStyleMedium'
-  | 'PKDateStyleLong'
-  | 'PKDateStyleFull';
+export type DateStyle = 'PKDateStyleNone' | 'PKDateStyleShort' | 'PKDateStyleMedium' | 'PKDateStyleLong' | 'PKDateStyleFull';
 
 /** How a number field value is displayed. */
-export type NumberStyle =
-  | 'PKNumberStyleDecimal'
-  | 'PKNumberStylePercent'
-  | 'PKNumberStyleScientific'
-  | 'PKNumberStyleSpellOut';
+export type NumberStyle = 'PKNumberStyleDecimal' | 'PKNumberStylePercent' | 'PKNumberStyleScientific' | 'PKNumberStyleSpellOut';
 
 /** Kind of transport of a boarding pass. */
-export type TransitType =
-  | 'PKTransitTypeAir'
-  | 'PKTransitTypeBoat'
-  | 'PKTransitTypeBus'
-  | 'PKTransitTypeGeneric'
-  | 'PKTransitTypeTrain';
+export type TransitType = 'PKTransitTypeAir' | 'PKTransitTypeBoat' | 'PKTransitTypeBus' | 'PKTransitTypeGeneric' | 'PKTransitTypeTrain';
 
 /** What Wallet turns into links on back fields. */
-export type DataDetectorType =
-  | 'PKDataDetectorTypePhoneNumber'
-  | 'PKDataDetectorTypeLink'
-  | 'PKDataDetectorTypeAddress'
-  | 'PKDataDetectorTypeCalendarEvent';
+export type DataDetectorType = 'PKDataDetectorTypePhoneNumber' | 'PKDataDetectorTypeLink' | 'PKDataDetectorTypeAddress' | 'PKDataDetectorTypeCalendarEvent';
 
 /** The five pass styles; a pass holds exactly one of them (and may add `posterGeneric`). */
 export type PassStyle = 'boardingPass' | 'coupon' | 'eventTicket' | 'generic' | 'storeCard';

@@ -30,17 +30,21 @@ export const hostileKey: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** Bodies using names from `names`, literal text from `text`, keys from `key`. */
-export function specArbitrary(
-  names: readonly string[],
-  text: fc.Arbitrary<string>,
-  key: fc.Arbitrary<string> = hostileKey,
-): fc.Arbitrary<Spec> {
-  const part: fc.Arbitrary<Part> = names.length === 0 ? text.map((t) => ({ text: t })) : fc.oneof(text.map((t) => ({ text: t })), fc.constantFrom(...names).map((name) => ({ name })));
+export function specArbitrary(names: readonly string[], text: fc.Arbitrary<string>, key: fc.Arbitrary<string> = hostileKey): fc.Arbitrary<Spec> {
+  const part: fc.Arbitrary<Part> =
+    names.length === 0
+      ? text.map((t) => ({ text: t }))
+      : fc.oneof(
+          text.map((t) => ({ text: t })),
+          fc.constantFrom(...names).map((name) => ({ name })),
+        );
   const { spec } = fc.letrec<{ spec: Spec }>((tie) => ({
     spec: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
       fc.array(part, { maxLength: 4 }).map((parts) => ({ kind: 'string' as const, parts })),
-      fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null)).map((value) => ({ kind: 'leaf' as const, value })),
+      fc
+        .oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null))
+        .map((value) => ({ kind: 'leaf' as const, value })),
       fc.array(tie('spec'), { maxLength: 4 }).map((items) => ({ kind: 'array' as const, items })),
       fc.uniqueArray(fc.tuple(key, tie('spec')), { maxLength: 4, selector: ([key]) => key }).map((entries) => ({ kind: 'object' as const, entries })),
     ),

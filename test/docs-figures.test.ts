@@ -28,7 +28,7 @@ describe('docs figures', () => {
     expect(blocks).toContain('README.md:keystroke');
   });
 
-  test('a section block lists that section\'s rows only, ratios as the targets read them', () => {
+  test("a section block lists that section's rows only, ratios as the targets read them", () => {
     const table = renderFigures(sample, 'pkpass');
     expect(table.split('\n')).toEqual([
       '`npm run bench`, 2026-11-26: Node v20, 2 × CPU.',

@@ -6,7 +6,12 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 /** The text outside fenced code blocks (links and headings there are examples, not the page's own). */
 function prose(markdown: string): string {
@@ -14,12 +19,16 @@ function prose(markdown: string): string {
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens; repeats get -1, -2 … */
+// biome-ignore lint/suspicious/noExportsInTest: the figures test reads headings' anchors the same way
 export function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
   for (const [, heading] of prose(markdown).matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
     const text = heading!.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '');
-    const slug = text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+    const slug = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replace(/ /g, '-');
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     anchors.add(count === 0 ? slug : `${slug}-${count}`);
@@ -49,14 +58,14 @@ function brokenLink(page: string, target: string): string | undefined {
 
 describe('documentation links', () => {
   test('GitHub anchors: punctuation and code marks dropped, repeats numbered', () => {
-    const anchors = anchorsOf('# The `passmint` command\n## When the only key is lost\n## A, B & C\n## A, B & C\n```sh\n# not a heading\n```\n<a id="explicit"></a>');
+    const anchors = anchorsOf(
+      '# The `passmint` command\n## When the only key is lost\n## A, B & C\n## A, B & C\n```sh\n# not a heading\n```\n<a id="explicit"></a>',
+    );
     expect([...anchors]).toEqual(['the-passmint-command', 'when-the-only-key-is-lost', 'a-b--c', 'a-b--c-1', 'explicit']);
   });
 
   test('every relative link in README.md and docs/*.md points to an existing file and heading', () => {
-    const broken = PAGES.flatMap((page) =>
-      relativeLinks(readFileSync(join(ROOT, page), 'utf8')).flatMap((target) => brokenLink(page, target) ?? []),
-    );
+    const broken = PAGES.flatMap((page) => relativeLinks(readFileSync(join(ROOT, page), 'utf8')).flatMap((target) => brokenLink(page, target) ?? []));
     expect(broken).toEqual([]);
     expect(PAGES.length).toBeGreaterThan(10);
   });

@@ -54,12 +54,17 @@ test('a service builds a pass, serves it, and tells a verified webhook; the cust
   expect(state).toBe('enabled');
 
   // Issuing a pass (its serial number has a space and a slash: URLs must carry it intact).
-  const pass = buildPass(compileTemplate(eventTicket), eventValues, {
-    teamIdentifier: 'A93A5CM278',
-    organizationName: 'Example Events',
-    webServiceURL: service.origin,
-    serialNumber: 'ticket 12/B',
-  }, { allowHttp: true });
+  const pass = buildPass(
+    compileTemplate(eventTicket),
+    eventValues,
+    {
+      teamIdentifier: 'A93A5CM278',
+      organizationName: 'Example Events',
+      webServiceURL: service.origin,
+      serialNumber: 'ticket 12/B',
+    },
+    { allowHttp: true },
+  );
   passes.set(`${pass.passTypeIdentifier} ${pass.serialNumber}`, pass);
   const results = await dispatchEvent(
     createEvent('pass.created', { serialNumber: pass.serialNumber, passTypeIdentifier: pass.passTypeIdentifier }),

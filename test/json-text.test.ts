@@ -89,7 +89,13 @@ describe('parseJsonText', () => {
     const parsed = parseJsonText('{\n  "a": 1,\n}', { trailingCommas: 'invalid' });
     expect(parsed.value).toBeUndefined();
     expect(parsed.issues).toEqual([
-      { severity: 'error', code: 'invalid-json', path: '', offset: 12, message: 'Not valid JSON: "}" where a key in double quotes was expected (line 3, column 1)' },
+      {
+        severity: 'error',
+        code: 'invalid-json',
+        path: '',
+        offset: 12,
+        message: 'Not valid JSON: "}" where a key in double quotes was expected (line 3, column 1)',
+      },
     ]);
   });
 

@@ -16,8 +16,7 @@ if (typeof (Map as unknown as { groupBy?: Grouper }).groupBy !== 'function') {
   };
   Object.defineProperty(Map, 'groupBy', { value: groupBy, configurable: true, writable: true });
   Object.defineProperty(Object, 'groupBy', {
-    value: <T>(items: Iterable<T>, key: (item: T, index: number) => PropertyKey) =>
-      Object.assign(Object.create(null), Object.fromEntries(groupBy(items, key))),
+    value: <T>(items: Iterable<T>, key: (item: T, index: number) => PropertyKey) => Object.assign(Object.create(null), Object.fromEntries(groupBy(items, key))),
     configurable: true,
     writable: true,
   });

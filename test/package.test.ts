@@ -83,9 +83,27 @@ describe('the package a user installs', () => {
       const files = packed[0].files.map((file) => file.path);
 
       // The right files: the build, the schemas, the license; no maps, no sources, no tests.
-      expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/pkpass/index.js', 'dist/cli/main.js', 'dist/schema/validators.js', 'src/schema/pass.schema.json']));
-      expect(files.filter((path) => path.endsWith('.map') || path.startsWith('test/') || (path.startsWith('src/') && !path.endsWith('.schema.json')))).toEqual([]);
-      const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; imports: Record<string, unknown>; bin: Record<string, string> };
+      expect(files).toEqual(
+        expect.arrayContaining([
+          'LICENSE',
+          'README.md',
+          'package.json',
+          'dist/index.js',
+          'dist/index.d.ts',
+          'dist/pkpass/index.js',
+          'dist/cli/main.js',
+          'dist/schema/validators.js',
+          'src/schema/pass.schema.json',
+        ]),
+      );
+      expect(files.filter((path) => path.endsWith('.map') || path.startsWith('test/') || (path.startsWith('src/') && !path.endsWith('.schema.json')))).toEqual(
+        [],
+      );
+      const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+        exports: Record<string, unknown>;
+        imports: Record<string, unknown>;
+        bin: Record<string, string>;
+      };
       const targets = [...Object.values(manifest.exports), ...Object.values(manifest.imports), ...Object.values(manifest.bin)]
         .flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target as Record<string, string>)))
         .filter((target) => !target.includes('*'))
@@ -97,11 +115,19 @@ describe('the package a user installs', () => {
       mkdirSync(project);
       writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
       npm(project, 'install', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed[0].filename));
-      const imported = execFileSync(process.execPath, ['--input-type=module', '-e', `
+      const imported = execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `
         const core = await import('passmint');
         const pkpass = await import('passmint/pkpass');
         console.log(JSON.stringify([typeof core.buildPass, typeof pkpass.createPassSigner]));
-      `], { cwd: project, encoding: 'utf8' });
+      `,
+        ],
+        { cwd: project, encoding: 'utf8' },
+      );
       expect(JSON.parse(imported)).toEqual(['function', 'function']);
       const help = execFileSync('npx', ['passmint', '--help'], { cwd: project, encoding: 'utf8' });
       expect(help).toContain('Usage: passmint <command>');

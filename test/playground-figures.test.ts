@@ -27,8 +27,18 @@ const latency = {
   loadAverage: { start: 1.04, end: 2.5 },
   keystrokes: 40,
   cases: [
-    { template: '200 fields', target: { median: 12, p95: 16 }, editor: { dom: side(4, 6), frame: side(8, 12), painted: side(11, 16) }, value: { dom: side(2, 3), frame: side(7, 11), painted: side(9, 14) } },
-    { template: '500 fields', target: { median: null, p95: 33 }, editor: { dom: side(5, 9), painted: side(20, 40) }, value: { dom: side(3, 4), painted: side(14, 30) } },
+    {
+      template: '200 fields',
+      target: { median: 12, p95: 16 },
+      editor: { dom: side(4, 6), frame: side(8, 12), painted: side(11, 16) },
+      value: { dom: side(2, 3), frame: side(7, 11), painted: side(9, 14) },
+    },
+    {
+      template: '500 fields',
+      target: { median: null, p95: 33 },
+      editor: { dom: side(5, 9), painted: side(20, 40) },
+      value: { dom: side(3, 4), painted: side(14, 30) },
+    },
   ],
 };
 
@@ -64,7 +74,7 @@ describe('playground figures', () => {
     expect(withPlaygroundPart(updated, 'bundle', { chunks: [] }).playground).toEqual({ bundle: { chunks: [] }, latency });
   });
 
-  test('keystroke: the README\'s brief table, painted figures against the targets', () => {
+  test("keystroke: the README's brief table, painted figures against the targets", () => {
     expect(renderFigures(base, 'keystroke')).toBe('_No latency run in bench/results.json yet: run `npm run figures:playground`._');
     expect(renderFigures({ ...base, playground: { latency } }, 'keystroke').split('\n')).toEqual([
       'Keydown → painted frame, median / p95, `npm run figures:playground` on 2026-11-26 (Node v20, 2 × CPU, headless Chromium 1 at 1280×900):',

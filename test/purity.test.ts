@@ -25,6 +25,7 @@ describe('the library stays portable', () => {
   });
 
   test('src/index.ts re-exports by name, never export *', () => {
-    for (const entry of ['index.ts', 'webhooks/index.ts', 'http/index.ts', 'pkpass/index.ts', 'wallet/index.ts', 'apns/index.ts', 'google/index.ts']) expect(read(entry)).not.toMatch(/export \*/);
+    for (const entry of ['index.ts', 'webhooks/index.ts', 'http/index.ts', 'pkpass/index.ts', 'wallet/index.ts', 'apns/index.ts', 'google/index.ts'])
+      expect(read(entry)).not.toMatch(/export \*/);
   });
 });

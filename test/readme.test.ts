@@ -5,22 +5,33 @@ import { buildPass, definePassTemplate } from '../src/index.js';
 // runs the README's samples themselves against the built package): a
 // development identity, the team read from its certificate, the pass packed
 // and verified. If this changes, change the README.
-test('the README example builds a valid pass with the certificate\'s team, and signs it', async () => {
+test("the README example builds a valid pass with the certificate's team, and signs it", async () => {
   const { createDevelopmentIdentity, createPassSigner, packPass, pkpassHeaders, prepareFiles, verifyPass } = await import('../src/pkpass/index.js');
   const { png } = await import('./pkpass/helpers.js');
   const identity = await createDevelopmentIdentity({ passTypeIdentifier: 'pass.com.example.event' });
   const signer = await createPassSigner({ certificate: identity.certificate, privateKey: identity.privateKey, wwdr: identity.wwdr });
   const template = definePassTemplate({
-    id: 42, name: 'Event ticket', formatVersion: 1, passType: 'pass.com.example.event',
+    id: 42,
+    name: 'Event ticket',
+    formatVersion: 1,
+    passType: 'pass.com.example.event',
     description: {
       barcode: { message: '${barcode}', format: 'PKBarcodeFormatPDF417', messageEncoding: 'iso-8859-1' },
-      logoText: '${eventName}', foregroundColor: '#ffffff', backgroundColor: 'rgb(60, 65, 76)',
-      generic: { primaryFields: [{ key: 'event', value: '${eventName}' }], secondaryFields: [{ key: 'seat', label: 'Seat', value: 'Row ${seat}', textAlignment: 'PKTextAlignmentRight' }] },
+      logoText: '${eventName}',
+      foregroundColor: '#ffffff',
+      backgroundColor: 'rgb(60, 65, 76)',
+      generic: {
+        primaryFields: [{ key: 'event', value: '${eventName}' }],
+        secondaryFields: [{ key: 'seat', label: 'Seat', value: 'Row ${seat}', textAlignment: 'PKTextAlignmentRight' }],
+      },
     },
     placeholder: ['eventName', 'seat', 'barcode'],
   });
-  const pass = buildPass(template, { eventName: 'Concert', seat: '12B', barcode: 'ABC123456' },
-    { teamIdentifier: signer.teamIdentifier, organizationName: 'Example Events', webServiceURL: 'https://passes.example.com/' });
+  const pass = buildPass(
+    template,
+    { eventName: 'Concert', seat: '12B', barcode: 'ABC123456' },
+    { teamIdentifier: signer.teamIdentifier, organizationName: 'Example Events', webServiceURL: 'https://passes.example.com/' },
+  );
   expect(pass.teamIdentifier).toBe('DEVTEAM123');
   expect(pass.foregroundColor).toBe('rgb(255, 255, 255)');
   expect(pass.serialNumber).toMatch(/^[0-9a-f-]{36}$/);
@@ -42,9 +53,7 @@ test('the README example builds a valid pass with the certificate\'s team, and s
 test('the README pkpass example signs a pass that openssl and verifyPass accept', async () => {
   const { readFile, writeFile } = await import('node:fs/promises');
   const { join } = await import('node:path');
-  const { createPassSigner, encodePassStrings, packPass, pkpassHeaders, prepareFiles, verifyPass } = await import(
-    '../src/pkpass/index.js'
-  );
+  const { createPassSigner, encodePassStrings, packPass, pkpassHeaders, prepareFiles, verifyPass } = await import('../src/pkpass/index.js');
   const { makePki } = await import('./pkpass/pki.js');
   const { opensslVerifyPackage, png, tempDir } = await import('./pkpass/helpers.js');
   const pki = await makePki();
@@ -63,12 +72,18 @@ test('the README pkpass example signs a pass that openssl and verifyPass accept'
       wwdr: await readFile(at('AppleWWDRCAG4.cer')),
     });
     const files = await prepareFiles({
-      'icon.png': await readFile(at('icon.png')), 'icon@2x.png': await readFile(at('icon@2x.png')),
+      'icon.png': await readFile(at('icon.png')),
+      'icon@2x.png': await readFile(at('icon@2x.png')),
       'de.lproj/pass.strings': encodePassStrings({ Seat: 'Sitzplatz' }),
     });
     const template = definePassTemplate({
-      id: 42, name: 'Event ticket', formatVersion: 1, passType: 'pass.com.example.test',
-      description: { eventTicket: { primaryFields: [{ key: 'event', value: '${eventName}' }], secondaryFields: [{ key: 'seat', label: 'Seat', value: '${seat}' }] } },
+      id: 42,
+      name: 'Event ticket',
+      formatVersion: 1,
+      passType: 'pass.com.example.test',
+      description: {
+        eventTicket: { primaryFields: [{ key: 'event', value: '${eventName}' }], secondaryFields: [{ key: 'seat', label: 'Seat', value: '${seat}' }] },
+      },
       placeholder: ['eventName', 'seat'],
     });
     const values = { eventName: 'Concert', seat: '12B' };
@@ -93,21 +108,34 @@ test('the README Google example maps the pass and signs an Add to Google Wallet 
   const { createSaveUrl, readGoogleCredentials, toGoogleWallet } = await import('../src/google/index.js');
   const { testServiceAccount } = await import('./google/keys.js');
   const template = definePassTemplate({
-    id: 42, name: 'Event ticket', formatVersion: 1, passType: 'pass.com.example.event',
+    id: 42,
+    name: 'Event ticket',
+    formatVersion: 1,
+    passType: 'pass.com.example.event',
     description: {
       barcode: { message: '${barcode}', format: 'PKBarcodeFormatPDF417', messageEncoding: 'iso-8859-1' },
-      logoText: '${eventName}', foregroundColor: '#ffffff', backgroundColor: 'rgb(60, 65, 76)',
-      generic: { primaryFields: [{ key: 'event', value: '${eventName}' }], secondaryFields: [{ key: 'seat', label: 'Seat', value: 'Row ${seat}', textAlignment: 'PKTextAlignmentRight' }] },
+      logoText: '${eventName}',
+      foregroundColor: '#ffffff',
+      backgroundColor: 'rgb(60, 65, 76)',
+      generic: {
+        primaryFields: [{ key: 'event', value: '${eventName}' }],
+        secondaryFields: [{ key: 'seat', label: 'Seat', value: 'Row ${seat}', textAlignment: 'PKTextAlignmentRight' }],
+      },
     },
     placeholder: ['eventName', 'seat', 'barcode'],
   });
-  const pass = buildPass(template, { eventName: 'Concert', seat: '12B', barcode: 'ABC123456' },
-    { teamIdentifier: 'A93A5CM278', organizationName: 'Example Events', serialNumber: 'ticket-1' });
+  const pass = buildPass(
+    template,
+    { eventName: 'Concert', seat: '12B', barcode: 'ABC123456' },
+    { teamIdentifier: 'A93A5CM278', organizationName: 'Example Events', serialNumber: 'ticket-1' },
+  );
 
   const credentials = readGoogleCredentials(testServiceAccount().json);
   const google = toGoogleWallet(pass, { issuerId: '3388000000012345678' });
   const link = await createSaveUrl(credentials, {
-    classes: [{ type: google.type, class: google.class }], objects: [{ type: google.type, object: google.object }] });
+    classes: [{ type: google.type, class: google.class }],
+    objects: [{ type: google.type, object: google.object }],
+  });
 
   expect(google.type).toBe('generic');
   expect(google.losses.map((loss) => loss.path)).toContain('/foregroundColor');

@@ -82,7 +82,13 @@ export function sizeReport(options: SizeReportOptions): Plugin {
       // PASSMINT_WRITE_FIGURES=1: the sizes go to bench/results.json, and from there to docs/playground.md.
       if (writeRequested) {
         const stored = rows.map(({ name, initial, gzip, bytes }) => ({ name, initial, gzip, bytes }));
-        writePlaygroundFigures('bundle', { command: 'npm run build:playground', date: new Date().toISOString(), budgetKb: options.initialBudgetKb, initialGzip, chunks: stored });
+        writePlaygroundFigures('bundle', {
+          command: 'npm run build:playground',
+          date: new Date().toISOString(),
+          budgetKb: options.initialBudgetKb,
+          initialGzip,
+          chunks: stored,
+        });
       }
     },
   };

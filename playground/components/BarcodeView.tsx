@@ -12,7 +12,16 @@ function report(message: string | undefined): void {
   const next =
     message === undefined
       ? []
-      : [{ id: 'preview:barcode', source: 'preview' as const, severity: 'error' as const, code: 'barcode-message-unencodable', message, path: '/barcodes/0/message' }];
+      : [
+          {
+            id: 'preview:barcode',
+            source: 'preview' as const,
+            severity: 'error' as const,
+            code: 'barcode-message-unencodable',
+            message,
+            path: '/barcodes/0/message',
+          },
+        ];
   if (next.length !== 0 || previewProblems.peek().length !== 0) previewProblems.value = next;
 }
 

@@ -27,7 +27,9 @@ const DAY: Intl.DateTimeFormatOptions = { dateStyle: 'medium' };
 function personName(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return text(value);
   const name = value as Record<string, unknown>;
-  const parts = [name['namePrefix'], name['givenName'], name['middleName'], name['familyName'], name['nameSuffix']].map(text).filter((part) => part !== undefined);
+  const parts = [name['namePrefix'], name['givenName'], name['middleName'], name['familyName'], name['nameSuffix']]
+    .map(text)
+    .filter((part) => part !== undefined);
   return parts.length === 0 ? text(name['nickname']) : parts.join(' ');
 }
 
@@ -91,8 +93,14 @@ export function BoardingCard({ pass, images }: { pass: Pass; images: CardImages 
   return (
     <article class="pass semantic-boarding" style={style} data-testid="semantic-boarding-preview" aria-label="Semantic boarding pass preview">
       <header class="boarding-head">
-        {images.primaryLogo === undefined ? <div class="pass-logo-text">{pass.logoText ?? ''}</div> : <img class="poster-logo" src={images.primaryLogo} alt="" data-testid="image-primaryLogo" />}
-        <div class="boarding-flight" data-testid="boarding-flight">{flight}</div>
+        {images.primaryLogo === undefined ? (
+          <div class="pass-logo-text">{pass.logoText ?? ''}</div>
+        ) : (
+          <img class="poster-logo" src={images.primaryLogo} alt="" data-testid="image-primaryLogo" />
+        )}
+        <div class="boarding-flight" data-testid="boarding-flight">
+          {flight}
+        </div>
       </header>
       {/* The plane between the airports is drawn by the stylesheet (a <dl> holds only its terms and definitions). */}
       <dl class="boarding-route">

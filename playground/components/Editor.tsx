@@ -1,26 +1,9 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { json } from '@codemirror/lang-json';
-import {
-  bracketMatching,
-  ensureSyntaxTree,
-  foldGutter,
-  foldKeymap,
-  HighlightStyle,
-  indentOnInput,
-  syntaxHighlighting,
-  syntaxTree,
-} from '@codemirror/language';
+import { bracketMatching, ensureSyntaxTree, foldGutter, foldKeymap, HighlightStyle, indentOnInput, syntaxHighlighting, syntaxTree } from '@codemirror/language';
 import { type Diagnostic, lintGutter, lintKeymap, setDiagnostics } from '@codemirror/lint';
 import { EditorSelection, EditorState } from '@codemirror/state';
-import {
-  drawSelection,
-  EditorView,
-  highlightActiveLine,
-  highlightActiveLineGutter,
-  keymap,
-  lineNumbers,
-  tooltips,
-} from '@codemirror/view';
+import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, tooltips } from '@codemirror/view';
 import { effect } from '@preact/signals';
 import { tags } from '@lezer/highlight';
 import { useEffect, useRef } from 'preact/hooks';

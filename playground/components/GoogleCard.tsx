@@ -40,16 +40,25 @@ function titles(pass: GoogleWalletPass): { title: string; header: string; subhea
     case 'eventTicket':
       return { title, header: localized(walletClass['eventName']) ?? '', subheader: localized(record(walletClass['venue'])?.['name']) };
     case 'offer':
-      return { title: (walletClass['provider'] as string | undefined) ?? title, header: localized(walletClass['localizedTitle']) ?? (walletClass['title'] as string | undefined) ?? '' };
+      return {
+        title: (walletClass['provider'] as string | undefined) ?? title,
+        header: localized(walletClass['localizedTitle']) ?? (walletClass['title'] as string | undefined) ?? '',
+      };
     case 'loyalty':
-      return { title: (walletClass['issuerName'] as string | undefined) ?? title, header: localized(walletClass['localizedProgramName']) ?? (walletClass['programName'] as string | undefined) ?? '' };
+      return {
+        title: (walletClass['issuerName'] as string | undefined) ?? title,
+        header: localized(walletClass['localizedProgramName']) ?? (walletClass['programName'] as string | undefined) ?? '',
+      };
     case 'flight': {
       const info = record(walletClass['flightHeader']);
       const carrier = record(info?.['carrier'])?.['carrierIataCode'] as string | undefined;
       const from = record(walletClass['origin'])?.['airportIataCode'] as string | undefined;
       const to = record(walletClass['destination'])?.['airportIataCode'] as string | undefined;
       // Google refuses a flight class without its airports: say so where they would be.
-      const header = from !== undefined && to !== undefined ? `${from} → ${to}` : 'No airports: Google needs the departureAirportCode and destinationAirportCode semantic tags';
+      const header =
+        from !== undefined && to !== undefined
+          ? `${from} → ${to}`
+          : 'No airports: Google needs the departureAirportCode and destinationAirportCode semantic tags';
       return { title, header, subheader: `${carrier ?? ''}${(info?.['flightNumber'] as string | undefined) ?? ''}` };
     }
     case 'transit': {
@@ -67,7 +76,8 @@ function rows(pass: GoogleWalletPass, modules: ReadonlyMap<string, Module>): Mod
   if (!Array.isArray(infos)) return [];
   return infos.map((row: unknown) => {
     const shape = record(row) ?? {};
-    const items = record(shape['oneItem']) !== undefined ? [record(shape['oneItem'])?.['item']] : Object.values(record(shape['twoItems'] ?? shape['threeItems']) ?? {});
+    const items =
+      record(shape['oneItem']) !== undefined ? [record(shape['oneItem'])?.['item']] : Object.values(record(shape['twoItems'] ?? shape['threeItems']) ?? {});
     return items.flatMap((item) => {
       const fields = record(record(item)?.['firstValue'])?.['fields'];
       const path = Array.isArray(fields) ? (fields[0] as unknown) : undefined;
@@ -98,10 +108,21 @@ export function GoogleCard({ pass }: { pass: GoogleWalletPass }): JSX.Element {
   const barcode: Barcode | undefined =
     google === undefined || format === undefined
       ? undefined
-      : { format, message: String(google['value'] ?? ''), messageEncoding: 'iso-8859-1', ...(typeof google['alternateText'] === 'string' ? { altText: google['alternateText'] } : {}) };
+      : {
+          format,
+          message: String(google['value'] ?? ''),
+          messageEncoding: 'iso-8859-1',
+          ...(typeof google['alternateText'] === 'string' ? { altText: google['alternateText'] } : {}),
+        };
   return (
     <div class="google-view">
-      <article class="google-card" style={{ backgroundColor: background, color: textColor(background) }} data-testid="google-preview" data-type={type} aria-label="Google Wallet pass preview">
+      <article
+        class="google-card"
+        style={{ backgroundColor: background, color: textColor(background) }}
+        data-testid="google-preview"
+        data-type={type}
+        aria-label="Google Wallet pass preview"
+      >
         <header class="google-head">
           {logo === undefined ? <span class="google-logo empty" aria-hidden="true" /> : <img class="google-logo" src={logo} alt="" data-testid="google-logo" />}
           <span class="google-title">{title}</span>

@@ -20,10 +20,16 @@ async function makeLink(): Promise<void> {
   const { makeSaveLink } = await import('../lib/google-view.js');
   const paths = [...new Set([...images.value.keys()].map((path) => path.replace(/@[23]x\.png$/, '.png')))];
   // Each language's pass.strings becomes Google's translatedValues.
-  const strings = Object.fromEntries([...stringsTables.value].flatMap(([language, table]) => (table instanceof Map ? [[language, Object.fromEntries(table)] as const] : [])));
+  const strings = Object.fromEntries(
+    [...stringsTables.value].flatMap(([language, table]) => (table instanceof Map ? [[language, Object.fromEntries(table)] as const] : [])),
+  );
   const made = await makeSaveLink(pass, key.json, issuerId.value, imageBase.value, paths, location.origin, strings);
   result.value = made.ok
-    ? { kind: 'done', url: made.url, message: `Signed by ${made.clientEmail}. The link holds the class and the object; Google creates them when the pass is saved.` }
+    ? {
+        kind: 'done',
+        url: made.url,
+        message: `Signed by ${made.clientEmail}. The link holds the class and the object; Google creates them when the pass is saved.`,
+      }
     : { kind: 'failed', code: made.code, message: made.message };
 }
 
@@ -35,8 +41,8 @@ export function GooglePanel(): JSX.Element {
   return (
     <div class="google-panel" data-testid="google-panel">
       <p class="privacy">
-        <strong>The service-account key stays in this page</strong>, like the Apple key: in memory only, never in the link, never in storage, never sent. The link
-        is signed here (RS256, Web Crypto).
+        <strong>The service-account key stays in this page</strong>, like the Apple key: in memory only, never in the link, never in storage, never sent. The
+        link is signed here (RS256, Web Crypto).
       </p>
       <div class="credentials">
         <div class="credential">
@@ -78,7 +84,10 @@ export function GooglePanel(): JSX.Element {
           <p class="hint">Digits, from the Google Pay &amp; Wallet Console.</p>
           <input id="google-issuer" type="text" inputMode="numeric" value={issuerId.value} onInput={(event) => (issuerId.value = event.currentTarget.value)} />
           <label for="google-images">Image base URL (optional)</label>
-          <p class="hint">Google fetches images from public https URLs: where this pass's images are hosted, e.g. https://passes.example.com/images/. Without it the link carries no image.</p>
+          <p class="hint">
+            Google fetches images from public https URLs: where this pass's images are hosted, e.g. https://passes.example.com/images/. Without it the link
+            carries no image.
+          </p>
           <input id="google-images" type="url" value={imageBase.value} onInput={(event) => (imageBase.value = event.currentTarget.value)} />
         </div>
       </div>
@@ -108,7 +117,9 @@ export function GooglePanel(): JSX.Element {
             </a>
           </p>
         )}
-        {code === undefined ? message : (
+        {code === undefined ? (
+          message
+        ) : (
           <>
             <code>{code}</code> {message}
           </>

@@ -3,7 +3,20 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { PassStyle } from '../../src/index.js';
 import { type ImageLayout, type ImageName, imageLayout } from '../../src/index.js';
-import { bestImage, checkImage, dropMissingImages, guidanceText, IMAGE_NAMES, imagePath, images, missingImages, removeImage, SCALES, setImage, slotUse } from '../images.js';
+import {
+  bestImage,
+  checkImage,
+  dropMissingImages,
+  guidanceText,
+  IMAGE_NAMES,
+  imagePath,
+  images,
+  missingImages,
+  removeImage,
+  SCALES,
+  setImage,
+  slotUse,
+} from '../images.js';
 import { passStyle, STYLE_PHRASES } from '../lib/pass-style.js';
 import { placeholderIcon } from '../lib/placeholder-icon.js';
 import { shownPass } from '../state.js';
@@ -54,11 +67,7 @@ function Density({ name, scale, style }: { name: ImageName; scale: 1 | 2 | 3; st
       }}
     >
       <span class="density-name">@{scale}x</span>
-      {image === undefined ? (
-        <span class="thumb empty-thumb" aria-hidden="true" />
-      ) : (
-        <img class="thumb" src={image.url} alt="" />
-      )}
+      {image === undefined ? <span class="thumb empty-thumb" aria-hidden="true" /> : <img class="thumb" src={image.url} alt="" />}
       <span class="density-size" data-testid={`size-${path}`}>
         {image === undefined ? guidanceText(name, style, scale) : `${image.width}×${image.height}`}
       </span>
@@ -66,10 +75,7 @@ function Density({ name, scale, style }: { name: ImageName; scale: 1 | 2 | 3; st
       <input id={id} class="visually-hidden" type="file" accept="image/png,image/*" onChange={(event) => void take(event.currentTarget.files?.[0])} />
       <label class="file-button" for={id}>
         {image === undefined ? 'Choose' : 'Replace'}
-        <span class="visually-hidden">
-          {' '}
-          {path}
-        </span>
+        <span class="visually-hidden"> {path}</span>
       </label>
       {image === undefined ? null : (
         <button type="button" class="small" onClick={() => removeImage(path)}>
@@ -114,13 +120,13 @@ function Slots({ style, layoutKey }: { style: PassStyle; layoutKey: string }): J
   return (
     <div class="images" data-testid="images-panel">
       <p class="hint">
-        PNG (other formats are converted). Sizes are Apple's guidance for {STYLE_PHRASES[style]} in pixels; drop a file on a slot or choose one. Images are kept in this
-        browser (IndexedDB); a share link names them by a short hash only.
+        PNG (other formats are converted). Sizes are Apple's guidance for {STYLE_PHRASES[style]} in pixels; drop a file on a slot or choose one. Images are kept
+        in this browser (IndexedDB); a share link names them by a short hash only.
       </p>
       {missing.length === 0 ? null : (
         <p class="warning-note" role="status" data-testid="missing-images">
-          This link names {missing.length} image{missing.length === 1 ? '' : 's'} this browser does not have ({missing.join(', ')}): images travel in the link by
-          reference only. Add them again, or ask for the .pkpass. The link keeps naming them until then.{' '}
+          This link names {missing.length} image{missing.length === 1 ? '' : 's'} this browser does not have ({missing.join(', ')}): images travel in the link
+          by reference only. Add them again, or ask for the .pkpass. The link keeps naming them until then.{' '}
           <button type="button" class="small" onClick={dropMissingImages}>
             Stop naming them
           </button>

@@ -56,15 +56,28 @@ export function Inspector(): JSX.Element {
         }}
       >
         <label for="inspect-file">Drop a .pkpass here, or choose one</label>
-        <input id="inspect-file" type="file" accept=".pkpass,.zip,application/vnd.apple.pkpass" data-testid="inspect-file" onChange={(event) => void inspect(event.currentTarget.files?.[0])} />
+        <input
+          id="inspect-file"
+          type="file"
+          accept=".pkpass,.zip,application/vnd.apple.pkpass"
+          data-testid="inspect-file"
+          onChange={(event) => void inspect(event.currentTarget.files?.[0])}
+        />
         <p class="hint">Read and checked in this page; the file is not uploaded.</p>
       </div>
       <div class="root-input">
         <label for="inspect-root">Trusted root certificate (optional)</label>
-        <input id="inspect-root" type="file" accept=".cer,.crt,.pem,.der" data-testid="inspect-root" onChange={(event) => void setRoot(event.currentTarget.files?.[0])} />
+        <input
+          id="inspect-root"
+          type="file"
+          accept=".cer,.crt,.pem,.der"
+          data-testid="inspect-root"
+          onChange={(event) => void setRoot(event.currentTarget.files?.[0])}
+        />
         <p class="hint">
-          Without one, the chain is checked up to the WWDR certificate inside the package. Give Apple's root — Apple Root CA, <code>AppleIncRootCertificate.cer</code> from
-          apple.com/certificateauthority, which issued the WWDR intermediates — to check it all the way, as Wallet does.
+          Without one, the chain is checked up to the WWDR certificate inside the package. Give Apple's root — Apple Root CA,{' '}
+          <code>AppleIncRootCertificate.cer</code> from apple.com/certificateauthority, which issued the WWDR intermediates — to check it all the way, as Wallet
+          does.
           {root.value === undefined ? '' : ` Using ${root.value.name}.`}
         </p>
       </div>

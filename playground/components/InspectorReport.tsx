@@ -25,7 +25,12 @@ function useImageUrls(contents: ReadonlyMap<string, Uint8Array>): CardImages {
     }
     return found;
   }, [contents]);
-  useEffect(() => () => Object.values(urls).forEach((url) => URL.revokeObjectURL(url)), [urls]);
+  useEffect(
+    () => () => {
+      for (const url of Object.values(urls)) URL.revokeObjectURL(url);
+    },
+    [urls],
+  );
   return urls;
 }
 
@@ -125,7 +130,12 @@ export function InspectorReport({ inspection }: { inspection: Inspection }): JSX
             {[...inspection.strings].map(([language, entries]) => (
               <li key={language}>
                 <code>{language}</code>: {entries.size} string{entries.size === 1 ? '' : 's'}
-                {entries.size === 0 ? '' : ` — ${[...entries].slice(0, 3).map(([key, text]) => `"${key}" → "${text}"`).join(', ')}${entries.size > 3 ? ', …' : ''}`}
+                {entries.size === 0
+                  ? ''
+                  : ` — ${[...entries]
+                      .slice(0, 3)
+                      .map(([key, text]) => `"${key}" → "${text}"`)
+                      .join(', ')}${entries.size > 3 ? ', …' : ''}`}
               </li>
             ))}
           </ul>

@@ -17,7 +17,14 @@ const SOURCE_NAMES: Readonly<Record<IssueSource, string>> = {
 
 function IssueButton({ entry }: { entry: IssueEntry }): JSX.Element {
   return (
-    <button type="button" class={`issue ${entry.severity}${entry.source === 'google' ? ' google' : ''}`} data-code={entry.code} data-severity={entry.severity} data-source={entry.source} onClick={() => revealIssue(entry)}>
+    <button
+      type="button"
+      class={`issue ${entry.severity}${entry.source === 'google' ? ' google' : ''}`}
+      data-code={entry.code}
+      data-severity={entry.severity}
+      data-source={entry.source}
+      onClick={() => revealIssue(entry)}
+    >
       <span class="issue-severity">{entry.source === 'google' ? 'Google' : entry.severity}</span>
       <span class="issue-code">{entry.code}</span>
       <span class="issue-message">{entry.message}</span>
@@ -54,7 +61,9 @@ export function IssuesList(): JSX.Element {
           <summary>
             Google Wallet: {lost.length} thing{lost.length === 1 ? '' : 's'} it does not show
           </summary>
-          <p class="hint">What <code>toGoogleWallet</code> could not carry over. Apple Wallet is not affected.</p>
+          <p class="hint">
+            What <code>toGoogleWallet</code> could not carry over. Apple Wallet is not affected.
+          </p>
           <ul class="issues">
             {lost.map((entry) => (
               <li key={entry.id}>

@@ -14,7 +14,8 @@ export function LocalizationsPanel(): JSX.Element {
     // Starts with every text of the template, each translated as itself: change the right-hand sides.
     // Values filled in from placeholders are one holder's (a name, a member number): not in the table.
     const template = parsed.peek();
-    const body = template.ok && typeof template.value === 'object' && template.value !== null ? (template.value as { description?: unknown }).description : undefined;
+    const body =
+      template.ok && typeof template.value === 'object' && template.value !== null ? (template.value as { description?: unknown }).description : undefined;
     addLanguage(draft, stringsTemplate(templateTexts(shownPass.peek().pass ?? {}, body ?? {})));
     previewLanguage.value = draft;
     setDraft('');
@@ -22,8 +23,8 @@ export function LocalizationsPanel(): JSX.Element {
   return (
     <div class="localizations-panel" data-testid="localizations">
       <p class="hint">
-        Wallet shows a pass in the phone's language when the package has <code>xx.lproj/pass.strings</code>: each label, value or logo text that is a key there is
-        replaced by its translation. Lines read <code>"Member" = "Mitglied";</code>. The files go into the signed package and the unsigned bundle.
+        Wallet shows a pass in the phone's language when the package has <code>xx.lproj/pass.strings</code>: each label, value or logo text that is a key there
+        is replaced by its translation. Lines read <code>"Member" = "Mitglied";</code>. The files go into the signed package and the unsigned bundle.
       </p>
       <div class="toolbar">
         <label for="new-language">Language</label>

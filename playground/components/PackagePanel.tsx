@@ -23,7 +23,19 @@ function fileName(pass: unknown): string {
   return `${typeof serial === 'string' && /^[\w.-]{1,64}$/.test(serial) ? serial : 'pass'}`;
 }
 
-function CredentialInput({ id, label, hint, target, secret = false }: { id: string; label: string; hint: string; target: typeof certificate; secret?: boolean }): JSX.Element {
+function CredentialInput({
+  id,
+  label,
+  hint,
+  target,
+  secret = false,
+}: {
+  id: string;
+  label: string;
+  hint: string;
+  target: typeof certificate;
+  secret?: boolean;
+}): JSX.Element {
   const current = target.value;
   const [shown, setShown] = useState(false);
   return (
@@ -76,7 +88,11 @@ async function sign(): Promise<void> {
   if (pass === undefined || cert === undefined || key === undefined || intermediate === undefined) return;
   status.value = { kind: 'working', message: 'Signing…', issues: [] };
   const { signPassInPage } = await import('../lib/sign.js');
-  const result = await signPassInPage(pass, { ...imageFiles.value, ...stringsFiles.value }, { certificate: cert.value, privateKey: key.value, wwdr: intermediate.value, passphrase: passphrase.value });
+  const result = await signPassInPage(
+    pass,
+    { ...imageFiles.value, ...stringsFiles.value },
+    { certificate: cert.value, privateKey: key.value, wwdr: intermediate.value, passphrase: passphrase.value },
+  );
   if (!result.ok) {
     status.value = { kind: 'failed', message: 'Not signed:', issues: result.issues };
     return;
@@ -127,8 +143,8 @@ export function PackagePanel(): JSX.Element {
         <summary>Why sign, and without a certificate?</summary>
         <p>
           Wallet opens only passes signed with a <em>Pass Type ID certificate</em> from an Apple Developer account (Certificates, Identifiers &amp; Profiles →
-          Pass Type IDs), chained to Apple's WWDR intermediate (G4: <code>https://www.apple.com/certificateauthority/AppleWWDRCAG4.cer</code>). Its UID must equal
-          the pass's <code>passTypeIdentifier</code> (the template's <code>passType</code>) and its OU the team identifier. This page does not read a{' '}
+          Pass Type IDs), chained to Apple's WWDR intermediate (G4: <code>https://www.apple.com/certificateauthority/AppleWWDRCAG4.cer</code>). Its UID must
+          equal the pass's <code>passTypeIdentifier</code> (the template's <code>passType</code>) and its OU the team identifier. This page does not read a{' '}
           <code>.p12</code>: turn the one Keychain Access exports into the two PEM files with <code>passmint cert Certificates.p12 -o keys/</code> (or{' '}
           <code>openssl pkcs12 -legacy -in Certificates.p12 -clcerts -nokeys -out pass.pem</code> and <code>… -nocerts -out key.pem</code>).
         </p>
@@ -143,7 +159,13 @@ export function PackagePanel(): JSX.Element {
         <CredentialInput id="wwdr" label="Apple WWDR intermediate" hint="PEM or DER (AppleWWDRCAG4.cer)" target={wwdr} />
         <div class="credential">
           <label for="passphrase">Key passphrase (if the key is encrypted)</label>
-          <input id="passphrase" type="password" autocomplete="off" value={passphrase.value} onInput={(event) => (passphrase.value = event.currentTarget.value)} />
+          <input
+            id="passphrase"
+            type="password"
+            autocomplete="off"
+            value={passphrase.value}
+            onInput={(event) => (passphrase.value = event.currentTarget.value)}
+          />
         </div>
       </div>
       <div class="toolbar">
@@ -153,10 +175,19 @@ export function PackagePanel(): JSX.Element {
         <button type="button" data-testid="download-unsigned" disabled={pass === undefined} onClick={() => void downloadUnsigned()}>
           Download unsigned bundle
         </button>
-        <button type="button" data-testid="forget-keys" disabled={certificate.value === undefined && privateKey.value === undefined && wwdr.value === undefined && passphrase.value === ''} onClick={forget}>
+        <button
+          type="button"
+          data-testid="forget-keys"
+          disabled={certificate.value === undefined && privateKey.value === undefined && wwdr.value === undefined && passphrase.value === ''}
+          onClick={forget}
+        >
           Forget the keys
         </button>
-        {pass === undefined ? <span class="note">Fix the template's errors first.</span> : ready ? null : <span class="note">Signing needs all three files.</span>}
+        {pass === undefined ? (
+          <span class="note">Fix the template's errors first.</span>
+        ) : ready ? null : (
+          <span class="note">Signing needs all three files.</span>
+        )}
       </div>
       <div role="status" class={`sign-status ${kind}`} data-testid="sign-status" data-kind={kind}>
         {message}

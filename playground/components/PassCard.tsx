@@ -19,7 +19,9 @@ const STYLE_NAMES: Readonly<Record<PassStyle, string>> = {
 };
 
 /** Object URLs of the pass's images (the densest of each), by image name. */
-export type CardImages = Readonly<Partial<Record<'icon' | 'logo' | 'strip' | 'thumbnail' | 'background' | 'footer' | 'artwork' | 'primaryLogo' | 'secondaryLogo' | 'venueMap', string>>>;
+export type CardImages = Readonly<
+  Partial<Record<'icon' | 'logo' | 'strip' | 'thumbnail' | 'background' | 'footer' | 'artwork' | 'primaryLogo' | 'secondaryLogo' | 'venueMap', string>>
+>;
 
 /**
  * One field as a term and its definition (inside a row's `<dl>`), so a screen reader says
@@ -124,7 +126,7 @@ export function PassCard({ pass, images, testId = 'pass-preview' }: { pass: Pass
   // An event ticket with a strip shows neither background nor thumbnail.
   const strip = style === 'eventTicket' || style === 'coupon' || style === 'storeCard' ? images.strip : undefined;
   const backgroundImage = style === 'eventTicket' && strip === undefined ? images.background : undefined;
-  const thumbnail = (style === 'generic' || (style === 'eventTicket' && strip === undefined)) ? images.thumbnail : undefined;
+  const thumbnail = style === 'generic' || (style === 'eventTicket' && strip === undefined) ? images.thumbnail : undefined;
   const footer = style === 'boardingPass' ? images.footer : undefined;
   // The primary fields sit on the strip image when there is one; without it Wallet draws no band, only the pass's color.
   const stripStyle = strip !== undefined;

@@ -55,9 +55,7 @@ export function PassDetails({ pass, fields, icon }: { pass: Pass; fields: readon
           {typeof pass.description === 'string' ? <span>{pass.description}</span> : null}
         </div>
       </header>
-      {fields.length === 0 ? null : (
-        <DetailsList fields={fields} testId="back-fields" />
-      )}
+      {fields.length === 0 ? null : <DetailsList fields={fields} testId="back-fields" />}
       <div class="details-group" aria-hidden="true">
         <div class="details-row toggle">
           Automatic Updates <span class="switch" />

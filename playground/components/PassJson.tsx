@@ -41,8 +41,12 @@ export function PassJson(): JSX.Element {
   return (
     <>
       <div class="toolbar">
-        <button type="button" onClick={copy}>Copy pass.json</button>
-        <button type="button" onClick={download}>Download pass.json</button>
+        <button type="button" onClick={copy}>
+          Copy pass.json
+        </button>
+        <button type="button" onClick={download}>
+          Download pass.json
+        </button>
         <span role="status">{note}</span>
       </div>
       <pre class="pass-json" data-testid="pass-json" tabIndex={0} aria-label="Rendered pass.json">

@@ -16,10 +16,12 @@ import { BoardingCard } from './BoardingCard.js';
 
 const cardImages = computed<CardImages>(() => {
   const map = images.value;
-  return Object.fromEntries(IMAGE_NAMES.flatMap((name) => {
-    const image = bestImage(map, name);
-    return image === undefined ? [] : [[name, image.url]];
-  }));
+  return Object.fromEntries(
+    IMAGE_NAMES.flatMap((name) => {
+      const image = bestImage(map, name);
+      return image === undefined ? [] : [[name, image.url]];
+    }),
+  );
 });
 
 /** Which wallet the preview draws. */
@@ -118,7 +120,10 @@ export function PassPreview({ testId = 'pass-preview' }: { testId?: string } = {
   const poster = posterLayout(pass);
   const drawable = poster !== undefined && poster.missing.length === 0 && poster.reason === undefined;
   const drawPoster = drawable && posterView.value === 'poster';
-  const what = poster?.kind === 'semanticBoardingPass' ? { layout: 'the semantic boarding pass', older: 'boarding pass' } : { layout: 'the poster', older: 'event ticket' };
+  const what =
+    poster?.kind === 'semanticBoardingPass'
+      ? { layout: 'the semantic boarding pass', older: 'boarding pass' }
+      : { layout: 'the poster', older: 'event ticket' };
   return (
     <div class={stale ? 'preview stale' : 'preview'}>
       {stale ? <p class="stale-note">Showing the last pass that could be built — see the issues.</p> : null}
@@ -129,14 +134,19 @@ export function PassPreview({ testId = 'pass-preview' }: { testId?: string } = {
         <p class="warning-note" data-testid="poster-fallback-note">
           Wallet cannot draw {what.layout}: {poster.reason ?? ''}
           {poster.reason !== undefined && poster.missing.length > 0 ? '; ' : ''}
-          {poster.missing.length === 0 ? '' : `the pass lacks the semantic tag${poster.missing.length === 1 ? '' : 's'} ${poster.missing.join(', ')}`}. Every iPhone shows the {what.older} below.
+          {poster.missing.length === 0 ? '' : `the pass lacks the semantic tag${poster.missing.length === 1 ? '' : 's'} ${poster.missing.join(', ')}`}. Every
+          iPhone shows the {what.older} below.
         </p>
       ) : null}
       {!drawPoster ? (
         <PassCard pass={pass} images={cardImages.value} testId={testId} />
       ) : (
         <WithBack pass={pass} layout={poster} icon={cardImages.value.icon}>
-          {poster.kind === 'semanticBoardingPass' ? <BoardingCard pass={pass} images={cardImages.value} /> : <PosterCard pass={pass} layout={poster} images={cardImages.value} />}
+          {poster.kind === 'semanticBoardingPass' ? (
+            <BoardingCard pass={pass} images={cardImages.value} />
+          ) : (
+            <PosterCard pass={pass} layout={poster} images={cardImages.value} />
+          )}
           {poster.kind === 'posterEventTicket' ? <PosterGuide pass={pass} images={cardImages.value} /> : null}
         </WithBack>
       )}

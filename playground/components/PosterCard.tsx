@@ -30,7 +30,10 @@ function PosterField({ field, big = false }: { field: Field; big?: boolean }): J
  * `seatSectionColor`; nothing when the pass has neither.
  */
 function Seating({ semantics }: { semantics: Record<string, unknown> }): JSX.Element | null {
-  const seat = Array.isArray(semantics['seats']) && typeof semantics['seats'][0] === 'object' && semantics['seats'][0] !== null ? (semantics['seats'][0] as Record<string, unknown>) : {};
+  const seat =
+    Array.isArray(semantics['seats']) && typeof semantics['seats'][0] === 'object' && semantics['seats'][0] !== null
+      ? (semantics['seats'][0] as Record<string, unknown>)
+      : {};
   const admission = text(semantics['admissionLevel']);
   const parts = (
     [
@@ -91,7 +94,9 @@ export function PosterCard({ pass, layout, images }: { pass: Pass; layout: Poste
   if (layout.kind === 'posterEventTicket') {
     const away = text(semantics['awayTeamAbbreviation']);
     const home = text(semantics['homeTeamAbbreviation']);
-    const performers = Array.isArray(semantics['performerNames']) ? (semantics['performerNames'] as unknown[]).filter((name): name is string => typeof name === 'string') : [];
+    const performers = Array.isArray(semantics['performerNames'])
+      ? (semantics['performerNames'] as unknown[]).filter((name): name is string => typeof name === 'string')
+      : [];
     const venue = [text(semantics['venueName']), text(semantics['venueRoom'])].filter((part) => part !== undefined).join(' · ');
     title = (
       <div class="poster-title" data-testid="poster-title">
@@ -99,7 +104,12 @@ export function PosterCard({ pass, layout, images }: { pass: Pass; layout: Poste
         <h3 class="poster-event-name">{text(semantics['eventName']) ?? ''}</h3>
         {performers.length === 0 ? null : <p class="poster-performers">{performers.join(', ')}</p>}
         {eventDate(semantics['eventStartDate']) === undefined ? null : <p class="poster-date">{eventDate(semantics['eventStartDate'])}</p>}
-        {venue === '' ? null : <p class="poster-venue">{venue}{text(semantics['venueRegionName']) === undefined ? '' : `, ${text(semantics['venueRegionName'])}`}</p>}
+        {venue === '' ? null : (
+          <p class="poster-venue">
+            {venue}
+            {text(semantics['venueRegionName']) === undefined ? '' : `, ${text(semantics['venueRegionName'])}`}
+          </p>
+        )}
       </div>
     );
   } else {
@@ -114,10 +124,20 @@ export function PosterCard({ pass, layout, images }: { pass: Pass; layout: Poste
   const footerField = layout.kind === 'posterGeneric' ? structure.footerFields?.[0] : undefined;
   const seating = layout.kind === 'posterEventTicket' ? <Seating semantics={semantics} /> : null;
   return (
-    <article class="pass poster" style={style} data-testid="poster-preview" data-poster={layout.kind} aria-label={`${layout.kind === 'posterGeneric' ? 'Poster generic' : 'Poster event ticket'} pass preview`}>
+    <article
+      class="pass poster"
+      style={style}
+      data-testid="poster-preview"
+      data-poster={layout.kind}
+      aria-label={`${layout.kind === 'posterGeneric' ? 'Poster generic' : 'Poster event ticket'} pass preview`}
+    >
       {art === undefined ? null : <img class="poster-art" src={art} alt="" data-testid="image-artwork" />}
       <header class="poster-head">
-        {images.primaryLogo === undefined ? <div class="pass-logo-text">{logoText}</div> : <img class="poster-logo" src={images.primaryLogo} alt="" data-testid="image-primaryLogo" />}
+        {images.primaryLogo === undefined ? (
+          <div class="pass-logo-text">{logoText}</div>
+        ) : (
+          <img class="poster-logo" src={images.primaryLogo} alt="" data-testid="image-primaryLogo" />
+        )}
         {header === undefined ? null : <PosterField field={header} />}
       </header>
       {title}
@@ -125,7 +145,9 @@ export function PosterCard({ pass, layout, images }: { pass: Pass; layout: Poste
         {footerField === undefined ? null : <PosterField field={footerField} />}
         {seating}
         {barcode === undefined ? null : <BarcodeView barcode={barcode} />}
-        {images.secondaryLogo === undefined || layout.kind !== 'posterEventTicket' ? null : <img class="poster-secondary-logo" src={images.secondaryLogo} alt="" data-testid="image-secondaryLogo" />}
+        {images.secondaryLogo === undefined || layout.kind !== 'posterEventTicket' ? null : (
+          <img class="poster-secondary-logo" src={images.secondaryLogo} alt="" data-testid="image-secondaryLogo" />
+        )}
       </footer>
     </article>
   );

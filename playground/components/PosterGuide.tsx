@@ -54,7 +54,12 @@ export function PosterGuide({ pass, images }: { pass: Pass; images: CardImages }
             {upcoming.map((entry, index) => {
               const venue = text(entry.semantics?.['venueName']);
               return (
-                <li key={`${entry.identifier}:${index}`} class="details-row upcoming" data-identifier={entry.identifier} data-active={entry.isActive === true ? 'true' : undefined}>
+                <li
+                  key={`${entry.identifier}:${index}`}
+                  class="details-row upcoming"
+                  data-identifier={entry.identifier}
+                  data-active={entry.isActive === true ? 'true' : undefined}
+                >
                   <strong class="upcoming-name">{entry.name}</strong>
                   <span class="upcoming-date">{upcomingDate(entry.dateInformation)}</span>
                   {venue === undefined ? null : <span class="upcoming-venue">{venue}</span>}

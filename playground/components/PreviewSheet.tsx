@@ -22,7 +22,14 @@ function hide(): void {
 export function ShowPassButton(): JSX.Element {
   const open = sheetOpen.value;
   return (
-    <button type="button" class="show-pass" aria-expanded={open} aria-controls={open ? 'preview-sheet' : undefined} data-testid="show-pass" onClick={() => (open ? hide() : (sheetOpen.value = true))}>
+    <button
+      type="button"
+      class="show-pass"
+      aria-expanded={open}
+      aria-controls={open ? 'preview-sheet' : undefined}
+      data-testid="show-pass"
+      onClick={() => (open ? hide() : (sheetOpen.value = true))}
+    >
       {open ? 'Hide the pass' : 'Show the pass'}
     </button>
   );
@@ -87,7 +94,11 @@ export function PreviewSheet(): JSX.Element {
         <div class="sheet" ref={sheet} id="preview-sheet" role="dialog" aria-modal="false" aria-labelledby="sheet-heading" data-testid="preview-sheet">
           <div class="sheet-bar">
             <h2 id="sheet-heading">The pass</h2>
-            {errors === 0 ? null : <span class="note">{errors} error{errors === 1 ? '' : 's'} (see Issues)</span>}
+            {errors === 0 ? null : (
+              <span class="note">
+                {errors} error{errors === 1 ? '' : 's'} (see Issues)
+              </span>
+            )}
             <button type="button" ref={close} onClick={hide} data-testid="close-sheet">
               Close
             </button>

@@ -21,7 +21,13 @@ function ValueInput({ name }: { name: string }): JSX.Element {
         onInput={(event) => setValue(name, { text: event.currentTarget.value })}
       />
       <label class="json-toggle" title="Parse the text as JSON: a number, boolean, array or object">
-        <input type="checkbox" aria-label={`${name} as JSON`} data-testid="json-toggle" checked={entry?.json ?? false} onChange={(event) => setValue(name, { json: event.currentTarget.checked })} />
+        <input
+          type="checkbox"
+          aria-label={`${name} as JSON`}
+          data-testid="json-toggle"
+          checked={entry?.json ?? false}
+          onChange={(event) => setValue(name, { json: event.currentTarget.checked })}
+        />
         JSON
       </label>
     </div>

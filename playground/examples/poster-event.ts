@@ -33,7 +33,9 @@ export const posterEvent: Example = {
       },
       eventTicket: {
         primaryFields: [{ key: 'artist', label: 'Artist', value: '${artist}' }],
-        secondaryFields: [{ key: 'date', label: 'Doors', value: '${doors}', dateStyle: 'PKDateStyleMedium', timeStyle: 'PKDateStyleShort', ignoresTimeZone: true }],
+        secondaryFields: [
+          { key: 'date', label: 'Doors', value: '${doors}', dateStyle: 'PKDateStyleMedium', timeStyle: 'PKDateStyleShort', ignoresTimeZone: true },
+        ],
         auxiliaryFields: [
           { key: 'section', label: 'Section', value: '${section}' },
           { key: 'row', label: 'Row', value: '${row}', textAlignment: 'PKTextAlignmentCenter' },

@@ -17,9 +17,6 @@ export interface Example {
 /** Shorthand for example values: strings stay text, numbers become JSON values. */
 export function formValues(values: Readonly<Record<string, string | number>>): Record<string, FormValue> {
   return Object.fromEntries(
-    Object.entries(values).map(([name, value]) => [
-      name,
-      typeof value === 'number' ? { text: String(value), json: true } : { text: value, json: false },
-    ]),
+    Object.entries(values).map(([name, value]) => [name, typeof value === 'number' ? { text: String(value), json: true } : { text: value, json: false }]),
   );
 }

@@ -10,8 +10,7 @@ export interface CutValue {
   readonly path: string;
 }
 
-const idle = (run: () => void): number =>
-  typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 300 }) : window.setTimeout(run, 50);
+const idle = (run: () => void): number => (typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 300 }) : window.setTimeout(run, 50));
 const cancelIdle = (id: number): void => (typeof cancelIdleCallback === 'function' ? cancelIdleCallback(id) : clearTimeout(id));
 
 /** The fields of a drawn front whose one line is wider than its box (Wallet ends them with "…"). */
@@ -53,7 +52,14 @@ export function useCutValues(card: RefObject<HTMLElement | null>, pass: unknown,
         message: `"${entry.name}" does not fit on the front: Wallet cuts it with "…". Shorten it, or move it to the back.`,
         path: `${entry.path}/value`,
       }));
-      if (entries.map((entry) => entry.id).join() !== cutValues.peek().map((entry) => entry.id).join()) cutValues.value = entries;
+      if (
+        entries.map((entry) => entry.id).join() !==
+        cutValues
+          .peek()
+          .map((entry) => entry.id)
+          .join()
+      )
+        cutValues.value = entries;
     });
     return () => cancelIdle(id);
   }, [pass, side]);

@@ -17,12 +17,19 @@ export const PREVIEW_ISSUER_ID = '3388000000000000000';
  * const { type, class: walletClass, object, losses } = mapToGoogle(pass, new Map([['logo.png', url]]));
  * ```
  */
-export function mapToGoogle(pass: Pass, images: ReadonlyMap<string, string>, issuerId: string = PREVIEW_ISSUER_ID, strings?: Readonly<Record<string, Readonly<Record<string, string>>>>): GoogleWalletPass {
+export function mapToGoogle(
+  pass: Pass,
+  images: ReadonlyMap<string, string>,
+  issuerId: string = PREVIEW_ISSUER_ID,
+  strings?: Readonly<Record<string, Readonly<Record<string, string>>>>,
+): GoogleWalletPass {
   return toGoogleWallet(pass, { issuerId, imageUrl: (path) => images.get(path), ...(strings === undefined ? {} : { strings }) });
 }
 
 /** An "Add to Google Wallet" link, or why there is none. */
-export type SaveLinkResult = { readonly ok: true; readonly url: string; readonly clientEmail: string } | { readonly ok: false; readonly code: string; readonly message: string };
+export type SaveLinkResult =
+  | { readonly ok: true; readonly url: string; readonly clientEmail: string }
+  | { readonly ok: false; readonly code: string; readonly message: string };
 
 /**
  * Reads the service-account key and signs a save link for the pass (class and object

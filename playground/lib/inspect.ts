@@ -53,14 +53,32 @@ export async function inspectPackage(name: string, bytes: Uint8Array, roots: rea
     const all = new Map<string, Uint8Array>(opened.files);
     // pass.json's bytes are not kept by readPass: its hash is judged by verifyPass's report.
     const passHash = report.issues.find((issue) => issue.path === '/pass.json' && (issue.code === 'hash-mismatch' || issue.code === 'missing-from-manifest'));
-    files.push({ path: 'pass.json', size: Number.NaN, manifest: opened.manifest === undefined ? 'n/a' : passHash === undefined ? 'ok' : passHash.code === 'hash-mismatch' ? 'mismatch' : 'unlisted' });
+    files.push({
+      path: 'pass.json',
+      size: Number.NaN,
+      manifest: opened.manifest === undefined ? 'n/a' : passHash === undefined ? 'ok' : passHash.code === 'hash-mismatch' ? 'mismatch' : 'unlisted',
+    });
     for (const [path, data] of opened.files) {
       const listed = opened.manifest?.get(path);
-      files.push({ path, size: data.length, manifest: opened.manifest === undefined ? 'n/a' : listed === undefined ? 'unlisted' : listed === (await sha1Hex(data)) ? 'ok' : 'mismatch' });
+      files.push({
+        path,
+        size: data.length,
+        manifest: opened.manifest === undefined ? 'n/a' : listed === undefined ? 'unlisted' : listed === (await sha1Hex(data)) ? 'ok' : 'mismatch',
+      });
     }
     if (opened.manifestBytes !== undefined) files.push({ path: 'manifest.json', size: opened.manifestBytes.length, manifest: 'n/a' });
     if (opened.signature !== undefined) files.push({ path: 'signature', size: opened.signature.length, manifest: 'n/a' });
-    return { name, rootChecked: roots.length > 0, size: bytes.length, report, pass: opened.pass as unknown as Pass, files, contents: all, readIssues: [], strings: opened.strings };
+    return {
+      name,
+      rootChecked: roots.length > 0,
+      size: bytes.length,
+      report,
+      pass: opened.pass as unknown as Pass,
+      files,
+      contents: all,
+      readIssues: [],
+      strings: opened.strings,
+    };
   } catch (error) {
     const issues = typeof error === 'object' && error !== null && 'issues' in error ? (error as { issues: readonly Issue[] }).issues : [];
     return { name, rootChecked: roots.length > 0, size: bytes.length, report, files: [], contents: new Map(), readIssues: issues, strings: new Map() };

@@ -40,10 +40,14 @@ export function localizePass<T>(pass: T, table: ReadonlyMap<string, string>): T 
  */
 export function localizableTexts(pass: unknown): string[] {
   const found = new Set<string>();
-  walk(pass, (text) => {
-    if (text.trim() !== '') found.add(text);
-    return undefined;
-  }, undefined);
+  walk(
+    pass,
+    (text) => {
+      if (text.trim() !== '') found.add(text);
+      return undefined;
+    },
+    undefined,
+  );
   return [...found];
 }
 

@@ -11,7 +11,10 @@ import { shownColor } from './colors.js';
  * const png = await placeholderIcon(pass, 2); // 58×58
  * ```
  */
-export async function placeholderIcon(pass: { backgroundColor?: unknown; foregroundColor?: unknown; logoText?: unknown; organizationName?: unknown }, scale: 1 | 2 | 3): Promise<Uint8Array> {
+export async function placeholderIcon(
+  pass: { backgroundColor?: unknown; foregroundColor?: unknown; logoText?: unknown; organizationName?: unknown },
+  scale: 1 | 2 | 3,
+): Promise<Uint8Array> {
   const size = 29 * scale;
   const canvas = document.createElement('canvas');
   canvas.width = size;
@@ -22,7 +25,8 @@ export async function placeholderIcon(pass: { backgroundColor?: unknown; foregro
   context.beginPath();
   context.roundRect(0, 0, size, size, 6 * scale);
   context.fill();
-  const name = typeof pass.logoText === 'string' && pass.logoText.trim() !== '' ? pass.logoText : typeof pass.organizationName === 'string' ? pass.organizationName : '';
+  const name =
+    typeof pass.logoText === 'string' && pass.logoText.trim() !== '' ? pass.logoText : typeof pass.organizationName === 'string' ? pass.organizationName : '';
   const letter = [...name.trim()][0]?.toUpperCase() ?? '';
   context.fillStyle = shownColor(pass.foregroundColor)?.rgb ?? 'rgb(255, 255, 255)';
   context.font = `600 ${Math.round(18 * scale)}px system-ui, sans-serif`;

@@ -41,7 +41,8 @@ export function posterLayout(pass: Pass): PosterLayout | undefined {
       since: 'iOS 26',
     };
   }
-  if (pass.eventTicket === undefined || !Array.isArray(pass.preferredStyleSchemes) || !pass.preferredStyleSchemes.includes('posterEventTicket')) return undefined;
+  if (pass.eventTicket === undefined || !Array.isArray(pass.preferredStyleSchemes) || !pass.preferredStyleSchemes.includes('posterEventTicket'))
+    return undefined;
   const semantics = (pass.semantics ?? {}) as Record<string, unknown>;
   const eventType = typeof semantics['eventType'] === 'string' ? semantics['eventType'] : '';
   const needed = [...POSTER_EVENT_TAGS.all, ...(POSTER_EVENT_TAGS[eventType] ?? [])];

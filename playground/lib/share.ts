@@ -111,7 +111,10 @@ export async function readHash(hash: string): Promise<HashContent> {
   const text = hash.replace(/^#/, '');
   let bytes: Uint8Array;
   let cut = false;
-  const mangled: HashContent = { kind: 'broken', reason: 'its data is cut short or mangled (it may have been truncated when copied), and nothing of it could be read' };
+  const mangled: HashContent = {
+    kind: 'broken',
+    reason: 'its data is cut short or mangled (it may have been truncated when copied), and nothing of it could be read',
+  };
   try {
     if (text.startsWith(COMPRESSED)) {
       const inflated = await inflatePrefix(fromBase64Url(text.slice(COMPRESSED.length)));
@@ -131,7 +134,10 @@ export async function readHash(hash: string): Promise<HashContent> {
   try {
     json = JSON.parse(decoded);
   } catch {
-    return recover(decoded.replace(/\uFFFD+$/, ''), cut) ?? (cut || bytes.length === 0 ? mangled : { kind: 'broken', reason: 'its data is not the JSON a playground link holds' });
+    return (
+      recover(decoded.replace(/\uFFFD+$/, ''), cut) ??
+      (cut || bytes.length === 0 ? mangled : { kind: 'broken', reason: 'its data is not the JSON a playground link holds' })
+    );
   }
   const state = asSharedState(json);
   return state === undefined ? { kind: 'broken', reason: 'it holds no template' } : { kind: 'state', state };

@@ -14,7 +14,28 @@ export interface StandInIcon {
  * so an example is a pass Wallet accepts from the first screen; replace it with your own.
  */
 export const STAND_IN_ICONS: readonly StandInIcon[] = [
-  { path: 'icon.png', width: 29, height: 29, hash: 'cdba8dd199a9', base64: 'iVBORw0KGgoAAAANSUhEUgAAAB0AAAAdCAIAAADZ8fBYAAAApUlEQVR42mPgL8ujBWIYNXfU3AEwV66+3HvGJFKRXH05AXO9Z0z6TzrwnjGJCuZeevrk0tMn1Df34bu3D9+9Jc1cufryqIWz0ZyD3+1RC2cTDl8I0m1vwGPW4bu3D9+9DWHrtjeQls6IDAfS0i9+9yIDYt1LTPgihwOx4Uur9ECMuR++ffvw7Rv1zUUOBxLSL8HSwGZCp82ETtLKh9Hyd9TcoWQuABPsj8qE1oGtAAAAAElFTkSuQmCC' },
-  { path: 'icon@2x.png', width: 58, height: 58, hash: '1843be347506', base64: 'iVBORw0KGgoAAAANSUhEUgAAADoAAAA6CAIAAABu2d1/AAAA9ElEQVR42u3YrxGDMBQGcDboBmyQSTIJprLgiHs+KgNgEBhMRCQbYDkczNGKykKvR97LHeXLZYCfeH++JLs97ie6GbjgggsuuOCCCy644F6aq52l4BNc7SwDl4J/JjkUPLhHT9V3Vd+dhqud1c6CK8Md12VcF3GuIkPBD/Mk12TDPFHwigznmijaRsJatI3UVospjM3a/aUAjnPzuuTl5nUpmxkOF/End5gn8YjD2HPi3Jhi2DyyxcCeHwRbLXKQ7W015kHGtSa+LGHONXHRRIZ4/geJDPFcksv1cFdk3jNR9uGOXxxwwQUXXHDBBRdccMFNdF+VLjKdDXZpEwAAAABJRU5ErkJggg==' },
-  { path: 'icon@3x.png', width: 87, height: 87, hash: 'adf6f23b21d2', base64: 'iVBORw0KGgoAAAANSUhEUgAAAFcAAABXCAIAAAD+qk47AAABVklEQVR42u3aIQ6DMBTGcW6wG3ChnmRmckgkvqoH2AQnQCBRS1BYgiABCZnCbgLfsY22L9v/pZ70l9DX70F0OJ9YEQQooIACCiiggAIKKKCAAgoooIACCiiggAIKKKCAAgpCFbKyeEitrCxQQAGFH1fIyuKtx/2mwvpEFFBAYS1ltDKaHiG1Ryijr/WtnydR++/n6VrflNG+c4QyuhmH4PtvxuGzze+WpuI0CQvRjEOcJuEzZZwm7t4O++nYz9P3BLsl62N+CdIpj/lF1nzhviyeFe7LIm7KUnWtZ4Wqa/9FwZKm/kjBUhIVHJ0LlhJ3LrjrEfYS1COc3heqrrW8a1LuC67vji+Tdfi7o4ccsWW+ECZH+MyU26csvjMlsybfCvbTkVkTCijwbYrvESiggIJkBf5rQgEFFFBAAQUUUEABBRRYKKCAAgoooIACCiiggAIKKHyynqyuG6U7W7uiAAAAAElFTkSuQmCC' },
+  {
+    path: 'icon.png',
+    width: 29,
+    height: 29,
+    hash: 'cdba8dd199a9',
+    base64:
+      'iVBORw0KGgoAAAANSUhEUgAAAB0AAAAdCAIAAADZ8fBYAAAApUlEQVR42mPgL8ujBWIYNXfU3AEwV66+3HvGJFKRXH05AXO9Z0z6TzrwnjGJCuZeevrk0tMn1Df34bu3D9+9Jc1cufryqIWz0ZyD3+1RC2cTDl8I0m1vwGPW4bu3D9+9DWHrtjeQls6IDAfS0i9+9yIDYt1LTPgihwOx4Uur9ECMuR++ffvw7Rv1zUUOBxLSL8HSwGZCp82ETtLKh9Hyd9TcoWQuABPsj8qE1oGtAAAAAElFTkSuQmCC',
+  },
+  {
+    path: 'icon@2x.png',
+    width: 58,
+    height: 58,
+    hash: '1843be347506',
+    base64:
+      'iVBORw0KGgoAAAANSUhEUgAAADoAAAA6CAIAAABu2d1/AAAA9ElEQVR42u3YrxGDMBQGcDboBmyQSTIJprLgiHs+KgNgEBhMRCQbYDkczNGKykKvR97LHeXLZYCfeH++JLs97ie6GbjgggsuuOCCCy644F6aq52l4BNc7SwDl4J/JjkUPLhHT9V3Vd+dhqud1c6CK8Md12VcF3GuIkPBD/Mk12TDPFHwigznmijaRsJatI3UVospjM3a/aUAjnPzuuTl5nUpmxkOF/End5gn8YjD2HPi3Jhi2DyyxcCeHwRbLXKQ7W015kHGtSa+LGHONXHRRIZ4/geJDPFcksv1cFdk3jNR9uGOXxxwwQUXXHDBBRdccMFNdF+VLjKdDXZpEwAAAABJRU5ErkJggg==',
+  },
+  {
+    path: 'icon@3x.png',
+    width: 87,
+    height: 87,
+    hash: 'adf6f23b21d2',
+    base64:
+      'iVBORw0KGgoAAAANSUhEUgAAAFcAAABXCAIAAAD+qk47AAABVklEQVR42u3aIQ6DMBTGcW6wG3ChnmRmckgkvqoH2AQnQCBRS1BYgiABCZnCbgLfsY22L9v/pZ70l9DX70F0OJ9YEQQooIACCiiggAIKKKCAAgoooIACCiiggAIKKKCAAgpCFbKyeEitrCxQQAGFH1fIyuKtx/2mwvpEFFBAYS1ltDKaHiG1Ryijr/WtnydR++/n6VrflNG+c4QyuhmH4PtvxuGzze+WpuI0CQvRjEOcJuEzZZwm7t4O++nYz9P3BLsl62N+CdIpj/lF1nzhviyeFe7LIm7KUnWtZ4Wqa/9FwZKm/kjBUhIVHJ0LlhJ3LrjrEfYS1COc3heqrrW8a1LuC67vji+Tdfi7o4ccsWW+ECZH+MyU26csvjMlsybfCvbTkVkTCijwbYrvESiggIJkBf5rQgEFFFBAAQUUUEABBRRYKKCAAgoooIACCiiggAIKKHyynqyuG6U7W7uiAAAAAElFTkSuQmCC',
+  },
 ];

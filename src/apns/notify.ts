@@ -58,18 +58,12 @@ export interface NotifyResult {
  * const { pushes } = await notifyPassUpdated({ store, apns }, passTypeIdentifier, serialNumber);
  * ```
  */
-export async function notifyPassUpdated(
-  options: NotifyOptions,
-  passTypeIdentifier: string,
-  serialNumber: string,
-): Promise<NotifyResult> {
+export async function notifyPassUpdated(options: NotifyOptions, passTypeIdentifier: string, serialNumber: string): Promise<NotifyResult> {
   const { store, apns, onEvent } = options;
   const lastUpdated = await store.markUpdated(passTypeIdentifier, serialNumber);
   const registrations = await store.registrationsOf(passTypeIdentifier, serialNumber);
   const tokens = [...new Set(registrations.map((registration) => registration.pushToken))];
-  const pushes = await Promise.all(
-    tokens.map(async (pushToken) => ({ pushToken, result: await apns.push(pushToken, passTypeIdentifier, options.push) })),
-  );
+  const pushes = await Promise.all(tokens.map(async (pushToken) => ({ pushToken, result: await apns.push(pushToken, passTypeIdentifier, options.push) })));
   const removed: WalletRegistration[] = [];
   for (const { pushToken, result } of pushes) {
     if (result.outcome !== 'gone') continue;

@@ -74,7 +74,10 @@ async function runCert(args: readonly string[], io: CliIo): Promise<ExitCode> {
     for (const option of ['passphrase-env', 'passphrase-file'] as const) {
       if (stringOption(parsed, option) !== undefined) throw new UsageError(`--${option} opens a .p12; --dev makes a new identity and takes none`);
     }
-    return writeDevIdentity({ passTypeIdentifier: file, teamIdentifier: stringOption(parsed, 'team'), outDir: stringOption(parsed, 'out') ?? '.', force: flag(parsed, 'force') }, io);
+    return writeDevIdentity(
+      { passTypeIdentifier: file, teamIdentifier: stringOption(parsed, 'team'), outDir: stringOption(parsed, 'out') ?? '.', force: flag(parsed, 'force') },
+      io,
+    );
   }
   if (stringOption(parsed, 'team') !== undefined) throw new UsageError('--team goes with --dev (a .p12 certificate carries its own team)');
   if (file === undefined) throw new UsageError('name the .p12 file to read');
@@ -128,7 +131,8 @@ async function runCert(args: readonly string[], io: CliIo): Promise<ExitCode> {
     }
   }
   const others = contents.certificates.length - 1;
-  if (others > 0) lines.push(`The .p12 also holds ${others} other certificate${others === 1 ? '' : 's'}, not written (pack needs only Apple's WWDR intermediate).`);
+  if (others > 0)
+    lines.push(`The .p12 also holds ${others} other certificate${others === 1 ? '' : 's'}, not written (pack needs only Apple's WWDR intermediate).`);
   lines.push(
     'Keep key.pem secret (do not commit it). Next:',
     `  passmint pack <folder> --cert ${certificatePath} --key ${keyPath} --wwdr AppleWWDRCAG4.cer`,

@@ -100,7 +100,10 @@ async function runGoogle(args: readonly string[], io: CliIo): Promise<ExitCode> 
     return EXIT_OK;
   }
   const [action, input, ...extra] = parsed.positionals;
-  if (action !== 'map' && action !== 'link') throw new UsageError(action === undefined ? 'say what to do: `passmint google map` or `passmint google link`' : `unknown action "${action}": use map or link`);
+  if (action !== 'map' && action !== 'link')
+    throw new UsageError(
+      action === undefined ? 'say what to do: `passmint google map` or `passmint google link`' : `unknown action "${action}": use map or link`,
+    );
   if (input === undefined) throw new UsageError('name the pass.json (or the pass folder)');
   if (extra.length > 0) throw new UsageError(`one pass at a time (also given: ${extra.join(' ')})`);
   const issuerId = stringOption(parsed, 'issuer-id') ?? io.env['PASSMINT_GOOGLE_ISSUER_ID'];
@@ -138,15 +141,20 @@ async function runGoogle(args: readonly string[], io: CliIo): Promise<ExitCode> 
     for (const loss of mapped.losses) io.stderr(`${input}#${loss.path}: warning ${loss.code} ${loss.message}\n`);
     const url = flag(parsed, 'insert')
       ? await insertAndLink(credentials, mapped, origins, io, {
-        apiUrl: stringOption(parsed, 'google-api-url') ?? io.env['PASSMINT_GOOGLE_API_URL'],
-        tokenUrl: stringOption(parsed, 'google-token-url') ?? io.env['PASSMINT_GOOGLE_TOKEN_URL'],
-      })
-      : await createSaveUrl(credentials, { objects: [{ type: mapped.type, object: mapped.object }], classes: [{ type: mapped.type, class: mapped.class }], origins });
+          apiUrl: stringOption(parsed, 'google-api-url') ?? io.env['PASSMINT_GOOGLE_API_URL'],
+          tokenUrl: stringOption(parsed, 'google-token-url') ?? io.env['PASSMINT_GOOGLE_TOKEN_URL'],
+        })
+      : await createSaveUrl(credentials, {
+          objects: [{ type: mapped.type, object: mapped.object }],
+          classes: [{ type: mapped.type, class: mapped.class }],
+          origins,
+        });
     io.stdout(`${url}\n`);
     return EXIT_OK;
   } catch (error) {
     if (!(error instanceof GoogleWalletError)) throw error;
-    const hint = error.code === 'save-link-too-long' ? ' Run again with --insert: the class and object are inserted first and the link names only the object.' : '';
+    const hint =
+      error.code === 'save-link-too-long' ? ' Run again with --insert: the class and object are inserted first and the link names only the object.' : '';
     io.stderr(`passmint google: ${error.code}: ${error.message}${hint}\n`);
     return EXIT_FAILED;
   }
@@ -157,8 +165,18 @@ async function runGoogle(args: readonly string[], io: CliIo): Promise<ExitCode> 
  * is updated: upsert), then signs a link that names only the object — short
  * whatever the pass holds.
  */
-async function insertAndLink(credentials: GoogleCredentials, mapped: GoogleWalletPass, origins: readonly string[], io: CliIo, urls: { apiUrl: string | undefined; tokenUrl: string | undefined }): Promise<string> {
-  const client = createGoogleWalletClient({ credentials, ...(urls.apiUrl === undefined ? {} : { baseUrl: urls.apiUrl }), ...(urls.tokenUrl === undefined ? {} : { tokenUrl: urls.tokenUrl }) });
+async function insertAndLink(
+  credentials: GoogleCredentials,
+  mapped: GoogleWalletPass,
+  origins: readonly string[],
+  io: CliIo,
+  urls: { apiUrl: string | undefined; tokenUrl: string | undefined },
+): Promise<string> {
+  const client = createGoogleWalletClient({
+    credentials,
+    ...(urls.apiUrl === undefined ? {} : { baseUrl: urls.apiUrl }),
+    ...(urls.tokenUrl === undefined ? {} : { tokenUrl: urls.tokenUrl }),
+  });
   const classId = String(mapped.class['id']);
   const objectId = String(mapped.object['id']);
   await client.upsert(`${mapped.type}Class`, { ...mapped.class, id: classId });
@@ -216,7 +234,19 @@ function readPass(io: CliIo, input: string): { pass: Pass | undefined; folder: F
 }
 
 // Every image Wallet reads (iOS 18+ poster images and the enrollment logo too): the mapping names those Google has no slot for.
-const IMAGES = ['logo', 'strip', 'thumbnail', 'background', 'footer', 'icon', 'artwork', 'primaryLogo', 'secondaryLogo', 'venueMap', 'personalizationLogo'].flatMap((name) => [`${name}.png`, `${name}@2x.png`, `${name}@3x.png`]);
+const IMAGES = [
+  'logo',
+  'strip',
+  'thumbnail',
+  'background',
+  'footer',
+  'icon',
+  'artwork',
+  'primaryLogo',
+  'secondaryLogo',
+  'venueMap',
+  'personalizationLogo',
+].flatMap((name) => [`${name}.png`, `${name}@2x.png`, `${name}@3x.png`]);
 
 /** Beside a lone pass.json: only the files a pass bundle holds (images, xx.lproj/pass.strings), never a whole folder walk. */
 function siblings(directory: string): Map<string, Uint8Array> {
@@ -248,7 +278,9 @@ function report(mapped: GoogleWalletPass, input: string): string {
     `Object (${mapped.type}Object):`,
     JSON.stringify(mapped.object, null, 2),
     '',
-    mapped.losses.length === 0 ? 'Losses: none — everything carried over.' : `Losses (${mapped.losses.length}): what Apple Wallet shows and Google Wallet will not`,
+    mapped.losses.length === 0
+      ? 'Losses: none — everything carried over.'
+      : `Losses (${mapped.losses.length}): what Apple Wallet shows and Google Wallet will not`,
     ...mapped.losses.map((loss) => `  ${input}#${loss.path === '' ? '' : loss.path}  ${loss.code}  ${loss.message}`),
     '',
   ];

@@ -72,7 +72,9 @@ async function runLint(args: readonly string[], io: CliIo): Promise<ExitCode> {
   } else {
     for (const issue of all) io.stdout(`${formatIssue(issue)}\n`);
     const checked = `${files.length} file${files.length === 1 ? '' : 's'} checked`;
-    io.stdout(`${all.length === 0 ? `${checked}: no issues` : `${checked}: ${countIssues(all)}`}${failing && !all.some((issue) => issue.severity === 'error') ? ' (--strict: warnings fail)' : ''}\n`);
+    io.stdout(
+      `${all.length === 0 ? `${checked}: no issues` : `${checked}: ${countIssues(all)}`}${failing && !all.some((issue) => issue.severity === 'error') ? ' (--strict: warnings fail)' : ''}\n`,
+    );
   }
   return failing ? EXIT_FAILED : EXIT_OK;
 }

@@ -46,7 +46,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<ExitCode>
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
   if (command === undefined) {
-    const guess = closestName(name, COMMANDS.map((candidate) => candidate.name));
+    const guess = closestName(
+      name,
+      COMMANDS.map((candidate) => candidate.name),
+    );
     io.stderr(
       `passmint: unknown command "${name}"${guess === undefined ? '' : ` — did you mean "${guess}"?`}\n` +
         `Commands: ${COMMANDS.map((candidate) => candidate.name).join(', ')}. Run \`passmint --help\` for more.\n`,

@@ -68,7 +68,8 @@ async function runPack(args: readonly string[], io: CliIo): Promise<ExitCode> {
   const wwdrFile = stringOption(parsed, 'wwdr');
   if (certFile === undefined) throw new UsageError('give the Pass Type ID certificate with --cert <file> (PEM or DER; `passmint cert` makes one from a .p12)');
   if (keyFile === undefined) throw new UsageError('give its private key with --key <file> (PEM; `passmint cert` makes one from a .p12)');
-  if (wwdrFile === undefined) throw new UsageError("give Apple's WWDR intermediate with --wwdr <file> (AppleWWDRCAG4.cer from https://www.apple.com/certificateauthority/)");
+  if (wwdrFile === undefined)
+    throw new UsageError("give Apple's WWDR intermediate with --wwdr <file> (AppleWWDRCAG4.cer from https://www.apple.com/certificateauthority/)");
   const digest = stringOption(parsed, 'digest') ?? 'sha256';
   if (digest !== 'sha256' && digest !== 'sha1') throw new UsageError(`--digest is sha256 or sha1, not "${digest}"`);
   if (!isDirectory(resolvePath(io, folder))) throw new UsageError(`${folder} is not a folder; pack takes a folder holding pass.json and the images`);
@@ -87,7 +88,8 @@ async function runPack(args: readonly string[], io: CliIo): Promise<ExitCode> {
 
   for (const note of content.skipped) io.stderr(`${folder}/${note}\n`);
   if (content.refused.length > 0) {
-    for (const path of content.refused) io.stderr(`${folder}/${path}: error symbolic-link symbolic links are refused (Wallet rejects a pass holding one); copy the file in instead\n`);
+    for (const path of content.refused)
+      io.stderr(`${folder}/${path}: error symbolic-link symbolic links are refused (Wallet rejects a pass holding one); copy the file in instead\n`);
     return EXIT_FAILED;
   }
   // pass.json's own text: a syntax error stops here, a duplicate key is a warning shown with the others.
@@ -101,8 +103,10 @@ async function runPack(args: readonly string[], io: CliIo): Promise<ExitCode> {
     if (!(error instanceof SignerError)) throw error;
     const files: Readonly<Record<string, string>> = { '/certificate': certFile, '/privateKey': keyFile, '/wwdr': wwdrFile };
     for (const issue of error.issues) io.stderr(`${files[issue.path] ?? (issue.path || 'signer')}: ${issue.severity} ${issue.code} ${issue.message}\n`);
-    if (error.issues.some((issue) => issue.code === 'wrong-passphrase')) io.stderr('Give the key\'s passphrase with --passphrase-env VAR or --passphrase-file FILE.\n');
-    if (typeof certificate === 'string' && certificate.includes('PRIVATE KEY-----')) io.stderr(`${certFile} holds a private key: are --cert and --key swapped?\n`);
+    if (error.issues.some((issue) => issue.code === 'wrong-passphrase'))
+      io.stderr("Give the key's passphrase with --passphrase-env VAR or --passphrase-file FILE.\n");
+    if (typeof certificate === 'string' && certificate.includes('PRIVATE KEY-----'))
+      io.stderr(`${certFile} holds a private key: are --cert and --key swapped?\n`);
     return EXIT_FAILED;
   }
 
@@ -123,7 +127,7 @@ async function runPack(args: readonly string[], io: CliIo): Promise<ExitCode> {
     if (error.issues.some((issue) => issue.code === 'identity-mismatch')) {
       io.stderr(
         `This certificate signs ${signer.passTypeIdentifier} passes of team ${signer.teamIdentifier}: put those in pass.json, ` +
-          'or sign with the certificate of the pass\'s own pass type (`passmint cert` extracts it from its .p12).\n',
+          "or sign with the certificate of the pass's own pass type (`passmint cert` extracts it from its .p12).\n",
       );
     }
     return EXIT_FAILED;
@@ -162,4 +166,3 @@ function isDirectory(path: string): boolean {
     return false;
   }
 }
-

@@ -144,7 +144,10 @@ async function runRender(args: readonly string[], io: CliIo): Promise<ExitCode> 
     if (!(error instanceof PassmintError)) throw error;
     // A PassValidationError's paths are the pass's; the others' are the template's.
     const kind = error instanceof PassValidationError ? 'pass' : 'template';
-    return fail(io, error.issues.map((issue) => place(issue, kind, { template, values, issuerSource, fromOptions })));
+    return fail(
+      io,
+      error.issues.map((issue) => place(issue, kind, { template, values, issuerSource, fromOptions })),
+    );
   }
 
   // Warnings do not stop a pass; show them where a person will see them.

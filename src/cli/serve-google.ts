@@ -46,7 +46,10 @@ export function readGoogleServeOptions(parsed: ParsedCommandLine, io: CliIo): Go
   }
   if (file === undefined || issuerId === undefined) throw new UsageError('Google Wallet needs both --google-credentials and --google-issuer-id');
   if (!/^\d{1,30}$/.test(issuerId)) throw new UsageError(`--google-issuer-id is the issuer's number from the Google Pay & Wallet Console, not "${issuerId}"`);
-  for (const [name, url] of [['--google-api-url', apiUrl], ['--google-token-url', tokenUrl]] as const) {
+  for (const [name, url] of [
+    ['--google-api-url', apiUrl],
+    ['--google-token-url', tokenUrl],
+  ] as const) {
     if (url !== undefined && !isUrl(url)) throw new UsageError(`${name} is an http(s) URL, not "${url}"`);
   }
   let credentials: GoogleServiceOptions['credentials'];

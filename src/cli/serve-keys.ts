@@ -84,7 +84,9 @@ async function serveKeys(args: readonly string[], io: CliIo): Promise<ExitCode> 
     throw new UsageError(action === undefined ? 'keys needs create, list or revoke' : `keys has create, list and revoke, not "${action}"`);
   }
   if (action === 'revoke' ? rest.length !== 1 : rest.length > 0) {
-    throw new UsageError(action === 'revoke' ? 'keys revoke takes one key id (see keys list)' : `keys ${action} takes no other words (given: ${rest.join(' ')})`);
+    throw new UsageError(
+      action === 'revoke' ? 'keys revoke takes one key id (see keys list)' : `keys ${action} takes no other words (given: ${rest.join(' ')})`,
+    );
   }
   const asJson = flag(parsed, 'json');
   let request: ReturnType<typeof keyRequest> | undefined;

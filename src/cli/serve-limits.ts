@@ -54,7 +54,8 @@ export function readLimitOptions(parsed: ParsedCommandLine): ServiceLimits {
   const number = (name: string, min = 0): number | undefined => {
     const text = stringOption(parsed, name);
     if (text === undefined) return undefined;
-    if (!/^\d{1,9}$/.test(text) || Number(text) < min) throw new UsageError(`--${name} is a whole number${min === 0 ? '' : ` of at least ${min}`}, not "${text}"`);
+    if (!/^\d{1,9}$/.test(text) || Number(text) < min)
+      throw new UsageError(`--${name} is a whole number${min === 0 ? '' : ` of at least ${min}`}, not "${text}"`);
     return Number(text);
   };
   const megabytes = (name: string, min = 0): number | undefined => {

@@ -164,14 +164,16 @@ async function runService(args: readonly string[], io: CliIo): Promise<ExitCode>
 
   const google = readGoogleServeOptions(parsed, io);
   const signing = readSigningFiles(parsed, io);
-  if (apnsEnvironment !== undefined && signing === undefined) throw new UsageError('--apns pushes with the pass certificate: give --cert, --key and --wwdr too');
+  if (apnsEnvironment !== undefined && signing === undefined)
+    throw new UsageError('--apns pushes with the pass certificate: give --cert, --key and --wwdr too');
   let signer: PassSigner | undefined;
   if (signing !== undefined) {
     try {
       signer = await createPassSigner(signing.options);
     } catch (error) {
       if (!(error instanceof SignerError)) throw error;
-      for (const issue of error.issues) io.stderr(`${signing.names[issue.path] ?? (issue.path || 'signer')}: ${issue.severity} ${issue.code} ${issue.message}\n`);
+      for (const issue of error.issues)
+        io.stderr(`${signing.names[issue.path] ?? (issue.path || 'signer')}: ${issue.severity} ${issue.code} ${issue.message}\n`);
       return EXIT_FAILED;
     }
   }
@@ -211,7 +213,9 @@ async function runService(args: readonly string[], io: CliIo): Promise<ExitCode>
       // An internal error is one JSON line on stdout like every event (its stack only with --debug).
       onError: (error, where) => {
         if (isDatabaseUnavailable(error)) {
-          io.stderr(`passmint serve: the database cannot be reached (${error instanceof Error ? error.message : String(error)}); the API answers 503 and the workers retry until it is back\n`);
+          io.stderr(
+            `passmint serve: the database cannot be reached (${error instanceof Error ? error.message : String(error)}); the API answers 503 and the workers retry until it is back\n`,
+          );
         } else io.stdout(`${JSON.stringify(errorLogEntry(error, where, { debug: flag(parsed, 'debug') }))}\n`);
       },
     });
@@ -222,9 +226,13 @@ async function runService(args: readonly string[], io: CliIo): Promise<ExitCode>
       return EXIT_FAILED;
     }
     // The database cannot be reached or opened: say which, without the URL's password.
-    io.stderr(`passmint serve: cannot open the database (${databaseUrl === undefined ? dataDir : redact(databaseUrl)}): ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr(
+      `passmint serve: cannot open the database (${databaseUrl === undefined ? dataDir : redact(databaseUrl)}): ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     if (databaseUrl !== undefined) {
-      io.stderr('Check that the PostgreSQL server is running and reachable from here, and the user, password, host, port and database name in DATABASE_URL (or --database-url).\n');
+      io.stderr(
+        'Check that the PostgreSQL server is running and reachable from here, and the user, password, host, port and database name in DATABASE_URL (or --database-url).\n',
+      );
     }
     await apns?.close();
     return EXIT_FAILED;
@@ -282,7 +290,7 @@ function listenAdvice(error: unknown): string | undefined {
   const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
   if (code === 'EADDRINUSE') return 'Another program listens on that port: stop it, or choose another with --port (or $PORT; 0 takes any free port).';
   if (code === 'EACCES') return 'Ports below 1024 need privileges: choose --port 1024 or above, behind a proxy.';
-  if (code === 'EADDRNOTAVAIL') return 'That address is not one of this machine\'s: give --host 127.0.0.1, or 0.0.0.0 for every interface.';
+  if (code === 'EADDRNOTAVAIL') return "That address is not one of this machine's: give --host 127.0.0.1, or 0.0.0.0 for every interface.";
   return undefined;
 }
 
@@ -301,7 +309,10 @@ function readSigningFiles(
   parsed: ParsedCommandLine,
   io: CliIo,
 ):
-  | { options: { certificate: string | Uint8Array; privateKey: string | Uint8Array; wwdr: string | Uint8Array; passphrase?: string }; names: Record<string, string> }
+  | {
+      options: { certificate: string | Uint8Array; privateKey: string | Uint8Array; wwdr: string | Uint8Array; passphrase?: string };
+      names: Record<string, string>;
+    }
   | undefined {
   const certFile = stringOption(parsed, 'cert');
   const keyFile = stringOption(parsed, 'key');

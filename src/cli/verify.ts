@@ -77,7 +77,8 @@ async function runVerify(args: readonly string[], io: CliIo): Promise<ExitCode> 
 /** An `--at` date: ISO 8601, a date alone meaning its midnight UTC. */
 function parseAt(text: string): Date {
   const date = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.test(text) ? new Date(text) : undefined;
-  if (date === undefined || Number.isNaN(date.getTime())) throw new UsageError(`--at takes an ISO 8601 date such as 2024-03-01 or 2024-03-01T12:00:00Z, or "signing-time" (got ${JSON.stringify(text)})`);
+  if (date === undefined || Number.isNaN(date.getTime()))
+    throw new UsageError(`--at takes an ISO 8601 date such as 2024-03-01 or 2024-03-01T12:00:00Z, or "signing-time" (got ${JSON.stringify(text)})`);
   return date;
 }
 
@@ -90,8 +91,9 @@ function summary(file: string, report: PassVerification, withRoots: boolean, at:
     lines.push(`  certificate:  valid ${formatDate(signer.notBefore)} to ${formatDate(signer.notAfter)}`);
   }
   if (wwdr !== undefined) lines.push(`  WWDR:         ${wwdr.subject}, valid until ${formatDate(wwdr.notAfter)}`);
-  if (report.signingTime !== undefined) lines.push(`  signed at:    ${formatDate(report.signingTime)}${report.digest === undefined ? '' : ` (${report.digest})`}`);
-  if (!withRoots) lines.push('  trust:        chain checked up to the WWDR only (give --root AppleIncRootCertificate.cer to check it to Apple\'s root)');
+  if (report.signingTime !== undefined)
+    lines.push(`  signed at:    ${formatDate(report.signingTime)}${report.digest === undefined ? '' : ` (${report.digest})`}`);
+  if (!withRoots) lines.push("  trust:        chain checked up to the WWDR only (give --root AppleIncRootCertificate.cer to check it to Apple's root)");
   for (const issue of report.issues) lines.push(`  ${issue.severity} ${issue.code} ${cliMessage(issue)}${issue.path === '' ? '' : ` (at ${issue.path})`}`);
   return `${lines.join('\n')}\n`;
 }

@@ -59,7 +59,8 @@ async function verify(body: string | object, options: VerifyGoogleCallbackOption
   const { signature, signedMessage } = envelope;
   const signedKey = intermediate?.['signedKey'];
   const signatures = intermediate?.['signatures'];
-  if (typeof signature !== 'string' || typeof signedMessage !== 'string' || typeof signedKey !== 'string' || !Array.isArray(signatures)) return refuse('malformed');
+  if (typeof signature !== 'string' || typeof signedMessage !== 'string' || typeof signedKey !== 'string' || !Array.isArray(signatures))
+    return refuse('malformed');
   // A body given already parsed is bounded here: the texts signed, and the signatures tried.
   if (signature.length + signedMessage.length + signedKey.length > MAX_CALLBACK_LENGTH) return refuse('malformed');
 
@@ -72,7 +73,9 @@ async function verify(body: string | object, options: VerifyGoogleCallbackOption
     }
   }
   // Bounded work whatever the body holds: Google sends one or two signatures and publishes a few keys.
-  const usable = rootKeys.filter((key) => key.protocolVersion === PROTOCOL && key.keyExpiration !== undefined && Number(key.keyExpiration) > now).slice(0, MAX_KEYS);
+  const usable = rootKeys
+    .filter((key) => key.protocolVersion === PROTOCOL && key.keyExpiration !== undefined && Number(key.keyExpiration) > now)
+    .slice(0, MAX_KEYS);
   if (usable.length === 0) return refuse('no-root-key');
 
   const keySigned = signedBytes(SENDER, PROTOCOL, signedKey);

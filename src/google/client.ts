@@ -36,7 +36,14 @@ export function createGoogleWalletClient(options: GoogleWalletClientOptions): Go
   const retries = options.retries ?? 3;
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? sleepFor;
-  const tokens = createTokenSource({ credentials: options.credentials, tokenUrl: options.tokenUrl ?? 'https://oauth2.googleapis.com/token', fetch: doFetch, timeoutMs, maxBodyBytes, now });
+  const tokens = createTokenSource({
+    credentials: options.credentials,
+    tokenUrl: options.tokenUrl ?? 'https://oauth2.googleapis.com/token',
+    fetch: doFetch,
+    timeoutMs,
+    maxBodyBytes,
+    now,
+  });
 
   const once = async (method: string, url: string, body: unknown): Promise<{ status: number; text: string; retryAfter: string | null }> => {
     const token = await tokens.get();
@@ -52,7 +59,8 @@ export function createGoogleWalletClient(options: GoogleWalletClientOptions): Go
         limit.cutShort,
       ]);
       const bytes = await Promise.race([readLimited(response.body, maxBodyBytes), limit.cutShort]);
-      if (bytes === undefined) throw new GoogleWalletError('body-too-large', `Google's answer to ${method} ${url} is over ${maxBodyBytes} bytes.`, response.status);
+      if (bytes === undefined)
+        throw new GoogleWalletError('body-too-large', `Google's answer to ${method} ${url} is over ${maxBodyBytes} bytes.`, response.status);
       return { status: response.status, text: new TextDecoder().decode(bytes), retryAfter: response.headers.get('retry-after') };
     } catch (error) {
       if (error instanceof GoogleWalletError) throw error;
@@ -97,7 +105,8 @@ export function createGoogleWalletClient(options: GoogleWalletClientOptions): Go
   };
 
   const path = (resource: GoogleWalletResource, id?: string, suffix = ''): string => {
-    if (!RESOURCE.test(resource)) throw new GoogleWalletError('invalid-argument', `Unknown resource ${JSON.stringify(String(resource))}; use e.g. 'genericObject' or 'loyaltyClass'.`);
+    if (!RESOURCE.test(resource))
+      throw new GoogleWalletError('invalid-argument', `Unknown resource ${JSON.stringify(String(resource))}; use e.g. 'genericObject' or 'loyaltyClass'.`);
     return id === undefined ? resource : `${resource}/${encodeURIComponent(id)}${suffix}`;
   };
   const idOf = (body: GoogleWalletResourceBody): string => {
@@ -140,7 +149,17 @@ function parseBody(text: string, status: number): GoogleWalletResourceBody {
 
 function httpError(method: string, path: string, status: number, text: string): GoogleWalletError {
   const code: GoogleWalletErrorCode =
-    status === 404 ? 'not-found' : status === 409 ? 'conflict' : status === 429 ? 'rate-limited' : status >= 500 ? 'server-error' : status === 400 ? 'invalid-argument' : 'request-failed';
+    status === 404
+      ? 'not-found'
+      : status === 409
+        ? 'conflict'
+        : status === 429
+          ? 'rate-limited'
+          : status >= 500
+            ? 'server-error'
+            : status === 400
+              ? 'invalid-argument'
+              : 'request-failed';
   let detail = '';
   try {
     const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;

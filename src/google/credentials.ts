@@ -23,7 +23,10 @@ export function readGoogleCredentials(json: string | object): GoogleCredentials 
     try {
       file = JSON.parse(json);
     } catch {
-      throw new GoogleWalletError('not-json', 'The credentials are not JSON: give the service-account key file downloaded from Google Cloud (IAM → Service accounts → Keys → Add key → JSON).');
+      throw new GoogleWalletError(
+        'not-json',
+        'The credentials are not JSON: give the service-account key file downloaded from Google Cloud (IAM → Service accounts → Keys → Add key → JSON).',
+      );
     }
   }
   if (file === null || typeof file !== 'object' || Array.isArray(file)) {
@@ -57,7 +60,8 @@ export function pkcs8Of(pem: string): Uint8Array<ArrayBuffer> {
   const block = readPem(pem)[0];
   if (block === undefined) throw new GoogleWalletError('bad-private-key', 'The private_key is not a PEM private key.');
   if (block.label === 'RSA PRIVATE KEY') return sequence(integer(0), sequence(oid(RSA_ENCRYPTION), NULL), octetString(block.bytes)) as Uint8Array<ArrayBuffer>;
-  if (block.label === 'EC PRIVATE KEY') throw new GoogleWalletError('key-not-rsa', 'The private_key is an EC key; Google Wallet signs with RS256 and needs an RSA key.');
+  if (block.label === 'EC PRIVATE KEY')
+    throw new GoogleWalletError('key-not-rsa', 'The private_key is an EC key; Google Wallet signs with RS256 and needs an RSA key.');
   if (block.label !== 'PRIVATE KEY') throw new GoogleWalletError('bad-private-key', `The private_key is a PEM "${block.label}", not a private key.`);
   let algorithm: string;
   try {
@@ -65,6 +69,7 @@ export function pkcs8Of(pem: string): Uint8Array<ArrayBuffer> {
   } catch {
     throw new GoogleWalletError('bad-private-key', 'The private_key is not a readable PKCS #8 private key.');
   }
-  if (algorithm !== RSA_ENCRYPTION) throw new GoogleWalletError('key-not-rsa', `The private_key is not an RSA key (algorithm ${algorithm}); Google Wallet signs with RS256.`);
+  if (algorithm !== RSA_ENCRYPTION)
+    throw new GoogleWalletError('key-not-rsa', `The private_key is not an RSA key (algorithm ${algorithm}); Google Wallet signs with RS256.`);
   return new Uint8Array(block.bytes);
 }

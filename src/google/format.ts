@@ -20,13 +20,19 @@ export function valueFormat(locale: string | undefined, language: string | undef
   try {
     new Intl.NumberFormat(chosen);
   } catch {
-    throw new GoogleWalletError('invalid-argument', `The language to format values in must be a BCP 47 tag (such as en-US), not ${JSON.stringify(chosen.slice(0, 40))}.`);
+    throw new GoogleWalletError(
+      'invalid-argument',
+      `The language to format values in must be a BCP 47 tag (such as en-US), not ${JSON.stringify(chosen.slice(0, 40))}.`,
+    );
   }
   if (timeZone !== undefined) {
     try {
       new Intl.DateTimeFormat('en-US', { timeZone });
     } catch {
-      throw new GoogleWalletError('invalid-argument', `The time zone must be an IANA zone (such as Europe/Lisbon), not ${JSON.stringify(timeZone.slice(0, 40))}.`);
+      throw new GoogleWalletError(
+        'invalid-argument',
+        `The time zone must be an IANA zone (such as Europe/Lisbon), not ${JSON.stringify(timeZone.slice(0, 40))}.`,
+      );
     }
   }
   return { locale: chosen, timeZone };
@@ -96,7 +102,8 @@ export function formatValue(field: Field, pointer: string, format: ValueFormat, 
     else if (numberStyle === 'PKNumberStyleDecimal') text = new Intl.NumberFormat(locale).format(value);
     else if (numberStyle === 'PKNumberStylePercent') text = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(value);
     else if (numberStyle === 'PKNumberStyleScientific') text = new Intl.NumberFormat(locale, { notation: 'scientific' }).format(value);
-    else if (numberStyle === 'PKNumberStyleSpellOut') degraded('numberStyle', 'Google Wallet shows text as given and there is no way to spell a number out in every language');
+    else if (numberStyle === 'PKNumberStyleSpellOut')
+      degraded('numberStyle', 'Google Wallet shows text as given and there is no way to spell a number out in every language');
     else degraded('numberStyle', `${JSON.stringify(String(numberStyle).slice(0, 40))} is not a number style`);
   }
   if (dateStyle !== undefined || timeStyle !== undefined) {
@@ -121,7 +128,13 @@ export function formatValue(field: Field, pointer: string, format: ValueFormat, 
 }
 
 /** A W3C date (its regex match) in Intl's styles: in `timeZone`, or as the wall-clock time it is written in. */
-function formatDate(match: RegExpExecArray, dateStyle: 'short' | 'medium' | 'long' | 'full' | null, timeStyle: 'short' | 'medium' | 'long' | 'full' | null, timeZone: string | undefined, locale: string): string {
+function formatDate(
+  match: RegExpExecArray,
+  dateStyle: 'short' | 'medium' | 'long' | 'full' | null,
+  timeStyle: 'short' | 'medium' | 'long' | 'full' | null,
+  timeZone: string | undefined,
+  locale: string,
+): string {
   const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
   const wall = Date.UTC(year, month - 1, day, hour, minute, second);
   const offset = match[7];
@@ -142,12 +155,14 @@ function formatDate(match: RegExpExecArray, dateStyle: 'short' | 'medium' | 'lon
   });
   if (zone !== 'UTC' || timeStyle === null || timeStyle === 'short' || timeStyle === 'medium') return formatter.format(new Date(instant));
   // A wall-clock time formatted "in UTC" must not be named UTC: its zone name is left out.
-  return formatter
-    .formatToParts(new Date(instant))
-    .filter((part) => part.type !== 'timeZoneName')
-    .map((part) => part.value)
-    .join('')
-    .replace(/\s+$/, '')
-    // formatToParts writes a narrow no-break space where format() (Node's) writes a space: keep the two alike.
-    .replace(/\u202f/g, ' ');
+  return (
+    formatter
+      .formatToParts(new Date(instant))
+      .filter((part) => part.type !== 'timeZoneName')
+      .map((part) => part.value)
+      .join('')
+      .replace(/\s+$/, '')
+      // formatToParts writes a narrow no-break space where format() (Node's) writes a space: keep the two alike.
+      .replace(/\u202f/g, ' ')
+  );
 }

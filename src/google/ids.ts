@@ -26,7 +26,11 @@ export function escapeIdPart(text: string): string {
 
 /** Throws unless the issuer id is Google's: digits only. */
 export function checkIssuerId(issuerId: string): void {
-  if (!/^[0-9]{1,32}$/.test(issuerId)) throw new GoogleWalletError('invalid-issuer-id', `The issuer id must be the digits the Google Pay & Wallet Console shows, not ${JSON.stringify(issuerId.slice(0, 40))}.`);
+  if (!/^[0-9]{1,32}$/.test(issuerId))
+    throw new GoogleWalletError(
+      'invalid-issuer-id',
+      `The issuer id must be the digits the Google Pay & Wallet Console shows, not ${JSON.stringify(issuerId.slice(0, 40))}.`,
+    );
 }
 
 /**
@@ -39,7 +43,11 @@ export function checkIssuerId(issuerId: string): void {
  */
 export function classIdOf(issuerId: string, passTypeIdentifier: string, classSuffix?: string): string {
   if (classSuffix === undefined) return `${issuerId}.${escapeIdPart(passTypeIdentifier)}`;
-  if (!SUFFIX.test(classSuffix)) throw new GoogleWalletError('invalid-argument', `A class suffix holds only letters, digits, ".", "_" and "-": ${JSON.stringify(classSuffix.slice(0, 40))}.`);
+  if (!SUFFIX.test(classSuffix))
+    throw new GoogleWalletError(
+      'invalid-argument',
+      `A class suffix holds only letters, digits, ".", "_" and "-": ${JSON.stringify(classSuffix.slice(0, 40))}.`,
+    );
   return `${issuerId}.${classSuffix}`;
 }
 

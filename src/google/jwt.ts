@@ -10,12 +10,10 @@ const keys = new WeakMap<GoogleCredentials, Promise<CryptoKey>>();
 function signingKey(credentials: GoogleCredentials): Promise<CryptoKey> {
   let key = keys.get(credentials);
   if (key === undefined) {
-    key = crypto.subtle
-      .importKey('pkcs8', pkcs8Of(credentials.privateKeyPem), { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign'])
-      .catch(() => {
-        keys.delete(credentials);
-        throw new GoogleWalletError('bad-private-key', 'The private_key could not be imported as an RSA key.');
-      });
+    key = crypto.subtle.importKey('pkcs8', pkcs8Of(credentials.privateKeyPem), { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign']).catch(() => {
+      keys.delete(credentials);
+      throw new GoogleWalletError('bad-private-key', 'The private_key could not be imported as an RSA key.');
+    });
     keys.set(credentials, key);
   }
   return key;

@@ -21,7 +21,8 @@ function googleType(format: unknown, message: unknown): string | { why: string; 
   }
   if (typeof message !== 'string') return { why: 'The barcode message is not a string', at: 'message' };
   // Google's only Interleaved 2 of 5 is ITF-14: fourteen digits.
-  if (format === 'PKBarcodeFormatI2of5' && !/^\d{14}$/.test(message)) return { why: 'Google Wallet draws Interleaved 2 of 5 only as ITF-14 (14 digits)', at: 'format' };
+  if (format === 'PKBarcodeFormatI2of5' && !/^\d{14}$/.test(message))
+    return { why: 'Google Wallet draws Interleaved 2 of 5 only as ITF-14 (14 digits)', at: 'format' };
   return TYPES[format] as string;
 }
 
@@ -37,9 +38,14 @@ export function mapBarcode(pass: Pass): { barcode?: Record<string, unknown>; los
   const useList = Array.isArray(pass.barcodes) && pass.barcodes.length > 0;
   const list: readonly (readonly [unknown, string])[] = useList
     ? (pass.barcodes as readonly unknown[]).map((entry, index) => [entry, `/barcodes/${index}`] as const)
-    : pass.barcode !== undefined ? [[pass.barcode, '/barcode']] : [];
+    : pass.barcode !== undefined
+      ? [[pass.barcode, '/barcode']]
+      : [];
   const losses: GoogleLoss[] = [];
-  if (useList && pass.barcode !== undefined) losses.push(loss('google-barcode-dropped', '/barcode', 'Wallet shows `barcodes` and so does Google Wallet: `barcode` (for iOS 8 and earlier) is left out.'));
+  if (useList && pass.barcode !== undefined)
+    losses.push(
+      loss('google-barcode-dropped', '/barcode', 'Wallet shows `barcodes` and so does Google Wallet: `barcode` (for iOS 8 and earlier) is left out.'),
+    );
   let barcode: Record<string, unknown> | undefined;
   // The first barcode Google cannot draw, while none is drawn: its message may still be shown as text.
   let undrawn: { path: string; message: string; altText: unknown; why: string; loss: number } | undefined;
@@ -55,7 +61,8 @@ export function mapBarcode(pass: Pass): { barcode?: Record<string, unknown>; los
     const { format, message, altText } = entry as { format?: unknown; message?: unknown; altText?: unknown };
     const type = googleType(format, message);
     if (typeof type !== 'string') {
-      if (undrawn === undefined && typeof message === 'string' && type.at === 'format') undrawn = { path, message, altText, why: type.why, loss: losses.length };
+      if (undrawn === undefined && typeof message === 'string' && type.at === 'format')
+        undrawn = { path, message, altText, why: type.why, loss: losses.length };
       losses.push(loss('google-barcode-dropped', path, `${type.why}: this barcode is left out.`));
       continue;
     }
@@ -65,7 +72,11 @@ export function mapBarcode(pass: Pass): { barcode?: Record<string, unknown>; los
   if (barcode === undefined && undrawn !== undefined) {
     // Google's TEXT_ONLY barcode: the message shown as text where the code would be.
     barcode = { type: 'TEXT_ONLY', value: undrawn.message };
-    losses[undrawn.loss] = loss('google-barcode-dropped', `${undrawn.path}/format`, `${undrawn.why}: Google Wallet shows its message as text instead of a code.`);
+    losses[undrawn.loss] = loss(
+      'google-barcode-dropped',
+      `${undrawn.path}/format`,
+      `${undrawn.why}: Google Wallet shows its message as text instead of a code.`,
+    );
     appendAltText(barcode, undrawn.altText, undrawn.path, losses);
   }
   return barcode === undefined ? { losses } : { barcode, losses };
@@ -73,5 +84,5 @@ export function mapBarcode(pass: Pass): { barcode?: Record<string, unknown>; los
 
 function appendAltText(barcode: Record<string, unknown>, altText: unknown, path: string, losses: GoogleLoss[]): void {
   if (typeof altText === 'string') barcode['alternateText'] = altText;
-  else if (altText !== undefined) losses.push(loss('google-barcode-dropped', `${path}/altText`, 'The barcode\'s altText is not a string: it is left out.'));
+  else if (altText !== undefined) losses.push(loss('google-barcode-dropped', `${path}/altText`, "The barcode's altText is not a string: it is left out."));
 }

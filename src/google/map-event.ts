@@ -30,10 +30,19 @@ export function eventParts(pass: Pass, text: (value: string) => unknown): Semant
     classFields['venue'] = { name: text(venueName), address: text(region) };
   } else if (typeof venueName === 'string' && venueName !== '') {
     tags.use('venueName');
-    tags.losses.push(semanticLoss(['venueName'], `Google Wallet requires a venue's address with its name, and the pass has no venueRegionName: the venue "${venueName.slice(0, 60)}" is left out of Google's venue.`));
+    tags.losses.push(
+      semanticLoss(
+        ['venueName'],
+        `Google Wallet requires a venue's address with its name, and the pass has no venueRegionName: the venue "${venueName.slice(0, 60)}" is left out of Google's venue.`,
+      ),
+    );
   }
   const dateTime: Record<string, string> = {};
-  for (const [tag, google] of [['eventStartDate', 'start'], ['eventEndDate', 'end'], ['venueDoorsOpenDate', 'doorsOpen']] as const) {
+  for (const [tag, google] of [
+    ['eventStartDate', 'start'],
+    ['eventEndDate', 'end'],
+    ['venueDoorsOpenDate', 'doorsOpen'],
+  ] as const) {
     const value = tags.raw(tag);
     if (typeof value !== 'string' || !DATE_TIME.test(value)) continue;
     tags.use(tag);
@@ -55,7 +64,10 @@ export function eventParts(pass: Pass, text: (value: string) => unknown): Semant
       seatInfo['seat'] = text(seat[seatKey] as string);
       mapped.push(seatKey);
     }
-    for (const [key, google] of [['seatRow', 'row'], ['seatSection', 'section']] as const) {
+    for (const [key, google] of [
+      ['seatRow', 'row'],
+      ['seatSection', 'section'],
+    ] as const) {
       const value = seat[key];
       if (value === undefined) continue;
       seatInfo[google] = text(value);

@@ -37,7 +37,8 @@ export function mapLocations(locations: unknown): { merchantLocations?: { latitu
     merchantLocations.push({ latitude, longitude });
     for (const key of Object.keys(place)) {
       if (key === 'latitude' || key === 'longitude') continue;
-      const why = key === 'relevantText' ? 'Google Wallet writes its own notification near a merchant location' : `Google Wallet has no place for a location's ${key}`;
+      const why =
+        key === 'relevantText' ? 'Google Wallet writes its own notification near a merchant location' : `Google Wallet has no place for a location's ${key}`;
       losses.push(loss('google-location-dropped', `${path}/${pointerToken(key)}`, `${why}: ${key} is left out.`));
     }
   });
@@ -50,7 +51,10 @@ export function mapLocations(locations: unknown): { merchantLocations?: { latitu
 export function checkRedemptionIssuers(issuers: readonly string[] | undefined): readonly string[] | undefined {
   if (issuers === undefined) return undefined;
   if (!Array.isArray(issuers) || issuers.length === 0 || !issuers.every((id) => typeof id === 'string' && /^[0-9]{1,32}$/.test(id))) {
-    throw new GoogleWalletError('invalid-argument', 'redemptionIssuers must be a non-empty list of Google issuer ids (digits): the issuers whose Smart Tap terminals may read the pass.');
+    throw new GoogleWalletError(
+      'invalid-argument',
+      'redemptionIssuers must be a non-empty list of Google issuer ids (digits): the issuers whose Smart Tap terminals may read the pass.',
+    );
   }
   return issuers;
 }
@@ -82,17 +86,24 @@ export function mapNfc(pass: Pass, redemptionIssuers: readonly string[] | undefi
   if (redemptionIssuers === undefined) {
     return {
       ...empty,
-      losses: [loss('google-nfc-dropped', '/nfc', 'Google Wallet sends NFC data through Smart Tap: give redemptionIssuers (the issuer ids whose terminals may read the pass, approved for Smart Tap by Google) to carry nfc.message as smartTapRedemptionValue; without them nfc is left out.')],
+      losses: [
+        loss(
+          'google-nfc-dropped',
+          '/nfc',
+          'Google Wallet sends NFC data through Smart Tap: give redemptionIssuers (the issuer ids whose terminals may read the pass, approved for Smart Tap by Google) to carry nfc.message as smartTapRedemptionValue; without them nfc is left out.',
+        ),
+      ],
     };
   }
   const losses: GoogleLoss[] = [];
   for (const key of Object.keys(record as object)) {
     if (key === 'message') continue;
-    const why = key === 'encryptionPublicKey'
-      ? 'Smart Tap encrypts with the key the redemption issuer set up with Google, not this one'
-      : key === 'requiresAuthentication'
-        ? 'Smart Tap has no per-pass setting to require unlocking the phone'
-        : `Smart Tap has no place for nfc.${key}`;
+    const why =
+      key === 'encryptionPublicKey'
+        ? 'Smart Tap encrypts with the key the redemption issuer set up with Google, not this one'
+        : key === 'requiresAuthentication'
+          ? 'Smart Tap has no per-pass setting to require unlocking the phone'
+          : `Smart Tap has no place for nfc.${key}`;
     losses.push(loss('google-nfc-dropped', `/nfc/${pointerToken(key)}`, `${why}: ${key} is left out.`));
   }
   return {

@@ -71,7 +71,13 @@ export function mapFields(fields: readonly PlacedField[], maxRows: number, langu
     const id = moduleIdOf(field);
     if (ids.has(id)) {
       // Wallet refuses two fields of one key (duplicate-field-key); Google would keep one module of the id.
-      losses.push(loss('google-field-dropped', pointer, `The key "${field.key}" is used by an earlier field: Google Wallet keeps one text module per key, this field is left out.`));
+      losses.push(
+        loss(
+          'google-field-dropped',
+          pointer,
+          `The key "${field.key}" is used by an earlier field: Google Wallet keeps one text module per key, this field is left out.`,
+        ),
+      );
       continue;
     }
     if (textModules.length >= MAX_TEXT_MODULES) {
@@ -85,12 +91,22 @@ export function mapFields(fields: readonly PlacedField[], maxRows: number, langu
     appendLosses(losses, fieldLosses(field, pointer));
     if (back) continue;
     if (onCard.length < maxRows * 3) onCard.push(id);
-    else losses.push(loss('google-field-degraded', pointer, `The Google card shows ${maxRows * 3} fields: "${field.key}" is shown in the details below the card instead.`));
+    else
+      losses.push(
+        loss('google-field-degraded', pointer, `The Google card shows ${maxRows * 3} fields: "${field.key}" is shown in the details below the card instead.`),
+      );
   }
   return { textModules, cardRows: cardRows(onCard), losses };
 }
 
-function textModule(id: string, field: Field, value: FormattedValue, language: string, strings: Strings | undefined, format: ValueFormat): Record<string, unknown> {
+function textModule(
+  id: string,
+  field: Field,
+  value: FormattedValue,
+  language: string,
+  strings: Strings | undefined,
+  format: ValueFormat,
+): Record<string, unknown> {
   const body = value.text;
   const module: Record<string, unknown> = { id, body };
   const label = labelOf(field);
@@ -136,16 +152,30 @@ export function fieldLosses(field: Field, pointer: string): GoogleLoss[] {
     losses.push(loss('google-field-degraded', `${pointer}/label`, `The label of "${field.key}" is not a string: Google Wallet gets the field without it.`));
   }
   if (field.changeMessage !== undefined) {
-    losses.push(loss('google-change-message-dropped', `${pointer}/changeMessage`, `Google Wallet has no change message per field; send a message (addMessage) when "${field.key}" changes instead.`));
+    losses.push(
+      loss(
+        'google-change-message-dropped',
+        `${pointer}/changeMessage`,
+        `Google Wallet has no change message per field; send a message (addMessage) when "${field.key}" changes instead.`,
+      ),
+    );
   }
   if (field.semantics !== undefined) {
     losses.push(loss('google-semantics-dropped', `${pointer}/semantics`, `Google Wallet has no semantic tags: those of "${field.key}" are left out.`));
   }
   if (field.attributedValue !== undefined) {
-    losses.push(loss('google-field-degraded', `${pointer}/attributedValue`, `Google Wallet shows the plain value of "${field.key}", not its attributed value.`));
+    losses.push(
+      loss('google-field-degraded', `${pointer}/attributedValue`, `Google Wallet shows the plain value of "${field.key}", not its attributed value.`),
+    );
   }
   if (field.dataDetectorTypes !== undefined) {
-    losses.push(loss('google-field-degraded', `${pointer}/dataDetectorTypes`, `Google Wallet detects links itself; the data detectors of "${field.key}" are not applied.`));
+    losses.push(
+      loss(
+        'google-field-degraded',
+        `${pointer}/dataDetectorTypes`,
+        `Google Wallet detects links itself; the data detectors of "${field.key}" are not applied.`,
+      ),
+    );
   }
   return losses;
 }

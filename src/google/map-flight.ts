@@ -50,7 +50,11 @@ export function flightParts(pass: Pass): SemanticParts {
   const destination = airport('destinationAirportCode', 'destinationGate', 'destinationTerminal');
   if (destination !== undefined) classFields['destination'] = destination;
   // Local date-times: Google wants them without an offset.
-  for (const [tag, google] of [['originalDepartureDate', 'localScheduledDepartureDateTime'], ['originalBoardingDate', 'localBoardingDateTime'], ['originalArrivalDate', 'localScheduledArrivalDateTime']] as const) {
+  for (const [tag, google] of [
+    ['originalDepartureDate', 'localScheduledDepartureDateTime'],
+    ['originalBoardingDate', 'localBoardingDateTime'],
+    ['originalArrivalDate', 'localScheduledArrivalDateTime'],
+  ] as const) {
     const value = tags.raw(tag);
     const local = typeof value === 'string' ? LOCAL_TIME.exec(value)?.[1] : undefined;
     if (local === undefined) continue;
@@ -115,6 +119,9 @@ export function seatLosses(seats: readonly unknown[], mapped: readonly string[])
   for (const key of Object.keys(first)) {
     if (!mapped.includes(key)) losses.push(semanticLoss(['seats', 0, key], `Google Wallet has no place for ${key} of a seat: it is left out.`));
   }
-  if (seats.length > 1) losses.push(semanticLoss(['seats', 1], `Google Wallet shows one seat per pass: ${seats.length - 1} more seat${seats.length === 2 ? ' is' : 's are'} left out.`));
+  if (seats.length > 1)
+    losses.push(
+      semanticLoss(['seats', 1], `Google Wallet shows one seat per pass: ${seats.length - 1} more seat${seats.length === 2 ? ' is' : 's are'} left out.`),
+    );
   return losses;
 }

@@ -27,7 +27,8 @@ export function mapImages(imageUrl: ((path: string) => string | undefined) | und
   const strip = url('strip');
   const thumbnail = url('thumbnail');
   const hero = strip ?? thumbnail;
-  if (strip !== undefined && thumbnail !== undefined) losses.push(loss('google-image-dropped', '', 'Google Wallet has one hero image: the strip is used, thumbnail.png is left out.'));
+  if (strip !== undefined && thumbnail !== undefined)
+    losses.push(loss('google-image-dropped', '', 'Google Wallet has one hero image: the strip is used, thumbnail.png is left out.'));
   // iOS 18+ poster images (and the enrollment logo) have no Google slot either.
   for (const name of ['background', 'footer', 'icon', 'artwork', 'primaryLogo', 'secondaryLogo', 'venueMap', 'personalizationLogo']) {
     if (url(name) !== undefined) losses.push(loss('google-image-dropped', '', `Google Wallet has no slot for ${name}.png: it is left out.`));

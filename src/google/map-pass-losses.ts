@@ -4,15 +4,45 @@ import { loss } from './loss.js';
 import type { GoogleLoss, GoogleLossCode } from './types.js';
 
 const IOS18_URLS = [
-  'accessibilityURL', 'addOnURL', 'bagPolicyURL', 'changeSeatURL', 'contactVenueEmail', 'contactVenuePhoneNumber',
-  'contactVenueWebsite', 'directionsInformationURL', 'merchandiseURL', 'orderFoodURL', 'parkingInformationURL',
-  'purchaseParkingURL', 'sellURL', 'transferURL', 'transitInformationURL', 'entertainmentURL', 'managementURL',
-  'purchaseAdditionalBaggageURL', 'purchaseLoungeAccessURL', 'purchaseWifiURL', 'registerServiceAnimalURL',
-  'reportLostBagURL', 'requestWheelchairURL', 'trackBagsURL', 'transitProviderEmail', 'transitProviderPhoneNumber',
-  'transitProviderWebsiteURL', 'upgradeURL',
+  'accessibilityURL',
+  'addOnURL',
+  'bagPolicyURL',
+  'changeSeatURL',
+  'contactVenueEmail',
+  'contactVenuePhoneNumber',
+  'contactVenueWebsite',
+  'directionsInformationURL',
+  'merchandiseURL',
+  'orderFoodURL',
+  'parkingInformationURL',
+  'purchaseParkingURL',
+  'sellURL',
+  'transferURL',
+  'transitInformationURL',
+  'entertainmentURL',
+  'managementURL',
+  'purchaseAdditionalBaggageURL',
+  'purchaseLoungeAccessURL',
+  'purchaseWifiURL',
+  'registerServiceAnimalURL',
+  'reportLostBagURL',
+  'requestWheelchairURL',
+  'trackBagsURL',
+  'transitProviderEmail',
+  'transitProviderPhoneNumber',
+  'transitProviderWebsiteURL',
+  'upgradeURL',
 ] as const;
 
-const IOS18_KEYS = ['preferredStyleSchemes', 'eventLogoText', 'upcomingPassInformation', 'suppressHeaderDarkening', 'useAutomaticColors', 'footerBackgroundColor', 'featuredActions'] as const;
+const IOS18_KEYS = [
+  'preferredStyleSchemes',
+  'eventLogoText',
+  'upcomingPassInformation',
+  'suppressHeaderDarkening',
+  'useAutomaticColors',
+  'footerBackgroundColor',
+  'featuredActions',
+] as const;
 
 /** Pass keys Google has no place for, with the code and the reason. */
 const DROPPED: readonly (readonly [key: keyof Pass, code: GoogleLossCode, why: string])[] = [

@@ -59,14 +59,24 @@ function typeOf(style: (typeof STYLES)[number] | 'posterGeneric', body: PassStru
  */
 export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWalletPass {
   checkIssuerId(options.issuerId);
-  if (pass === null || typeof pass !== 'object' || Array.isArray(pass)) throw new GoogleWalletError('invalid-pass', 'A rendered pass.json (an object) is needed.');
-  const present = (key: string): boolean => Object.hasOwn(pass, key) && (pass as unknown as Record<string, unknown>)[key] !== undefined && (pass as unknown as Record<string, unknown>)[key] !== null;
+  if (pass === null || typeof pass !== 'object' || Array.isArray(pass))
+    throw new GoogleWalletError('invalid-pass', 'A rendered pass.json (an object) is needed.');
+  const present = (key: string): boolean =>
+    Object.hasOwn(pass, key) && (pass as unknown as Record<string, unknown>)[key] !== undefined && (pass as unknown as Record<string, unknown>)[key] !== null;
   const styles = STYLES.filter(present);
   const poster = present('posterGeneric');
   // iOS 27's posterGeneric alone is a generic pass; beside a classic style, Google gets the classic style (what iOS 26 and earlier show).
   const style = styles[0] ?? (poster ? 'posterGeneric' : undefined);
-  if (style === undefined || typeof pass.serialNumber !== 'string' || typeof pass.passTypeIdentifier !== 'string' || typeof pass.organizationName !== 'string') {
-    throw new GoogleWalletError('invalid-pass', 'A rendered pass.json is needed: a style body (one of the five styles or posterGeneric), serialNumber, passTypeIdentifier and organizationName (strings).');
+  if (
+    style === undefined ||
+    typeof pass.serialNumber !== 'string' ||
+    typeof pass.passTypeIdentifier !== 'string' ||
+    typeof pass.organizationName !== 'string'
+  ) {
+    throw new GoogleWalletError(
+      'invalid-pass',
+      'A rendered pass.json is needed: a style body (one of the five styles or posterGeneric), serialNumber, passTypeIdentifier and organizationName (strings).',
+    );
   }
   const format = valueFormat(options.locale, options.language, options.timeZone);
   const redemptionIssuers = checkRedemptionIssuers(options.redemptionIssuers);
@@ -88,7 +98,11 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
 
   const classId = classIdOf(options.issuerId, pass.passTypeIdentifier, options.classSuffix);
   const walletClass: Record<string, unknown> = { id: classId };
-  const object: Record<string, unknown> = { id: objectIdOf(options.issuerId, pass.passTypeIdentifier, pass.serialNumber), classId, state: pass.voided === true ? 'INACTIVE' : 'ACTIVE' };
+  const object: Record<string, unknown> = {
+    id: objectIdOf(options.issuerId, pass.passTypeIdentifier, pass.serialNumber),
+    classId,
+    state: pass.voided === true ? 'INACTIVE' : 'ACTIVE',
+  };
   // An empty logoText shows no title on the Apple pass; Google requires one, so the organization names the card.
   const brand = logoText !== undefined && logoText !== '' ? logoText : organization;
 
@@ -110,12 +124,24 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
     const parts = flightParts(pass);
     if (parts.missing.length === 0) semantic = parts;
     else {
-      losses.push(loss('google-type-changed', `/${style}/transitType`, `A Google flight requires the carrier, flight number, airports, scheduled departure, passenger and confirmation code: the pass lacks the semantic tag${parts.missing.length === 1 ? '' : 's'} ${parts.missing.join(', ')}, so Google Wallet gets a generic pass.`));
+      losses.push(
+        loss(
+          'google-type-changed',
+          `/${style}/transitType`,
+          `A Google flight requires the carrier, flight number, airports, scheduled departure, passenger and confirmation code: the pass lacks the semantic tag${parts.missing.length === 1 ? '' : 's'} ${parts.missing.join(', ')}, so Google Wallet gets a generic pass.`,
+        ),
+      );
       type = 'generic';
     }
   }
   if ((type === 'loyalty' || type === 'transit') && images.logo === undefined) {
-    losses.push(loss('google-type-changed', '', `A Google ${type} class requires ${type === 'loyalty' ? 'programLogo' : 'a logo'}: without a hosted logo.png (imageUrl) Google Wallet gets a generic pass.`));
+    losses.push(
+      loss(
+        'google-type-changed',
+        '',
+        `A Google ${type} class requires ${type === 'loyalty' ? 'programLogo' : 'a logo'}: without a hosted logo.png (imageUrl) Google Wallet gets a generic pass.`,
+      ),
+    );
     type = 'generic';
   }
   // The first primary field names the pass on Google's card (generic header, event name, the offer) unless its value is empty: Google requires those texts.
@@ -196,7 +222,8 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
       break;
     }
     case 'transit':
-      walletClass['transitType'] = typeof body.transitType === 'string' && Object.hasOwn(TRANSIT_TYPES, body.transitType) ? TRANSIT_TYPES[body.transitType] : 'OTHER';
+      walletClass['transitType'] =
+        typeof body.transitType === 'string' && Object.hasOwn(TRANSIT_TYPES, body.transitType) ? TRANSIT_TYPES[body.transitType] : 'OTHER';
       object['tripType'] = 'ONE_WAY';
       walletClass['logo'] = images.logo;
       // logoText names the operator on Apple's boarding pass.
@@ -221,13 +248,31 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
     appendLosses(losses, semantic.losses);
   }
   if (logoText !== undefined && logoText !== '' && !carried.has(logoText)) {
-    losses.push(loss('google-key-dropped', '/logoText', `Google Wallet shows the issuer name (organizationName) where Apple shows logoText: "${logoText.slice(0, 60)}" is left out.`));
+    losses.push(
+      loss(
+        'google-key-dropped',
+        '/logoText',
+        `Google Wallet shows the issuer name (organizationName) where Apple shows logoText: "${logoText.slice(0, 60)}" is left out.`,
+      ),
+    );
   }
   if (!carried.has(organization) && organization !== '') {
-    losses.push(loss('google-key-dropped', '/organizationName', `A Google generic pass has no issuer name and its title shows logoText: organizationName "${organization.slice(0, 60)}" is left out.`));
+    losses.push(
+      loss(
+        'google-key-dropped',
+        '/organizationName',
+        `A Google generic pass has no issuer name and its title shows logoText: organizationName "${organization.slice(0, 60)}" is left out.`,
+      ),
+    );
   }
   if (description !== undefined && description !== '' && !carried.has(description)) {
-    losses.push(loss('google-key-dropped', '/description', 'Google Wallet has no place for the pass\'s description (the text VoiceOver reads on an iPhone): it is left out.'));
+    losses.push(
+      loss(
+        'google-key-dropped',
+        '/description',
+        "Google Wallet has no place for the pass's description (the text VoiceOver reads on an iPhone): it is left out.",
+      ),
+    );
   }
 
   const barcode = mapBarcode(pass);
@@ -239,7 +284,14 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
     const hex = typeof background === 'string' ? toHexColor(background) : undefined;
     // Loyalty and offer objects have no color of their own: Google colors them by their class.
     if (hex !== undefined) (type === 'loyalty' || type === 'offer' ? walletClass : object)['hexBackgroundColor'] = hex;
-    else losses.push(loss('google-color-dropped', '/backgroundColor', `Google Wallet reads #rrggbb colors; ${typeof background === 'string' ? JSON.stringify(background.slice(0, 60)) : `a ${typeof background}`} is left out.`));
+    else
+      losses.push(
+        loss(
+          'google-color-dropped',
+          '/backgroundColor',
+          `Google Wallet reads #rrggbb colors; ${typeof background === 'string' ? JSON.stringify(background.slice(0, 60)) : `a ${typeof background}`} is left out.`,
+        ),
+      );
   }
   const grouping: unknown = pass.groupingIdentifier;
   if (typeof grouping === 'string') object['groupingInfo'] = { groupingId: grouping };
@@ -261,13 +313,22 @@ export function toGoogleWallet(pass: Pass, options: GoogleMapOptions): GoogleWal
 }
 
 /** A field's value as Google shows it (formatted, in each translated language too), its losses appended. */
-function fieldText(placed: PlacedField, format: ValueFormat, language: string, strings: Strings | undefined, losses: GoogleLoss[]): { text: string; localized: LocalizedString } {
+function fieldText(
+  placed: PlacedField,
+  format: ValueFormat,
+  language: string,
+  strings: Strings | undefined,
+  losses: GoogleLoss[],
+): { text: string; localized: LocalizedString } {
   const value = formatValue(placed.field, placed.pointer, format);
   appendLosses(losses, value.losses);
   appendLosses(losses, fieldLosses(placed.field, placed.pointer));
   if (!value.formatted) return { text: value.text, localized: localized(value.text, language, strings) };
   const translated = formattedIn(placed.field, strings, format);
-  return { text: value.text, localized: { defaultValue: { language, value: value.text }, ...(translated.length === 0 ? {} : { translatedValues: translated }) } };
+  return {
+    text: value.text,
+    localized: { defaultValue: { language, value: value.text }, ...(translated.length === 0 ? {} : { translatedValues: translated }) },
+  };
 }
 
 /**
@@ -277,7 +338,9 @@ function fieldText(placed: PlacedField, format: ValueFormat, language: string, s
  * hold — a field seen only on the poster — at its own pointer.
  */
 function posterLosses(pass: Pass, style: string, classic: readonly PlacedField[]): GoogleLoss[] {
-  const losses = [loss('google-key-dropped', '/posterGeneric', `Google Wallet has no poster layout: the ${style} style is used, the posterGeneric layout is left out.`)];
+  const losses = [
+    loss('google-key-dropped', '/posterGeneric', `Google Wallet has no poster layout: the ${style} style is used, the posterGeneric layout is left out.`),
+  ];
   let posterFields: PlacedField[];
   try {
     posterFields = placedFields('posterGeneric', pass.posterGeneric as PassStructure);
@@ -288,7 +351,13 @@ function posterLosses(pass: Pass, style: string, classic: readonly PlacedField[]
   const keys = new Set(classic.map((placed) => placed.field.key));
   for (const placed of posterFields) {
     if (keys.has(placed.field.key)) continue;
-    losses.push(loss('google-field-dropped', placed.pointer, `"${placed.field.key}" is shown only on the poster (posterGeneric); the ${style} style Google gets has no such field.`));
+    losses.push(
+      loss(
+        'google-field-dropped',
+        placed.pointer,
+        `"${placed.field.key}" is shown only on the poster (posterGeneric); the ${style} style Google gets has no such field.`,
+      ),
+    );
   }
   return losses;
 }

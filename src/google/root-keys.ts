@@ -29,7 +29,8 @@ export async function fetchGoogleRootKeys(options: { fetch?: typeof fetch; url?:
   try {
     const response = await Promise.race([doFetch(options.url ?? GOOGLE_ROOT_KEYS_URL, { signal: limit.signal }), limit.cutShort]);
     const bytes = await Promise.race([readLimited(response.body, 256 * 1024), limit.cutShort]);
-    if (!response.ok || bytes === undefined) throw new GoogleWalletError('request-failed', `Google's root keys could not be read (HTTP ${response.status}).`, response.status);
+    if (!response.ok || bytes === undefined)
+      throw new GoogleWalletError('request-failed', `Google's root keys could not be read (HTTP ${response.status}).`, response.status);
     text = new TextDecoder().decode(bytes);
   } catch (error) {
     if (error instanceof GoogleWalletError) throw error;
@@ -58,7 +59,10 @@ export function parseRootKeys(document: string | object): GoogleRootKey[] {
   const keys = (value as { keys?: unknown } | null)?.keys;
   if (!Array.isArray(keys)) throw new GoogleWalletError('bad-response', 'The root keys document has no "keys" array.');
   return keys
-    .filter((key): key is Record<string, unknown> => key !== null && typeof key === 'object' && typeof key.keyValue === 'string' && typeof key.protocolVersion === 'string')
+    .filter(
+      (key): key is Record<string, unknown> =>
+        key !== null && typeof key === 'object' && typeof key.keyValue === 'string' && typeof key.protocolVersion === 'string',
+    )
     .map((key) => ({
       keyValue: key['keyValue'] as string,
       protocolVersion: key['protocolVersion'] as string,

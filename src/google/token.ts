@@ -38,7 +38,13 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
   const fetchToken = async (): Promise<string> => {
     const now = options.now();
     const iat = Math.floor(now / 1000);
-    const assertion = await signJwt(options.credentials, { iss: options.credentials.clientEmail, scope: WALLET_SCOPE, aud: options.tokenUrl, iat, exp: iat + 3600 });
+    const assertion = await signJwt(options.credentials, {
+      iss: options.credentials.clientEmail,
+      scope: WALLET_SCOPE,
+      aud: options.tokenUrl,
+      iat,
+      exp: iat + 3600,
+    });
     const limit = timeLimit(options.timeoutMs);
     let status = 0;
     let text: string;
@@ -58,7 +64,10 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
       text = new TextDecoder().decode(bytes);
     } catch (error) {
       if (error instanceof GoogleWalletError) throw error;
-      throw new GoogleWalletError(limit.timedOut ? 'timeout' : 'token-failed', limit.timedOut ? `No token answer within ${options.timeoutMs} ms.` : 'The token endpoint could not be reached.');
+      throw new GoogleWalletError(
+        limit.timedOut ? 'timeout' : 'token-failed',
+        limit.timedOut ? `No token answer within ${options.timeoutMs} ms.` : 'The token endpoint could not be reached.',
+      );
     } finally {
       limit.dispose();
     }
@@ -70,7 +79,12 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     }
     const token = answer?.['access_token'];
     if (status !== 200 || typeof token !== 'string') {
-      const reason = typeof answer?.['error_description'] === 'string' ? `: ${String(answer['error_description']).slice(0, 200)}` : typeof answer?.['error'] === 'string' ? `: ${String(answer['error']).slice(0, 200)}` : '';
+      const reason =
+        typeof answer?.['error_description'] === 'string'
+          ? `: ${String(answer['error_description']).slice(0, 200)}`
+          : typeof answer?.['error'] === 'string'
+            ? `: ${String(answer['error']).slice(0, 200)}`
+            : '';
       throw new GoogleWalletError('token-failed', `Google refused the service account's token request (HTTP ${status})${reason}.`, status);
     }
     const expiresIn = typeof answer['expires_in'] === 'number' ? answer['expires_in'] : 3600;

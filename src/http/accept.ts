@@ -40,8 +40,7 @@ export function acceptsJson(header: string | null): boolean {
     }
     if (!valid) continue;
     readable = true;
-    const covers =
-      type === 'application' && subtype === 'json' ? 3 : type === 'application' && subtype === '*' ? 2 : type === '*' ? 1 : 0;
+    const covers = type === 'application' && subtype === 'json' ? 3 : type === 'application' && subtype === '*' ? 2 : type === '*' ? 1 : 0;
     if (covers > specificity || (covers === specificity && covers > 0 && q > weight)) {
       specificity = covers;
       weight = q;

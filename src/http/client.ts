@@ -168,13 +168,7 @@ export function createPassClient(options: PassClientOptions): PassClient {
   }
   const send: FetchLike = custom ?? ((input, init) => globalThis.fetch(input, init));
   const defaultTimeoutMs = checkInteger('createPassClient', 'timeoutMs', options.timeoutMs, DEFAULT_CLIENT_TIMEOUT_MS, MAX_TIMER_MS);
-  const maxResponseBytes = checkInteger(
-    'createPassClient',
-    'maxResponseBytes',
-    options.maxResponseBytes,
-    DEFAULT_MAX_RESPONSE_BYTES,
-    Number.MAX_SAFE_INTEGER,
-  );
+  const maxResponseBytes = checkInteger('createPassClient', 'maxResponseBytes', options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, Number.MAX_SAFE_INTEGER);
   const common = new Headers(options.headers);
   common.set('accept', 'application/json');
   common.set('authorization', `Bearer ${apiKey}`);
@@ -297,10 +291,7 @@ function checkInteger(where: string, name: string, value: unknown, fallback: num
 
 function isResponse(value: unknown): value is Response {
   return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as Response).status === 'number' &&
-    typeof (value as Response).headers?.get === 'function'
+    typeof value === 'object' && value !== null && typeof (value as Response).status === 'number' && typeof (value as Response).headers?.get === 'function'
   );
 }
 

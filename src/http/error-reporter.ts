@@ -9,9 +9,7 @@
  * report(error, request); // never throws
  * ```
  */
-export function errorReporter(
-  onError: ((error: unknown, request: Request) => void) | undefined,
-): (error: unknown, request: Request) => void {
+export function errorReporter(onError: ((error: unknown, request: Request) => void) | undefined): (error: unknown, request: Request) => void {
   return (error, request) => {
     if (onError === undefined) return;
     try {
@@ -24,9 +22,5 @@ export function errorReporter(
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

@@ -69,12 +69,7 @@ export function buildPass<TName extends string>(
   issuer: PassIssuer,
   options?: BuildPassOptions,
 ): Pass;
-export function buildPass(
-  template: PassTemplate | CompiledTemplate,
-  values: TemplateValues,
-  issuer: PassIssuer,
-  options: BuildPassOptions = {},
-): Pass {
+export function buildPass(template: PassTemplate | CompiledTemplate, values: TemplateValues, issuer: PassIssuer, options: BuildPassOptions = {}): Pass {
   const compiled = compiledOf(template, options);
   const plan = issuerPlanOf(compiled);
   checkIssuer(issuer);

@@ -50,9 +50,7 @@ export function validatePass(pass: unknown, options?: ValidatePassOptions): Repo
     const issues = checkPassRules(pass, options?.allowHttp === true);
     return toReport(inDocumentOrder(issues, pass));
   } catch {
-    return toReport([
-      { severity: 'error', code: 'invalid-pass', path: '', message: 'The pass could not be read (a property access threw)' },
-    ]);
+    return toReport([{ severity: 'error', code: 'invalid-pass', path: '', message: 'The pass could not be read (a property access threw)' }]);
   }
 }
 

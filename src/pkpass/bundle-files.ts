@@ -67,7 +67,12 @@ export async function inspectFile(path: string, bytes: Uint8Array, issues: Issue
     return { ...base, image: { name: slot.image, scale: slot.scale, ...(size === undefined ? {} : { size }) } };
   }
   if (name.endsWith('.png')) {
-    issues.push({ severity: 'warning', code: 'unused-image', message: `${preview(path)} is not an image Wallet shows (icon, logo, strip, background, thumbnail, footer, personalizationLogo, primaryLogo, secondaryLogo, artwork, venueMap; @2x, @3x)`, path: where });
+    issues.push({
+      severity: 'warning',
+      code: 'unused-image',
+      message: `${preview(path)} is not an image Wallet shows (icon, logo, strip, background, thumbnail, footer, personalizationLogo, primaryLogo, secondaryLogo, artwork, venueMap; @2x, @3x)`,
+      path: where,
+    });
     return base;
   }
   if (language !== undefined && name === 'pass.strings') {
@@ -92,7 +97,12 @@ export async function inspectFile(path: string, bytes: Uint8Array, issues: Issue
  */
 function notPng(path: string, bytes: Uint8Array, where: string): Issue {
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) {
-    return { severity: 'warning', code: 'not-png', message: `${preview(path)} holds JPEG data, not PNG: Wallet reads images by their content and shows it, but Apple asks for PNG and other pass readers may not show it`, path: where };
+    return {
+      severity: 'warning',
+      code: 'not-png',
+      message: `${preview(path)} holds JPEG data, not PNG: Wallet reads images by their content and shows it, but Apple asks for PNG and other pass readers may not show it`,
+      path: where,
+    };
   }
   return { severity: 'error', code: 'not-png', message: `${preview(path)} is not a PNG image`, path: where };
 }
@@ -104,6 +114,12 @@ export function caseCollisions(paths: readonly string[], issues: Issue[]): void 
     const folded = path.normalize('NFC').toLowerCase();
     const other = seen.get(folded);
     if (other === undefined) seen.set(folded, path);
-    else issues.push({ severity: 'warning', code: 'duplicate-entry', message: `${preview(path)} and ${preview(other)} differ only in case or normalization`, path: filePointer(path) });
+    else
+      issues.push({
+        severity: 'warning',
+        code: 'duplicate-entry',
+        message: `${preview(path)} and ${preview(other)} differ only in case or normalization`,
+        path: filePointer(path),
+      });
   }
 }

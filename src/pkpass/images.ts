@@ -56,7 +56,7 @@ export function imageSlot(fileName: string): { image: ImageName; scale: 1 | 2 | 
 }
 
 /** The first of the five style keys of a pass object, if it has one. */
-export function styleOf(pass: unknown): PassStyle | undefined {
+function styleOf(pass: unknown): PassStyle | undefined {
   if (typeof pass !== 'object' || pass === null) return undefined;
   for (const style of ['boardingPass', 'coupon', 'eventTicket', 'generic', 'storeCard'] as const) {
     if (Object.hasOwn(pass, style)) return style;
@@ -101,7 +101,8 @@ export function unusedReason(image: ImageName, style: PassStyle | ImageLayout, h
   if (image === 'personalizationLogo') return hasNfc ? undefined : 'only passes with "nfc" are personalized';
   const layout = layoutOf(style);
   if (layout.styles.length === 0 || layout.styles.some((each) => shows(image, each, layout, hasStrip))) return undefined;
-  if (image === 'secondaryLogo' || image === 'venueMap') return `only poster event tickets (an eventTicket with "posterEventTicket" in preferredStyleSchemes) show a ${image} image`;
+  if (image === 'secondaryLogo' || image === 'venueMap')
+    return `only poster event tickets (an eventTicket with "posterEventTicket" in preferredStyleSchemes) show a ${image} image`;
   if (image === 'primaryLogo' || image === 'artwork') {
     return `only posterGeneric passes and poster event tickets (an eventTicket with "posterEventTicket" in preferredStyleSchemes) show ${image === 'artwork' ? 'an artwork' : 'a primaryLogo'} image${image === 'primaryLogo' ? ', and semantic boarding passes' : ''}`;
   }

@@ -92,7 +92,9 @@ function sameNumber(literal: string, value: number): boolean {
   if (!Number.isFinite(value)) return false;
   const written = decimal(String(value).replace('e+', 'e'));
   const read = decimal(literal);
-  return written !== undefined && read !== undefined && written.digits === read.digits && written.exponent === read.exponent && written.negative === read.negative;
+  return (
+    written !== undefined && read !== undefined && written.digits === read.digits && written.exponent === read.exponent && written.negative === read.negative
+  );
 }
 
 /** A number literal as significant digits × 10^exponent; zero has digits ''. */

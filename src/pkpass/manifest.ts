@@ -58,7 +58,13 @@ export function readManifest(bytes: Uint8Array): { entries: Map<string, string>;
   for (const issue of parsed.issues) issues.push({ ...issue, message: `manifest.json: ${issue.message}`, path: `/manifest.json${issue.path}` });
   for (const [path, hash] of Object.entries(value)) {
     if (typeof hash === 'string' && SHA1_HEX.test(hash)) entries.set(path, hash.toLowerCase());
-    else issues.push({ severity: 'error', code: 'invalid-manifest', message: `The manifest entry for ${JSON.stringify(path)} is not a hex SHA-1`, path: manifestPointer(path) });
+    else
+      issues.push({
+        severity: 'error',
+        code: 'invalid-manifest',
+        message: `The manifest entry for ${JSON.stringify(path)} is not a hex SHA-1`,
+        path: manifestPointer(path),
+      });
   }
   return { entries, issues };
 }

@@ -65,10 +65,17 @@ const perPassEntry = (name: string, bytes: Uint8Array, compress: boolean): ZipEn
  * return new Response(pkpass, { headers: pkpassHeaders('ticket.pkpass') });
  * ```
  */
-export async function packPass(pass: Pass | unknown, files: PassFiles | PreparedFiles, signer: PassSigner, options: PackOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
+export async function packPass(
+  pass: Pass | unknown,
+  files: PassFiles | PreparedFiles,
+  signer: PassSigner,
+  options: PackOptions = {},
+): Promise<Uint8Array<ArrayBuffer>> {
   const signingTime = options.signingTime ?? new Date();
   if (!(signingTime instanceof Date) || !Number.isFinite(signingTime.getTime())) {
-    throw new PackError('The pass cannot be packed', [{ severity: 'error', code: 'invalid-type', message: 'signingTime must be a valid Date', path: '/signingTime' }]);
+    throw new PackError('The pass cannot be packed', [
+      { severity: 'error', code: 'invalid-type', message: 'signingTime must be a valid Date', path: '/signingTime' },
+    ]);
   }
   const compress = options.compress !== false;
   const prepared = files instanceof PreparedFiles ? files : await prepare(files);
@@ -95,10 +102,7 @@ export async function packPass(pass: Pass | unknown, files: PassFiles | Prepared
   if (passBytes === undefined || issues.some((issue) => issue.severity === 'error')) throw new PackError('The pass cannot be packed', issues);
   if (issues.length > 0) options.onWarnings?.(issues);
 
-  const manifest = writeManifest([
-    ['pass.json', toHex(await digest('sha1', passBytes))],
-    ...prepared.files.map((file) => [file.path, file.sha1] as const),
-  ]);
+  const manifest = writeManifest([['pass.json', toHex(await digest('sha1', passBytes))], ...prepared.files.map((file) => [file.path, file.sha1] as const)]);
   const signature = await signer.sign(manifest, { signingTime, ...(options.digest === undefined ? {} : { digest: options.digest }) });
   return writeZip(
     [
@@ -114,12 +118,27 @@ export async function packPass(pass: Pass | unknown, files: PassFiles | Prepared
 function checkDates(signer: PassSigner, at: Date, issues: Issue[]): void {
   const time = at.getTime();
   if (time < signer.notBefore.getTime()) {
-    issues.push({ severity: 'error', code: 'certificate-not-yet-valid', message: `The pass certificate is valid from ${signer.notBefore.toISOString()}, after the signing time`, path: '/certificate' });
+    issues.push({
+      severity: 'error',
+      code: 'certificate-not-yet-valid',
+      message: `The pass certificate is valid from ${signer.notBefore.toISOString()}, after the signing time`,
+      path: '/certificate',
+    });
   }
   if (time > signer.notAfter.getTime()) {
-    issues.push({ severity: 'error', code: 'certificate-expired', message: `The pass certificate expired ${signer.notAfter.toISOString()}, before the signing time`, path: '/certificate' });
+    issues.push({
+      severity: 'error',
+      code: 'certificate-expired',
+      message: `The pass certificate expired ${signer.notAfter.toISOString()}, before the signing time`,
+      path: '/certificate',
+    });
   }
   if (time > signer.wwdrNotAfter.getTime()) {
-    issues.push({ severity: 'error', code: 'certificate-expired', message: `The WWDR certificate expired ${signer.wwdrNotAfter.toISOString()}, before the signing time`, path: '/wwdr' });
+    issues.push({
+      severity: 'error',
+      code: 'certificate-expired',
+      message: `The WWDR certificate expired ${signer.wwdrNotAfter.toISOString()}, before the signing time`,
+      path: '/wwdr',
+    });
   }
 }

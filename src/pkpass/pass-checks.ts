@@ -26,15 +26,30 @@ export function checkFilesForPass(pass: unknown, files: readonly BundleFile[], i
         const { width, height } = image.size;
         const scale = image.scale;
         if (max !== undefined && (width > max[0] * scale || height > max[1] * scale)) {
-          issues.push({ severity: 'warning', code: 'image-size', message: `${preview(file.path)} is ${width}×${height} pixels; Apple's guidance for it is at most ${max[0] * scale}×${max[1] * scale}`, path: filePointer(file.path) });
+          issues.push({
+            severity: 'warning',
+            code: 'image-size',
+            message: `${preview(file.path)} is ${width}×${height} pixels; Apple's guidance for it is at most ${max[0] * scale}×${max[1] * scale}`,
+            path: filePointer(file.path),
+          });
         }
         if (min !== undefined && (width < min[0] * scale || height < min[1] * scale)) {
-          issues.push({ severity: 'warning', code: 'image-size', message: `${preview(file.path)} is ${width}×${height} pixels; Apple's guidance for it is at least ${min[0] * scale}×${min[1] * scale}`, path: filePointer(file.path) });
+          issues.push({
+            severity: 'warning',
+            code: 'image-size',
+            message: `${preview(file.path)} is ${width}×${height} pixels; Apple's guidance for it is at least ${min[0] * scale}×${min[1] * scale}`,
+            path: filePointer(file.path),
+          });
         }
       }
     }
     if (file.personalization === true && !hasNfc) {
-      issues.push({ severity: 'warning', code: 'unused-file', message: 'personalization.json is read only in passes with "nfc"', path: filePointer(file.path) });
+      issues.push({
+        severity: 'warning',
+        code: 'unused-file',
+        message: 'personalization.json is read only in passes with "nfc"',
+        path: filePointer(file.path),
+      });
     }
   }
   // Apple lists personalizationLogo among a personalizable pass's files: the signup form shows it above the description.
@@ -42,7 +57,8 @@ export function checkFilesForPass(pass: unknown, files: readonly BundleFile[], i
     issues.push({
       severity: 'warning',
       code: 'missing-personalization-logo',
-      message: 'A rewards-enrollment pass (personalization.json) should have personalizationLogo.png (150×40 points, with @2x and @3x): the signup form shows it',
+      message:
+        'A rewards-enrollment pass (personalization.json) should have personalizationLogo.png (150×40 points, with @2x and @3x): the signup form shows it',
       path: '/personalizationLogo.png',
     });
   }

@@ -35,7 +35,10 @@ export function readPem(text: string): PemBlock[] {
     const end = text.indexOf(`-----END ${label}-----`, bodyStart);
     if (end < 0) break;
     begin = end;
-    const lines = text.slice(bodyStart, end).replace(/^\r?\n/, '').split(/\r?\n/);
+    const lines = text
+      .slice(bodyStart, end)
+      .replace(/^\r?\n/, '')
+      .split(/\r?\n/);
     const headers: Record<string, string> = Object.create(null) as Record<string, string>;
     let index = 0;
     // RFC 1421 headers come first and end with an empty line.

@@ -85,9 +85,19 @@ export function checkPersonalizationJson(bytes: Uint8Array, issues: Issue[]): vo
 
   const fields = member('requiredPersonalizationFields');
   if (fields === undefined) {
-    issues.push({ severity: 'error', code: 'missing-key', message: 'personalization.json needs "requiredPersonalizationFields": the user data the signup form asks for', path: at('requiredPersonalizationFields') });
+    issues.push({
+      severity: 'error',
+      code: 'missing-key',
+      message: 'personalization.json needs "requiredPersonalizationFields": the user data the signup form asks for',
+      path: at('requiredPersonalizationFields'),
+    });
   } else if (!Array.isArray(fields) || fields.length === 0) {
-    issues.push({ severity: 'error', code: 'invalid-type', message: `"requiredPersonalizationFields" must be a non-empty array of ${PERSONALIZATION_FIELDS.join(', ')}`, path: at('requiredPersonalizationFields') });
+    issues.push({
+      severity: 'error',
+      code: 'invalid-type',
+      message: `"requiredPersonalizationFields" must be a non-empty array of ${PERSONALIZATION_FIELDS.join(', ')}`,
+      path: at('requiredPersonalizationFields'),
+    });
   } else {
     fields.forEach((field: unknown, index) => {
       if (typeof field === 'string' && (PERSONALIZATION_FIELDS as readonly string[]).includes(field)) return;
@@ -102,7 +112,12 @@ export function checkPersonalizationJson(bytes: Uint8Array, issues: Issue[]): vo
 
   const description = member('description');
   if (description === undefined) {
-    issues.push({ severity: 'error', code: 'missing-key', message: 'personalization.json needs "description": the program, shown on the signup form', path: at('description') });
+    issues.push({
+      severity: 'error',
+      code: 'missing-key',
+      message: 'personalization.json needs "description": the program, shown on the signup form',
+      path: at('description'),
+    });
   } else if (typeof description !== 'string' || description.trim() === '') {
     issues.push({ severity: 'error', code: 'invalid-type', message: '"description" must be a non-empty string', path: at('description') });
   }
@@ -111,6 +126,7 @@ export function checkPersonalizationJson(bytes: Uint8Array, issues: Issue[]): vo
     issues.push({ severity: 'error', code: 'invalid-type', message: '"termsAndConditions" must be a string', path: at('termsAndConditions') });
   }
   for (const key of Object.keys(record)) {
-    if (!KNOWN_KEYS.has(key)) issues.push({ severity: 'warning', code: 'unknown-key', message: `personalization.json: ${describe(key)} is not a key Wallet reads`, path: at(key) });
+    if (!KNOWN_KEYS.has(key))
+      issues.push({ severity: 'warning', code: 'unknown-key', message: `personalization.json: ${describe(key)} is not a key Wallet reads`, path: at(key) });
   }
 }

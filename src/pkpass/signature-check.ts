@@ -61,7 +61,8 @@ const SIGNATURE_HASHES: Readonly<Record<string, HashName>> = {
 
 const MAX_WWDR_CANDIDATES = 8;
 
-const G4_HINT = "Pass Type ID certificates issued after 27 January 2022 chain to Apple's WWDR G4 (https://www.apple.com/certificateauthority/AppleWWDRCAG4.cer).";
+const G4_HINT =
+  "Pass Type ID certificates issued after 27 January 2022 chain to Apple's WWDR G4 (https://www.apple.com/certificateauthority/AppleWWDRCAG4.cer).";
 
 /**
  * Checks a pass's detached CMS signature over `content` (the manifest bytes)
@@ -82,7 +83,12 @@ export async function checkSignature(signature: Uint8Array, content: Uint8Array,
 }
 
 /** {@link checkSignature} over any content; `what` names it in messages ('manifest', 'personalization token'). */
-export async function checkDetachedSignature(signature: Uint8Array, content: Uint8Array, options: CheckSignatureOptions | undefined, what: string): Promise<SignatureCheck> {
+export async function checkDetachedSignature(
+  signature: Uint8Array,
+  content: Uint8Array,
+  options: CheckSignatureOptions | undefined,
+  what: string,
+): Promise<SignatureCheck> {
   try {
     return await check(signature, content, options ?? {}, what);
   } catch (error) {
@@ -116,10 +122,14 @@ async function check(signature: Uint8Array, content: Uint8Array, options: CheckS
   // A pass's signature is detached; one that carries content signed that content, which must be the bytes checked.
   if (signedData.content !== undefined && !equalBytes(signedData.content, content)) {
     issues.push(
-      issue('signed-content-mismatch', `The signature carries its own signed content (${signedData.content.length} bytes), which differs from the ${what} (${content.length} bytes): it signed something else. Sign the ${what}'s exact bytes, detached.`),
+      issue(
+        'signed-content-mismatch',
+        `The signature carries its own signed content (${signedData.content.length} bytes), which differs from the ${what} (${content.length} bytes): it signed something else. Sign the ${what}'s exact bytes, detached.`,
+      ),
     );
   }
-  if (signedData.contentType !== OID.data) issues.push(issue('invalid-signature', `The signature's content type is ${signedData.contentType}, not data (${OID.data}).`));
+  if (signedData.contentType !== OID.data)
+    issues.push(issue('invalid-signature', `The signature's content type is ${signedData.contentType}, not data (${OID.data}).`));
   for (const problem of signedData.unreadableCertificates) issues.push(issue('invalid-signature', `The signature holds an unreadable ${problem}.`));
   const signerInfo = signedData.signerInfos[0];
   if (signerInfo === undefined) {
@@ -127,7 +137,13 @@ async function check(signature: Uint8Array, content: Uint8Array, options: CheckS
     return { issues };
   }
   if (signedData.signerInfos.length > 1) {
-    issues.push(issue('invalid-signature', `The signature holds ${signedData.signerInfos.length} SignerInfos; a pass has one, and only the first was checked.`, 'warning'));
+    issues.push(
+      issue(
+        'invalid-signature',
+        `The signature holds ${signedData.signerInfos.length} SignerInfos; a pass has one, and only the first was checked.`,
+        'warning',
+      ),
+    );
   }
 
   const digestName = digestOfOid(signerInfo.digestAlgorithm);
@@ -144,23 +160,34 @@ async function check(signature: Uint8Array, content: Uint8Array, options: CheckS
   const attributes = signerInfo.signedAttributes;
   const signingTime = attributes?.signingTime;
   if (signingTime === undefined) {
-    issues.push(issue('missing-signing-time', 'The signature has no signing time; Wallet refuses such a pass. Sign with signed attributes (contentType, signingTime, messageDigest).'));
+    issues.push(
+      issue(
+        'missing-signing-time',
+        'The signature has no signing time; Wallet refuses such a pass. Sign with signed attributes (contentType, signingTime, messageDigest).',
+      ),
+    );
   }
   if (digestName !== undefined) {
     if (attributes !== undefined) {
       if (attributes.contentType === undefined) issues.push(issue('invalid-signature', 'The signed attributes have no contentType.'));
       else if (attributes.contentType !== signedData.contentType) {
-        issues.push(issue('invalid-signature', `The signed contentType (${attributes.contentType}) differs from the content's type (${signedData.contentType}).`));
+        issues.push(
+          issue('invalid-signature', `The signed contentType (${attributes.contentType}) differs from the content's type (${signedData.contentType}).`),
+        );
       }
       if (attributes.messageDigest === undefined) issues.push(issue('invalid-signature', 'The signed attributes have no messageDigest.'));
       else if (!equalBytes(attributes.messageDigest, await digest(digestName, content))) {
-        issues.push(issue('digest-mismatch', `The signed ${digestName.toUpperCase()} digest does not match the ${what}: the ${what} was changed after it was signed.`));
+        issues.push(
+          issue('digest-mismatch', `The signed ${digestName.toUpperCase()} digest does not match the ${what}: the ${what} was changed after it was signed.`),
+        );
       }
     }
     if (signer !== undefined) {
       const hash = signerInfo.signatureAlgorithm === OID.rsaEncryption ? digestName : SIGNATURE_HASHES[signerInfo.signatureAlgorithm];
       if (hash === undefined || signer.rsa === undefined) {
-        issues.push(issue('invalid-signature', `The signature algorithm ${signerInfo.signatureAlgorithm} is not RSA PKCS #1 v1.5 (rsaEncryption), which passes use.`));
+        issues.push(
+          issue('invalid-signature', `The signature algorithm ${signerInfo.signatureAlgorithm} is not RSA PKCS #1 v1.5 (rsaEncryption), which passes use.`),
+        );
       } else if (!(await rsaVerify(signer.spki, hash, attributes?.signedBytes ?? content, signerInfo.signature))) {
         issues.push(
           issue(
@@ -205,7 +232,9 @@ async function check(signature: Uint8Array, content: Uint8Array, options: CheckS
 function findSigner(signerInfo: SignerInfo, certificates: readonly Certificate[]): Certificate | undefined {
   const { sid } = signerInfo;
   if ('subjectKeyIdentifier' in sid) {
-    return certificates.find((certificate) => certificate.subjectKeyIdentifier !== undefined && equalBytes(certificate.subjectKeyIdentifier, sid.subjectKeyIdentifier));
+    return certificates.find(
+      (certificate) => certificate.subjectKeyIdentifier !== undefined && equalBytes(certificate.subjectKeyIdentifier, sid.subjectKeyIdentifier),
+    );
   }
   return certificates.find((certificate) => equalBytes(certificate.serial, sid.serial) && sameName(certificate.issuer, sid.issuer));
 }
@@ -225,14 +254,19 @@ async function findWwdr(signer: Certificate, certificates: readonly Certificate[
         ),
       );
     } else {
-      issues.push(issue('missing-wwdr', `The signature does not carry the WWDR intermediate that issued the pass certificate ("${signer.issuer.text}").${hint}`));
+      issues.push(
+        issue('missing-wwdr', `The signature does not carry the WWDR intermediate that issued the pass certificate ("${signer.issuer.text}").${hint}`),
+      );
     }
     return undefined;
   }
   // Each candidate costs an RSA verification; a pass carries one, so a few are plenty.
   for (const candidate of named.slice(0, MAX_WWDR_CANDIDATES)) if ((await issuerProblem(signer, candidate)) === undefined) return candidate;
   issues.push(
-    issue('untrusted-chain', `The pass certificate's signature does not verify under the WWDR certificate carried ("${named[0]?.subject.text ?? ''}"): it has the issuer's name but not its key.`),
+    issue(
+      'untrusted-chain',
+      `The pass certificate's signature does not verify under the WWDR certificate carried ("${named[0]?.subject.text ?? ''}"): it has the issuer's name but not its key.`,
+    ),
   );
   return undefined;
 }

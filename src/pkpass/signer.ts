@@ -141,10 +141,18 @@ export async function createPassSigner(options: PassSignerOptions): Promise<Pass
           : `The certificate "${subject}" has no UID (pass type identifier) in its subject, so it is not a Pass Type ID certificate; create one under Certificates, Identifiers & Profiles → Identifiers → Pass Type IDs.`,
       );
     } else if (teamIdentifier === undefined) {
-      fail('not-pass-certificate', '/certificate', `The certificate "${subject}" has no OU (team identifier) in its subject, so it is not a Pass Type ID certificate Apple issued.`);
+      fail(
+        'not-pass-certificate',
+        '/certificate',
+        `The certificate "${subject}" has no OU (team identifier) in its subject, so it is not a Pass Type ID certificate Apple issued.`,
+      );
     }
     if (certificate.rsa === undefined) {
-      fail('invalid-certificate', '/certificate', `The certificate "${subject}" does not hold an RSA key; Apple issues Pass Type ID certificates with RSA 2048 keys.`);
+      fail(
+        'invalid-certificate',
+        '/certificate',
+        `The certificate "${subject}" does not hold an RSA key; Apple issues Pass Type ID certificates with RSA 2048 keys.`,
+      );
     } else if (!('code' in key) && !(equalBytes(certificate.rsa.modulus, key.modulus) && equalBytes(certificate.rsa.exponent, key.exponent))) {
       fail(
         'key-mismatch',
@@ -230,13 +238,7 @@ export async function createPassSigner(options: PassSignerOptions): Promise<Pass
   });
 }
 
-function checkValidity(
-  certificate: Certificate,
-  at: Date,
-  path: string,
-  what: string,
-  fail: (code: IssueCode, path: string, message: string) => void,
-): void {
+function checkValidity(certificate: Certificate, at: Date, path: string, what: string, fail: (code: IssueCode, path: string, message: string) => void): void {
   const problem = validityProblem(certificate, at);
   const name = `The ${what} "${certificate.subject.text}"`;
   const renew =

@@ -43,7 +43,13 @@ export interface VerifyOptions extends ReadLimits {
 export interface PassVerification extends Report {
   readonly signingTime?: Date;
   readonly digest?: DigestName;
-  readonly signer?: { readonly passTypeIdentifier?: string; readonly teamIdentifier?: string; readonly subject: string; readonly notBefore: Date; readonly notAfter: Date };
+  readonly signer?: {
+    readonly passTypeIdentifier?: string;
+    readonly teamIdentifier?: string;
+    readonly subject: string;
+    readonly notBefore: Date;
+    readonly notAfter: Date;
+  };
   readonly wwdr?: { readonly subject: string; readonly notAfter: Date };
 }
 
@@ -107,15 +113,30 @@ async function verify(bytes: Uint8Array, options: VerifyOptions): Promise<PassVe
           issues.push({ severity: 'error', code: 'missing-from-manifest', message: `${path} is not listed in manifest.json`, path: filePointer(path) });
         }
       } else if (listed !== hash) {
-        issues.push({ severity: 'error', code: 'hash-mismatch', message: `The SHA-1 of ${path} is ${hash}, manifest.json says ${listed}`, path: filePointer(path) });
+        issues.push({
+          severity: 'error',
+          code: 'hash-mismatch',
+          message: `The SHA-1 of ${path} is ${hash}, manifest.json says ${listed}`,
+          path: filePointer(path),
+        });
       }
     }
     for (const path of manifest.entries.keys()) {
       if (path === 'manifest.json' || path === 'signature') {
         const what = path === 'manifest.json' ? 'itself' : 'the signature';
-        issues.push({ severity: 'error', code: 'invalid-manifest', message: `manifest.json lists ${what}; it lists every file but itself and the signature (which signs it)`, path: manifestPointer(path) });
+        issues.push({
+          severity: 'error',
+          code: 'invalid-manifest',
+          message: `manifest.json lists ${what}; it lists every file but itself and the signature (which signs it)`,
+          path: manifestPointer(path),
+        });
       } else if (!files.has(path)) {
-        issues.push({ severity: 'error', code: 'missing-file', message: `manifest.json lists ${JSON.stringify(path)}, which the package does not hold`, path: manifestPointer(path) });
+        issues.push({
+          severity: 'error',
+          code: 'missing-file',
+          message: `manifest.json lists ${JSON.stringify(path)}, which the package does not hold`,
+          path: manifestPointer(path),
+        });
       }
     }
   }
@@ -132,12 +153,18 @@ async function verify(bytes: Uint8Array, options: VerifyOptions): Promise<PassVe
     });
     for (const issue of checked.issues) issues.push(issue);
     const { signingTime, digest, signer, wwdr } = checked;
-    found = { ...(signingTime === undefined ? {} : { signingTime }), ...(digest === undefined ? {} : { digest }), ...(signer === undefined ? {} : { signer }), ...(wwdr === undefined ? {} : { wwdr }) };
+    found = {
+      ...(signingTime === undefined ? {} : { signingTime }),
+      ...(digest === undefined ? {} : { digest }),
+      ...(signer === undefined ? {} : { signer }),
+      ...(wwdr === undefined ? {} : { wwdr }),
+    };
     if (signer !== undefined) checkIdentity(pass, signer, issues);
   }
 
   // The pass itself, by Apple's rules.
-  if (pass !== undefined) for (const issue of validatePass(pass, { allowHttp: options.allowHttp === true }).issues) issues.push({ ...issue, path: passJsonPointer(issue.path) });
+  if (pass !== undefined)
+    for (const issue of validatePass(pass, { allowHttp: options.allowHttp === true }).issues) issues.push({ ...issue, path: passJsonPointer(issue.path) });
   return { ...toReport(issues), ...found };
 }
 

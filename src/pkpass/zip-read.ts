@@ -90,7 +90,8 @@ export function readZip(bytes: Uint8Array, limits: ReadLimits = {}): ZipContents
     return containerIssue('Zip64 archives are not supported (a pass is far smaller than 4 GB)');
   }
   if (directoryOffset + directorySize > end) return containerIssue('The central directory lies outside the archive');
-  if (count * 46 > directorySize) return containerIssue(`The central directory claims ${count} entries but only has room for ${Math.floor(directorySize / 46)}`);
+  if (count * 46 > directorySize)
+    return containerIssue(`The central directory claims ${count} entries but only has room for ${Math.floor(directorySize / 46)}`);
 
   const files = new Map<string, Uint8Array>();
   const issues: Issue[] = [];
@@ -120,7 +121,12 @@ export function readZip(bytes: Uint8Array, limits: ReadLimits = {}): ZipContents
     at += recordLength;
 
     if (nameLength > limit.maxNameLength) {
-      issues.push({ severity: 'error', code: 'unsafe-path', message: `Entry ${index} has a name of ${nameLength} bytes, longer than the limit of ${limit.maxNameLength}`, path: '' });
+      issues.push({
+        severity: 'error',
+        code: 'unsafe-path',
+        message: `Entry ${index} has a name of ${nameLength} bytes, longer than the limit of ${limit.maxNameLength}`,
+        path: '',
+      });
       continue;
     }
     let name: string;

@@ -114,10 +114,17 @@ export function barcodeCapacityProblem(message: string, format: string, encoding
   const bad = firstUnencodable(message, charset);
   if (bad !== -1) {
     const code = message.codePointAt(bad) ?? 0;
-    return { kind: 'unencodable', offset: bad, character: String.fromCodePoint(code), encoding: format === 'PKBarcodeFormatCode128' ? 'Code 128 (ASCII)' : encoding };
+    return {
+      kind: 'unencodable',
+      offset: bad,
+      character: String.fromCodePoint(code),
+      encoding: format === 'PKBarcodeFormatCode128' ? 'Code 128 (ASCII)' : encoding,
+    };
   }
   if (format === 'PKBarcodeFormatCode128') {
-    return message.length > CODE128_READABLE ? { kind: 'too-long', size: message.length, unit: 'characters', max: CODE128_READABLE, severity: 'warning' } : undefined;
+    return message.length > CODE128_READABLE
+      ? { kind: 'too-long', size: message.length, unit: 'characters', max: CODE128_READABLE, severity: 'warning' }
+      : undefined;
   }
   const capacity = CAPACITY[format];
   const subset = TEXT_SUBSET[format];

@@ -86,7 +86,8 @@ function code39(message: string): LinearProblem | undefined {
       kind: 'unencodable',
       severity: 'warning',
       offset: fullAscii,
-      reason: 'Code 39 holds upper-case letters, digits, space and - . $ / + % only; other ASCII needs Full ASCII Code 39, which Apple does not document and scanners read only when set up for it',
+      reason:
+        'Code 39 holds upper-case letters, digits, space and - . $ / + % only; other ASCII needs Full ASCII Code 39, which Apple does not document and scanners read only when set up for it',
     };
   }
   const max = Math.floor((MODULE_BUDGET - 2 * CODE39_MODULES) / CODE39_MODULES);
@@ -103,7 +104,12 @@ function codabar(message: string): LinearProblem | undefined {
   const stopGiven = message.length > 1 && CODABAR_START_STOP.test(last);
   if (startGiven !== stopGiven) {
     const offset = startGiven ? 0 : message.length - 1;
-    return { kind: 'unencodable', severity: 'error', offset, reason: 'a Codabar message starts and ends with one of A, B, C, D (its start and stop characters), or has neither' };
+    return {
+      kind: 'unencodable',
+      severity: 'error',
+      offset,
+      reason: 'a Codabar message starts and ends with one of A, B, C, D (its start and stop characters), or has neither',
+    };
   }
   if (startGiven) {
     start = 1;
@@ -130,14 +136,29 @@ function ean13(message: string): LinearProblem | undefined {
   const bad = firstNonDigit(message);
   if (bad !== -1) return { kind: 'unencodable', severity: 'error', offset: bad, reason: 'EAN-13 holds digits only' };
   if (message.length === 12) {
-    return { kind: 'unencodable', severity: 'warning', offset: 12, reason: 'EAN-13 is 13 digits, the last a check digit; Apple does not document that Wallet adds a missing one, so give all 13' };
+    return {
+      kind: 'unencodable',
+      severity: 'warning',
+      offset: 12,
+      reason: 'EAN-13 is 13 digits, the last a check digit; Apple does not document that Wallet adds a missing one, so give all 13',
+    };
   }
   if (message.length !== 13) {
-    return { kind: 'unencodable', severity: 'error', offset: Math.min(message.length, 13), reason: `EAN-13 holds exactly 13 digits (12 and a check digit), not ${message.length}` };
+    return {
+      kind: 'unencodable',
+      severity: 'error',
+      offset: Math.min(message.length, 13),
+      reason: `EAN-13 holds exactly 13 digits (12 and a check digit), not ${message.length}`,
+    };
   }
   const expected = ean13CheckDigit(message.slice(0, 12));
   if (message.charCodeAt(12) - 0x30 !== expected) {
-    return { kind: 'unencodable', severity: 'error', offset: 12, reason: `its check digit is ${message[12]}, but the first 12 digits give ${expected}: scanners refuse the symbol` };
+    return {
+      kind: 'unencodable',
+      severity: 'error',
+      offset: 12,
+      reason: `its check digit is ${message[12]}, but the first 12 digits give ${expected}: scanners refuse the symbol`,
+    };
   }
   return undefined;
 }
@@ -165,7 +186,8 @@ function interleaved(message: string): LinearProblem | undefined {
       kind: 'unencodable',
       severity: 'warning',
       offset: 0,
-      reason: 'Interleaved 2 of 5 encodes digits in pairs: an odd count is drawn, if at all, with a leading zero the scanner then reads too; give an even number of digits',
+      reason:
+        'Interleaved 2 of 5 encodes digits in pairs: an odd count is drawn, if at all, with a leading zero the scanner then reads too; give an even number of digits',
     };
   }
   const max = Math.floor((MODULE_BUDGET - 9) / 18) * 2;

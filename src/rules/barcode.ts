@@ -21,7 +21,8 @@ const CODE128 = 'PKBarcodeFormatCode128';
 export const BARCODE_SITES: Sites = (_keys, constant) => {
   const format = constant('format');
   const message = typeof format === 'string' && CLASSIC_FORMATS.has(format) ? 'barcode-text' : 'none';
-  return (key) => (key === 'format' || key === 'messageEncoding' ? 'none' : key === 'message' ? message : (BARCODE_KEYS as readonly string[]).includes(key) ? 'string' : 'any');
+  return (key) =>
+    key === 'format' || key === 'messageEncoding' ? 'none' : key === 'message' ? message : (BARCODE_KEYS as readonly string[]).includes(key) ? 'string' : 'any';
 };
 
 /** `barcode`: one barcode, where Code 128 is not allowed. */
@@ -78,7 +79,13 @@ function checkBarcode(context: Context, value: unknown, key: Key, listed: boolea
   }
   if (isText(context, encoding)) {
     if (!knownEncoding(encoding)) {
-      report(context, 'warning', 'unknown-message-encoding', 'messageEncoding', `\`messageEncoding\` ${describe(encoding)} is not an IANA charset name Wallet is known to read (e.g. iso-8859-1, utf-8)`);
+      report(
+        context,
+        'warning',
+        'unknown-message-encoding',
+        'messageEncoding',
+        `\`messageEncoding\` ${describe(encoding)} is not an IANA charset name Wallet is known to read (e.g. iso-8859-1, utf-8)`,
+      );
     } else if (isText(context, message) && isText(context, format) && CLASSIC_FORMATS.has(format)) {
       checkCapacity(context, message, format, encoding);
     }

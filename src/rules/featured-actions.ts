@@ -62,7 +62,13 @@ export const checkFeaturedActions: Check = (context, value, key) => {
 function checkAction(context: Context, action: unknown, index: number, identifiers: Map<string, number>): void {
   if (isDynamic(context, action)) return;
   if (!isDict(action)) {
-    report(context, 'error', 'invalid-type', index, `${nameOf(context, index)} must be a featured action object ({ identifier, type, url }), not ${describe(action)}`);
+    report(
+      context,
+      'error',
+      'invalid-type',
+      index,
+      `${nameOf(context, index)} must be a featured action object ({ identifier, type, url }), not ${describe(action)}`,
+    );
     return;
   }
   context.stack.push(index as Key);
@@ -78,11 +84,24 @@ function checkAction(context: Context, action: unknown, index: number, identifie
     if (!expectKind(context, child, 'string', member)) continue;
     const text = child as string;
     if (member === 'type' && !TYPES.has(text)) {
-      report(context, 'warning', 'unknown-featured-action-type', 'type', `${describe(text)} is not a featured action type Apple lists (${FEATURED_ACTION_TYPES.join(', ')}); Wallet leaves the action out`);
+      report(
+        context,
+        'warning',
+        'unknown-featured-action-type',
+        'type',
+        `${describe(text)} is not a featured action type Apple lists (${FEATURED_ACTION_TYPES.join(', ')}); Wallet leaves the action out`,
+      );
     } else if (member === 'identifier') {
       const first = identifiers.get(text);
       if (first === undefined) identifiers.set(text, index);
-      else report(context, 'warning', 'duplicate-featured-action', 'identifier', `The identifier ${describe(text)} is already used by featured action ${first}; each action needs its own`);
+      else
+        report(
+          context,
+          'warning',
+          'duplicate-featured-action',
+          'identifier',
+          `The identifier ${describe(text)} is already used by featured action ${first}; each action needs its own`,
+        );
     }
   }
   for (const member of MEMBERS) {

@@ -29,12 +29,7 @@ const FIELD_KEYS = [
 const TEXT_ALIGNMENTS = new Set(['PKTextAlignmentLeft', 'PKTextAlignmentCenter', 'PKTextAlignmentRight', 'PKTextAlignmentNatural']);
 const DATE_STYLES = new Set(['PKDateStyleNone', 'PKDateStyleShort', 'PKDateStyleMedium', 'PKDateStyleLong', 'PKDateStyleFull']);
 const NUMBER_STYLES = new Set(['PKNumberStyleDecimal', 'PKNumberStylePercent', 'PKNumberStyleScientific', 'PKNumberStyleSpellOut']);
-const DATA_DETECTORS = new Set([
-  'PKDataDetectorTypePhoneNumber',
-  'PKDataDetectorTypeLink',
-  'PKDataDetectorTypeAddress',
-  'PKDataDetectorTypeCalendarEvent',
-]);
+const DATA_DETECTORS = new Set(['PKDataDetectorTypePhoneNumber', 'PKDataDetectorTypeLink', 'PKDataDetectorTypeAddress', 'PKDataDetectorTypeCalendarEvent']);
 const CURRENCY_CODE = /^[A-Z]{3}$/;
 // An HTML tag: `<name` or `</name`. Only `<a href=…>` is supported by Wallet.
 const TAG = /<\/?\s*([A-Za-z][A-Za-z0-9-]*)([^>]*)/g;
@@ -111,7 +106,13 @@ function checkField(context: Context, field: unknown, index: number, list: strin
       case 'changeMessage':
         if (expectKind(context, value, 'string', member) && !(value as string).includes('%@')) {
           // Wallet still shows the message, only without the new value in it.
-          report(context, 'warning', 'invalid-change-message', member, `\`changeMessage\` should contain %@ (where Wallet puts the new value): ${describe(value)}`);
+          report(
+            context,
+            'warning',
+            'invalid-change-message',
+            member,
+            `\`changeMessage\` should contain %@ (where Wallet puts the new value): ${describe(value)}`,
+          );
         }
         break;
       case 'textAlignment':
@@ -119,7 +120,13 @@ function checkField(context: Context, field: unknown, index: number, list: strin
         // fields out its own way and ignores it: a warning, unless the value is
         // not one Wallet reads at all (then that error says all).
         if (checkEnum(context, value, member, TEXT_ALIGNMENTS, 'invalid-text-alignment') && kind !== 'other') {
-          report(context, 'warning', 'text-alignment-not-allowed', member, `\`textAlignment\` has no effect on ${kind} fields (Apple does not allow it there; Wallet ignores it)`);
+          report(
+            context,
+            'warning',
+            'text-alignment-not-allowed',
+            member,
+            `\`textAlignment\` has no effect on ${kind} fields (Apple does not allow it there; Wallet ignores it)`,
+          );
         }
         break;
       case 'dateStyle':
@@ -138,7 +145,13 @@ function checkField(context: Context, field: unknown, index: number, list: strin
       case 'currencyCode':
         currencyCode = true;
         if (expectKind(context, value, 'string', member) && !CURRENCY_CODE.test(value as string)) {
-          report(context, 'error', 'invalid-currency-code', member, `\`currencyCode\` must be an ISO 4217 code of three upper-case letters (e.g. EUR), not ${describe(value)}`);
+          report(
+            context,
+            'error',
+            'invalid-currency-code',
+            member,
+            `\`currencyCode\` must be an ISO 4217 code of three upper-case letters (e.g. EUR), not ${describe(value)}`,
+          );
         }
         break;
       case 'dataDetectorTypes':
@@ -177,7 +190,13 @@ function checkDuplicateKey(context: Context, key: string, list: string, index: n
     return;
   }
   const firstPath = `${pathOf(context, undefined, seen.depth)}/${seen.lists[first] as string}/${seen.indexes[first] as number}/key`;
-  report(context, 'error', 'duplicate-field-key', 'key', `Field key ${describe(key)} is already used at ${firstPath}; Wallet refuses a pass with two fields of one key`);
+  report(
+    context,
+    'error',
+    'duplicate-field-key',
+    'key',
+    `Field key ${describe(key)} is already used at ${firstPath}; Wallet refuses a pass with two fields of one key`,
+  );
 }
 
 function checkValueAgainstStyles(context: Context, field: Dict, dated: boolean, numberStyle: boolean, currencyCode: boolean): void {
@@ -187,7 +206,13 @@ function checkValueAgainstStyles(context: Context, field: Dict, dated: boolean, 
     if (typeof value === 'string' && looksLikeDate(value)) {
       reportDateProblem(context, value, 'value');
     } else {
-      report(context, 'error', 'date-style-needs-date', 'value', `A field with \`dateStyle\` or \`timeStyle\` needs a W3C date as its value (e.g. 2026-05-07T10:30-05:00), not ${describe(value)}`);
+      report(
+        context,
+        'error',
+        'date-style-needs-date',
+        'value',
+        `A field with \`dateStyle\` or \`timeStyle\` needs a W3C date as its value (e.g. 2026-05-07T10:30-05:00), not ${describe(value)}`,
+      );
     }
   }
   if (typeof value === 'number') return;

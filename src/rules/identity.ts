@@ -101,10 +101,22 @@ export function finishPassKeys(context: Context): void {
   const token = (present & AUTHENTICATION_TOKEN) !== 0;
   const url = (present & WEB_SERVICE_URL) !== 0;
   if (url && !token) {
-    report(context, 'error', 'unpaired-web-service', 'authenticationToken', '`webServiceURL` is set, so `authenticationToken` is required too: Wallet cannot register with the web service without it');
+    report(
+      context,
+      'error',
+      'unpaired-web-service',
+      'authenticationToken',
+      '`webServiceURL` is set, so `authenticationToken` is required too: Wallet cannot register with the web service without it',
+    );
   } else if (token && !url) {
     // Real passes carry a token and no web service; Wallet opens them and never uses the token (SOURCES.md).
-    report(context, 'warning', 'unpaired-web-service', 'webServiceURL', '`authenticationToken` is set without a `webServiceURL`: Wallet never uses it (the pass gets no updates); add the web service or leave the token out');
+    report(
+      context,
+      'warning',
+      'unpaired-web-service',
+      'webServiceURL',
+      '`authenticationToken` is set without a `webServiceURL`: Wallet never uses it (the pass gets no updates); add the web service or leave the token out',
+    );
   }
 }
 
@@ -198,7 +210,13 @@ function checkToken(context: Context, value: unknown): void {
   if (!expectKind(context, value, 'string', 'authenticationToken')) return;
   const length = (value as string).length;
   if (length < MIN_TOKEN_LENGTH) {
-    report(context, 'error', 'short-authentication-token', 'authenticationToken', `\`authenticationToken\` must be at least ${MIN_TOKEN_LENGTH} characters, not ${length}`);
+    report(
+      context,
+      'error',
+      'short-authentication-token',
+      'authenticationToken',
+      `\`authenticationToken\` must be at least ${MIN_TOKEN_LENGTH} characters, not ${length}`,
+    );
   }
 }
 

@@ -94,7 +94,13 @@ export function checkFieldCounts(context: Context, style: StyleKey, counts: Fiel
       // The first field past the shared row, in reading order: secondary fields, then auxiliary.
       const [list, index] = secondary > SHARED_ROW ? ['secondaryFields', SHARED_ROW] : ['auxiliaryFields', SHARED_ROW - Math.max(secondary, 0)];
       context.stack.push(list);
-      report(context, 'warning', 'too-many-fields', index, `With a square barcode, a ${style} shows at most ${SHARED_ROW} secondary and auxiliary fields together (it has ${total}): this one and those after it are not shown`);
+      report(
+        context,
+        'warning',
+        'too-many-fields',
+        index,
+        `With a square barcode, a ${style} shows at most ${SHARED_ROW} secondary and auxiliary fields together (it has ${total}): this one and those after it are not shown`,
+      );
       context.stack.pop();
     }
   }

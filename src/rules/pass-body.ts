@@ -208,7 +208,13 @@ function checkBody(context: Context, body: unknown): void {
         firstStyle = style;
         counts = checkStructure(context, value, style);
       } else {
-        report(context, 'error', 'multiple-styles', key, `A pass has exactly one style; \`${key}\` comes after \`${firstStyle}\` (${context.prefix}/${firstStyle})`);
+        report(
+          context,
+          'error',
+          'multiple-styles',
+          key,
+          `A pass has exactly one style; \`${key}\` comes after \`${firstStyle}\` (${context.prefix}/${firstStyle})`,
+        );
         checkStructure(context, value, style);
       }
     } else {
@@ -229,7 +235,13 @@ function checkBody(context: Context, body: unknown): void {
   if (grouping && !groupable) {
     const on = firstStyle === undefined ? 'a pass without a style' : `\`${firstStyle}\``;
     // Wallet groups only event tickets and boarding passes, and ignores the key elsewhere.
-    report(context, 'warning', 'unexpected-grouping-identifier', 'groupingIdentifier', `\`groupingIdentifier\` has an effect only on event tickets and boarding passes; Wallet ignores it on ${on}`);
+    report(
+      context,
+      'warning',
+      'unexpected-grouping-identifier',
+      'groupingIdentifier',
+      `\`groupingIdentifier\` has an effect only on event tickets and boarding passes; Wallet ignores it on ${on}`,
+    );
   }
   if (launchUrl) checkStoreIdentifiers(context, body);
   checkNfcSharing(context, body);
@@ -252,8 +264,20 @@ function checkStoreIdentifiers(context: Context, body: Dict): void {
   const identifiers = Object.hasOwn(body, 'associatedStoreIdentifiers') ? body['associatedStoreIdentifiers'] : undefined;
   if (isDynamic(context, identifiers)) return;
   if (identifiers === undefined) {
-    report(context, 'warning', 'missing-store-identifiers', 'associatedStoreIdentifiers', '`appLaunchURL` needs `associatedStoreIdentifiers` (the App Store IDs of the app to launch); without them Wallet shows no app link');
+    report(
+      context,
+      'warning',
+      'missing-store-identifiers',
+      'associatedStoreIdentifiers',
+      '`appLaunchURL` needs `associatedStoreIdentifiers` (the App Store IDs of the app to launch); without them Wallet shows no app link',
+    );
   } else if (Array.isArray(identifiers) && identifiers.length === 0) {
-    report(context, 'warning', 'missing-store-identifiers', 'associatedStoreIdentifiers', '`appLaunchURL` needs at least one entry in `associatedStoreIdentifiers`; without one Wallet shows no app link');
+    report(
+      context,
+      'warning',
+      'missing-store-identifiers',
+      'associatedStoreIdentifiers',
+      '`appLaunchURL` needs at least one entry in `associatedStoreIdentifiers`; without one Wallet shows no app link',
+    );
   }
 }

@@ -99,7 +99,13 @@ export const checkNfc: Check = (context, value, key) => {
   if (typeof publicKey === 'string' && !isDynamic(context, publicKey)) {
     const problem = nfcKeyProblem(publicKey);
     if (problem !== undefined) {
-      report(context, 'warning', 'invalid-nfc-public-key', 'encryptionPublicKey', `The NFC \`encryptionPublicKey\` ${problem}; a terminal encrypts to this key, so no reader can use the pass's NFC payload`);
+      report(
+        context,
+        'warning',
+        'invalid-nfc-public-key',
+        'encryptionPublicKey',
+        `The NFC \`encryptionPublicKey\` ${problem}; a terminal encrypts to this key, so no reader can use the pass's NFC payload`,
+      );
     }
   }
   context.stack.pop();
@@ -120,7 +126,7 @@ export function checkNfcSharing(context: Context, body: Dict): void {
     'warning',
     'nfc-sharing-allowed',
     'sharingProhibited',
-    '`nfc.requiresAuthentication` is true but `sharingProhibited` is not: Apple advises setting `sharingProhibited: true` with it, so the pass cannot be shared to someone else\'s Wallet',
+    "`nfc.requiresAuthentication` is true but `sharingProhibited` is not: Apple advises setting `sharingProhibited: true` with it, so the pass cannot be shared to someone else's Wallet",
   );
 }
 

@@ -117,7 +117,6 @@ const SEMANTIC_TAGS: readonly string[] = [
   'ticketFareClass',
 ];
 /** Every semantic tag Apple documents for a pass's and a field's `semantics`. */
-export const SEMANTIC_TAG_NAMES: readonly string[] = SEMANTIC_TAGS;
 
 // An upcoming event's semantics are SemanticTags plus the MapKit Place ID of
 // its venue (UpcomingPassInformationEntry → semantics, iOS 26).

@@ -79,7 +79,13 @@ export function checkStructure(context: Context, value: unknown, style: StyleKey
 function checkTransitType(context: Context, value: unknown, style: StyleKey): void {
   if (style !== 'boardingPass') {
     // Only a boarding pass reads it; elsewhere Wallet ignores it.
-    report(context, 'warning', 'unexpected-transit-type', 'transitType', `\`transitType\` has an effect only in \`boardingPass\`; Wallet ignores it in ${quote(style)}`);
+    report(
+      context,
+      'warning',
+      'unexpected-transit-type',
+      'transitType',
+      `\`transitType\` has an effect only in \`boardingPass\`; Wallet ignores it in ${quote(style)}`,
+    );
     return;
   }
   if (typeof value === 'string' && (TRANSIT_TYPES.has(value) || context.isDynamic(value))) return;

@@ -49,7 +49,13 @@ export const checkStyleSchemes: Check = (context, value, key) => {
     const scheme = schemes[index];
     if (!expectKind(context, scheme, 'string', index)) continue;
     if (!STYLE_SCHEMES.has(scheme as StyleScheme)) {
-      report(context, 'warning', 'unknown-style-scheme', index, `${describe(scheme)} is not a style scheme Wallet knows (${[...STYLE_SCHEMES.keys()].join(', ')}); it is ignored`);
+      report(
+        context,
+        'warning',
+        'unknown-style-scheme',
+        index,
+        `${describe(scheme)} is not a style scheme Wallet knows (${[...STYLE_SCHEMES.keys()].join(', ')}); it is ignored`,
+      );
     }
   }
   context.stack.pop();
@@ -68,7 +74,13 @@ export function checkSchemeRequirements(context: Context, body: Dict, styles: Re
   (schemes as readonly unknown[]).forEach((scheme, index) => {
     const style = typeof scheme === 'string' ? STYLE_SCHEMES.get(scheme as StyleScheme) : undefined;
     if (style !== undefined && !styles.has(style)) {
-      report(context, 'warning', 'style-scheme-fallback', index, `${describe(scheme)} applies to ${quote(style)}, which this pass does not have; Wallet ignores it`);
+      report(
+        context,
+        'warning',
+        'style-scheme-fallback',
+        index,
+        `${describe(scheme)} applies to ${quote(style)}, which this pass does not have; Wallet ignores it`,
+      );
     }
   });
   context.stack.pop();
@@ -81,7 +93,13 @@ function checkSemanticBoarding(context: Context, body: Dict): void {
   const transitType = isDict(structure) ? structure['transitType'] : undefined;
   if (typeof transitType === 'string' && !isDynamic(context, transitType) && transitType !== 'PKTransitTypeAir') {
     context.stack.push('boardingPass');
-    report(context, 'warning', 'style-scheme-fallback', 'transitType', `A semantic boarding pass is an airline boarding pass (\`transitType\` PKTransitTypeAir), not ${describe(transitType)}; Wallet draws the ordinary boarding pass`);
+    report(
+      context,
+      'warning',
+      'style-scheme-fallback',
+      'transitType',
+      `A semantic boarding pass is an airline boarding pass (\`transitType\` PKTransitTypeAir), not ${describe(transitType)}; Wallet draws the ordinary boarding pass`,
+    );
     context.stack.pop();
   }
   reportMissingTags(context, body, SEMANTIC_BOARDING_TAGS, 'A semantic boarding pass', 'the ordinary boarding pass');
@@ -106,6 +124,8 @@ function checkPosterSemantics(context: Context, body: Dict): void {
   if (isDynamic(context, eventType)) return;
   const fallback = 'the ordinary event ticket instead of the poster';
   reportMissingTags(context, body, POSTER_EVENT_TAGS.all, 'A poster event ticket', fallback);
-  if (eventType === 'PKEventTypeSports') reportMissingTags(context, body, POSTER_EVENT_TAGS['PKEventTypeSports'] ?? [], 'A sports poster event ticket', fallback);
-  if (eventType === 'PKEventTypeLivePerformance') reportMissingTags(context, body, POSTER_EVENT_TAGS['PKEventTypeLivePerformance'] ?? [], 'A live performance poster event ticket', fallback);
+  if (eventType === 'PKEventTypeSports')
+    reportMissingTags(context, body, POSTER_EVENT_TAGS['PKEventTypeSports'] ?? [], 'A sports poster event ticket', fallback);
+  if (eventType === 'PKEventTypeLivePerformance')
+    reportMissingTags(context, body, POSTER_EVENT_TAGS['PKEventTypeLivePerformance'] ?? [], 'A live performance poster event ticket', fallback);
 }

@@ -59,4 +59,3 @@ export const checkUpcomingEntry: Check = (context, value, key) => {
   }
   context.stack.pop();
 };
-

@@ -34,7 +34,13 @@ function checkColor(context: Context, value: unknown, key: Key, formOf: (text: s
     report(context, 'error', 'invalid-color', key, `${nameOf(context, key)} must be a color like rgb(60, 65, 76), not ${describe(text)}`);
   } else if (context.warnHexColors) {
     const { r, g, b } = parseColor(text) ?? { r: 0, g: 0, b: 0 };
-    report(context, 'warning', 'hex-color', key, `${nameOf(context, key)} uses the hex form ${describe(text)}; Apple documents rgb(${r}, ${g}, ${b}) (buildPass converts it)`);
+    report(
+      context,
+      'warning',
+      'hex-color',
+      key,
+      `${nameOf(context, key)} uses the hex form ${describe(text)}; Apple documents rgb(${r}, ${g}, ${b}) (buildPass converts it)`,
+    );
   }
 }
 

@@ -1,13 +1,7 @@
 import type { Issue, IssueCode } from '../issues.js';
 import { joinPointer } from '../issues.js';
 import { KIND_TEXT } from '../rules/context.js';
-import {
-  type SchemaError,
-  type SchemaValidator,
-  validateEventSchema,
-  validatePassSchema,
-  validateTemplateSchema,
-} from './validators.js';
+import { type SchemaError, type SchemaValidator, validateEventSchema, validatePassSchema, validateTemplateSchema } from './validators.js';
 
 // Member name → code for a value the schema refuses (enum, const, pattern …).
 const VALUE_CODES: ReadonlyMap<string, IssueCode> = new Map<string, IssueCode>([
@@ -233,12 +227,21 @@ function mapPassError(error: SchemaError, root: unknown): readonly Mapped[] {
       // The posterGeneric branch of the style choice: reported with the choice below.
       if (schemaPath.startsWith('#/oneOf/')) return [];
       if (schemaPath.includes('/dependentSchemas/numberStyle/')) {
-        return [{ code: 'number-style-with-currency', path: `${instancePath}/currencyCode`, message: 'A field has either `numberStyle` or `currencyCode`, not both' }];
+        return [
+          { code: 'number-style-with-currency', path: `${instancePath}/currencyCode`, message: 'A field has either `numberStyle` or `currencyCode`, not both' },
+        ];
       }
       return [{ code: 'code128-in-barcode', path: instancePath, message: 'PKBarcodeFormatCode128 is allowed only inside `barcodes`' }];
     case 'type': {
       const needs = neededBy(schemaPath, name);
-      if (needs !== undefined) return [{ code: needs, path: instancePath, message: `${quoted} must be ${needs === 'date-style-needs-date' ? 'a W3C date' : 'a number'} for the field's style` }];
+      if (needs !== undefined)
+        return [
+          {
+            code: needs,
+            path: instancePath,
+            message: `${quoted} must be ${needs === 'date-style-needs-date' ? 'a W3C date' : 'a number'} for the field's style`,
+          },
+        ];
       return [{ code: 'invalid-type', path: instancePath, message: instancePath === '' ? 'A pass must be an object' : genericMessage(error, quoted) }];
     }
     case 'minimum':
@@ -277,7 +280,6 @@ function styleIssues(path: string, passing: unknown, root: unknown): Mapped[] {
     message: `A pass has exactly one style; \`${key}\` comes after \`${first ?? ''}\``,
   }));
 }
-
 
 function genericMessage(error: SchemaError, quoted: string): string {
   const { params } = error;

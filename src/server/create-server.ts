@@ -153,12 +153,17 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
     throw error;
   }
   const firstApiKey = options.createFirstApiKey === false ? undefined : await ensureFirstApiKey(db);
-  const metrics = createMetrics(() => readQueueFigures(db), () => (db as { poolStats?: () => PoolStats }).poolStats?.());
+  const metrics = createMetrics(
+    () => readQueueFigures(db),
+    () => (db as { poolStats?: () => PoolStats }).poolStats?.(),
+  );
   const deliveries = createDeliveryWorker(db, { ...delivery, onAttempt: observeDeliveries(metrics, options.log, delivery.onAttempt) }, onError);
   const apns = options.apns === undefined ? undefined : observePushes(options.apns, metrics, options.log);
   const pushes = apns === undefined ? undefined : createPushWorker(db, apns, { pollMs: delivery.pollMs, leaseMs: delivery.leaseMs }, onError);
   const googleSync =
-    google === undefined ? undefined : createGoogleWorker(db, google, { publicUrl: options.publicUrl, pollMs: delivery.pollMs, leaseMs: delivery.leaseMs }, onError);
+    google === undefined
+      ? undefined
+      : createGoogleWorker(db, google, { publicUrl: options.publicUrl, pollMs: delivery.pollMs, leaseMs: delivery.leaseMs }, onError);
 
   // Jobs (imports): their own pass builder, rendering as the API's does; each batch's deliveries wake the workers.
   const jobBuilder = createPassBuilder({
@@ -201,34 +206,37 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
 
   const keys = createApiKeyChecker(db, { extraKeys: options.apiKeys });
   const retention = createRetention(db, { days: options.retentionDays ?? 30, jobDays: limits.jobRetentionDays, log: options.log }, onError);
-  const fetch = createServiceHandler({
-    db,
-    authenticate: keys.authenticate,
-    keys,
-    metrics,
-    metricsToken: options.metricsToken,
-    signer: options.signer,
-    issuer: {
-      teamIdentifier: options.issuer?.teamIdentifier ?? options.signer?.teamIdentifier ?? 'UNSIGNED00',
-      organizationName: options.issuer?.organizationName ?? 'passmint',
+  const fetch = createServiceHandler(
+    {
+      db,
+      authenticate: keys.authenticate,
+      keys,
+      metrics,
+      metricsToken: options.metricsToken,
+      signer: options.signer,
+      issuer: {
+        teamIdentifier: options.issuer?.teamIdentifier ?? options.signer?.teamIdentifier ?? 'UNSIGNED00',
+        organizationName: options.issuer?.organizationName ?? 'passmint',
+      },
+      publicUrl: options.publicUrl,
+      pushes: pushes !== undefined,
+      google,
+      webhooks: {
+        allowPrivateNetworks: delivery.allowPrivateNetworks === true,
+        timeoutMs: delivery.timeoutMs,
+        fetch: delivery.fetch,
+      },
+      maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+      maxFileBytes: options.maxFileBytes ?? 4 * 1024 * 1024,
+      limits,
+      notify: () => {
+        wakeWorkers();
+        signal?.notify();
+      },
+      onError,
     },
-    publicUrl: options.publicUrl,
-    pushes: pushes !== undefined,
-    google,
-    webhooks: {
-      allowPrivateNetworks: delivery.allowPrivateNetworks === true,
-      timeoutMs: delivery.timeoutMs,
-      fetch: delivery.fetch,
-    },
-    maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
-    maxFileBytes: options.maxFileBytes ?? 4 * 1024 * 1024,
-    limits,
-    notify: () => {
-      wakeWorkers();
-      signal?.notify();
-    },
-    onError,
-  }, options.log);
+    options.log,
+  );
 
   if (options.workers !== false) {
     retention.start();

@@ -58,7 +58,10 @@ export function createServiceHandler(context: ServiceContext & { readonly metric
     // Rewards enrollment: a signup becomes a new version of the pass (wallet/personalize.ts).
     ...(context.signer === undefined
       ? {}
-      : { onPersonalize: personalizePass({ db, builder: services.builder, pushes: context.pushes, commitEvents: services.commitEvents }), signer: context.signer }),
+      : {
+          onPersonalize: personalizePass({ db, builder: services.builder, pushes: context.pushes, commitEvents: services.commitEvents }),
+          signer: context.signer,
+        }),
   });
   const walletOutage = new WeakSet<Request>();
   const walletProblems = new WeakMap<Request, ServiceProblem>();

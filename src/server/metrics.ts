@@ -115,7 +115,9 @@ export function createMetrics(figures: () => Promise<DatabaseFigures>, poolStats
         ),
         '# HELP passmint_apns_pushes APNs pushes in the database by status.',
         '# TYPE passmint_apns_pushes gauge',
-        ...['pending', 'sent', 'gone', 'failed'].map((status) => `passmint_apns_pushes${labels({ status })} ${pushStates.find((row) => row.status === status)?.n ?? 0}`),
+        ...['pending', 'sent', 'gone', 'failed'].map(
+          (status) => `passmint_apns_pushes${labels({ status })} ${pushStates.find((row) => row.status === status)?.n ?? 0}`,
+        ),
         '# HELP passmint_google_syncs_owed Google Wallet classes and objects with a change not yet sent to Google.',
         '# TYPE passmint_google_syncs_owed gauge',
         `passmint_google_syncs_owed ${google.owed}`,
@@ -162,17 +164,25 @@ export function createMetrics(figures: () => Promise<DatabaseFigures>, poolStats
         const [method, route, status] = key.split('\u0000') as [string, string, string];
         lines.push(`passmint_http_requests_total${labels({ method, route, status })} ${count}`);
       }
-      lines.push('# HELP passmint_http_request_duration_seconds Time to answer a request, by method and route pattern.', '# TYPE passmint_http_request_duration_seconds histogram');
+      lines.push(
+        '# HELP passmint_http_request_duration_seconds Time to answer a request, by method and route pattern.',
+        '# TYPE passmint_http_request_duration_seconds histogram',
+      );
       for (const [key, histogram] of latencies) {
         const [method, route] = key.split('\u0000') as [string, string];
-        BUCKETS.forEach((bound, index) => lines.push(`passmint_http_request_duration_seconds_bucket${labels({ method, route, le: bound })} ${histogram.counts[index]}`));
+        for (const [index, bound] of BUCKETS.entries()) {
+          lines.push(`passmint_http_request_duration_seconds_bucket${labels({ method, route, le: bound })} ${histogram.counts[index]}`);
+        }
         lines.push(
           `passmint_http_request_duration_seconds_bucket${labels({ method, route, le: '+Inf' })} ${histogram.count}`,
           `passmint_http_request_duration_seconds_sum${labels({ method, route })} ${histogram.sum}`,
           `passmint_http_request_duration_seconds_count${labels({ method, route })} ${histogram.count}`,
         );
       }
-      lines.push('# HELP passmint_webhook_attempts_total Webhook delivery attempts made by this process, by outcome.', '# TYPE passmint_webhook_attempts_total counter');
+      lines.push(
+        '# HELP passmint_webhook_attempts_total Webhook delivery attempts made by this process, by outcome.',
+        '# TYPE passmint_webhook_attempts_total counter',
+      );
       for (const [outcome, count] of deliveries) lines.push(`passmint_webhook_attempts_total${labels({ outcome })} ${count}`);
       lines.push('# HELP passmint_apns_push_attempts_total APNs pushes made by this process, by outcome.', '# TYPE passmint_apns_push_attempts_total counter');
       for (const [outcome, count] of pushes) lines.push(`passmint_apns_push_attempts_total${labels({ outcome })} ${count}`);

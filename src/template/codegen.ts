@@ -353,10 +353,7 @@ const resolveTail = (bail: string): string => `p=proto(v);if(p!==P&&p!==null)ret
 function readValue(use: PlanName, bail: string): string {
   const name = stringLiteral(use.name);
   // `x - x === 0` is true exactly for finite numbers (NaN and ±Infinity give NaN).
-  return (
-    `x=v[${name}];` +
-    `if(!(typeof x==="string"||typeof x==="boolean"||(typeof x==="number"&&x-x===0))||P[${name}]!==undefined)return ${bail};`
-  );
+  return `x=v[${name}];` + `if(!(typeof x==="string"||typeof x==="boolean"||(typeof x==="number"&&x-x===0))||P[${name}]!==undefined)return ${bail};`;
 }
 
 /** Reads every name into locals `x0`, `x1` … (a few names: see {@link resolver}); `return <bail>` when one is not plain. */

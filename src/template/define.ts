@@ -2,10 +2,7 @@ import type { UsedPlaceholders } from '../placeholder/infer.js';
 import type { PassTemplate } from '../types.js';
 
 /** Names a template's body uses but its `placeholder` array does not declare. */
-export type UndeclaredPlaceholders<TTemplate extends PassTemplate> = Exclude<
-  UsedPlaceholders<TTemplate['description']>,
-  TTemplate['placeholder'][number]
->;
+export type UndeclaredPlaceholders<TTemplate extends PassTemplate> = Exclude<UsedPlaceholders<TTemplate['description']>, TTemplate['placeholder'][number]>;
 
 /** Makes `definePassTemplate` reject, at compile time, a literal that uses undeclared names. */
 export type DeclaredOnly<TTemplate extends PassTemplate> = [UndeclaredPlaceholders<TTemplate>] extends [never]
@@ -27,8 +24,6 @@ export type DeclaredOnly<TTemplate extends PassTemplate> = [UndeclaredPlaceholde
  * compileTemplate(template).render({ name: 'Ada' }); // `{ nmae: 'Ada' }` would not compile
  * ```
  */
-export function definePassTemplate<const TTemplate extends PassTemplate>(
-  template: TTemplate & DeclaredOnly<TTemplate>,
-): TTemplate {
+export function definePassTemplate<const TTemplate extends PassTemplate>(template: TTemplate & DeclaredOnly<TTemplate>): TTemplate {
   return template;
 }

@@ -279,7 +279,8 @@ function memberBuilder(column: Exclude<RunMember, { kind: 'constant' }>): Member
   }
   return (slots, index) => {
     let out = head[index] as string;
-    for (let at = 0; at < columns.length; at++) out += String(slots[(columns[at] as readonly number[])[index] as number]) + ((strings[at + 1] as readonly string[])[index] as string);
+    for (let at = 0; at < columns.length; at++)
+      out += String(slots[(columns[at] as readonly number[])[index] as number]) + ((strings[at + 1] as readonly string[])[index] as string);
     return out;
   };
 }

@@ -15,11 +15,7 @@ export interface JsonProblem {
  * what is not JSON: functions, `undefined`, symbols, bigints, non-finite
  * numbers, class instances, cycles, nesting deeper than {@link MAX_DEPTH}.
  */
-export function jsonProblems(
-  value: unknown,
-  path = '',
-  visit?: (text: string, path: () => string) => void,
-): JsonProblem[] {
+export function jsonProblems(value: unknown, path = '', visit?: (text: string, path: () => string) => void): JsonProblem[] {
   const problems: JsonProblem[] = [];
   // Where the walk is; a pointer is built only for a string visited or a problem found.
   const trail: (string | number)[] = [];

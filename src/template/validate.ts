@@ -111,9 +111,7 @@ function analyze(template: unknown): TemplateAnalysis {
         undeclared.push({
           severity: 'error',
           code: 'undeclared-placeholder',
-          message:
-            `Placeholder "${segment.name}" is not in the placeholder array` +
-            (suggestion === undefined ? '' : `; did you mean "${suggestion}"?`),
+          message: `Placeholder "${segment.name}" is not in the placeholder array` + (suggestion === undefined ? '' : `; did you mean "${suggestion}"?`),
           path: (path ??= pointer()),
           placeholder: segment.name,
           offset: segment.offset,

@@ -25,17 +25,10 @@ export function registerFastResolver(names: readonly PlanName[], resolver: FastR
  * is never consulted) and checks it against how the template uses it. Throws
  * one {@link RenderError} listing every problem: all missing values at once.
  */
-export function resolveValues(
-  names: readonly PlanName[],
-  values: unknown,
-  declared: ReadonlySet<string>,
-  strict: boolean,
-): unknown[] {
+export function resolveValues(names: readonly PlanName[], values: unknown, declared: ReadonlySet<string>, strict: boolean): unknown[] {
   if (typeof values !== 'object' || values === null) {
     const got = values === null ? 'null' : typeof values;
-    throw new RenderError('Cannot render', [
-      { severity: 'error', code: 'invalid-value', message: `Values must be an object, got ${got}`, path: '' },
-    ]);
+    throw new RenderError('Cannot render', [{ severity: 'error', code: 'invalid-value', message: `Values must be an object, got ${got}`, path: '' }]);
   }
   let fast = lastNames === names ? lastResolver : undefined;
   if (fast === undefined) {

@@ -1,10 +1,7 @@
 import { readLimited } from '../read-limited.js';
 
 /** What reading a JSON request body gave: the value, or why there is none. */
-export type JsonBody =
-  | { readonly kind: 'json'; readonly value: unknown }
-  | { readonly kind: 'too-large' }
-  | { readonly kind: 'invalid' };
+export type JsonBody = { readonly kind: 'json'; readonly value: unknown } | { readonly kind: 'too-large' } | { readonly kind: 'invalid' };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 

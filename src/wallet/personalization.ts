@@ -29,7 +29,15 @@ export interface WalletPersonalization {
 }
 
 /** The members of {@link PersonalizationInfo}, in Apple's order. */
-export const PERSONALIZATION_INFO_KEYS: readonly (keyof PersonalizationInfo)[] = ['fullName', 'givenName', 'familyName', 'emailAddress', 'postalCode', 'ISOCountryCode', 'phoneNumber'];
+export const PERSONALIZATION_INFO_KEYS: readonly (keyof PersonalizationInfo)[] = [
+  'fullName',
+  'givenName',
+  'familyName',
+  'emailAddress',
+  'postalCode',
+  'ISOCountryCode',
+  'phoneNumber',
+];
 
 const MAX_TOKEN_LENGTH = 4096;
 const MAX_VALUE_LENGTH = 1024;

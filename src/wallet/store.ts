@@ -70,11 +70,7 @@ export interface WalletStore {
   /** Removes one registration; `true` when there was one. */
   unregister(deviceLibraryIdentifier: string, passTypeIdentifier: string, serialNumber: string): Promise<boolean>;
   /** The device's passes of one type that changed after `since` (see the contract above). */
-  updatedSince(
-    deviceLibraryIdentifier: string,
-    passTypeIdentifier: string,
-    since: string | undefined,
-  ): Promise<UpdatedSerials>;
+  updatedSince(deviceLibraryIdentifier: string, passTypeIdentifier: string, since: string | undefined): Promise<UpdatedSerials>;
   /** Moves the pass's tag forward, registered or not; returns the new tag. */
   markUpdated(passTypeIdentifier: string, serialNumber: string): Promise<string>;
   /** Every registration of one pass (one per device). */

@@ -63,9 +63,7 @@ export async function deliver(url: string | URL, delivery: Delivery, options: De
     return classify(response, url);
   });
   // The clock is read outside the attempt: a misbehaving `now` is misuse to throw, not a network error.
-  return outcome.kind === 'response'
-    ? outcome.value(now)
-    : { ok: false, outcome: 'retry', reason: outcome.reason, error: outcome.error };
+  return outcome.kind === 'response' ? outcome.value(now) : { ok: false, outcome: 'retry', reason: outcome.reason, error: outcome.error };
 }
 
 function classify(response: Response, url: string | URL): (now: () => number) => DeliveryResult {

@@ -1,12 +1,5 @@
 import { checkEvent } from './event-check.js';
-import type {
-  CustomEventData,
-  KnownEventType,
-  UnknownWebhookEvent,
-  WebhookEvent,
-  WebhookEventDataMap,
-  WebhookEventOf,
-} from './event-types.js';
+import type { CustomEventData, KnownEventType, UnknownWebhookEvent, WebhookEvent, WebhookEventDataMap, WebhookEventOf } from './event-types.js';
 import { formatEventTime } from './timestamp.js';
 import { WebhookError } from './webhook-error.js';
 
@@ -32,11 +25,7 @@ export interface CreateEventOptions {
  * // { id: '…uuid…', type: 'pass.created', created: '2025-03-01T12:00:00Z', data: { … } }
  * ```
  */
-export function createEvent<TType extends KnownEventType>(
-  type: TType,
-  data: WebhookEventDataMap[TType],
-  options?: CreateEventOptions,
-): WebhookEventOf<TType>;
+export function createEvent<TType extends KnownEventType>(type: TType, data: WebhookEventDataMap[TType], options?: CreateEventOptions): WebhookEventOf<TType>;
 /**
  * {@link createEvent} for a type this version does not know (a newer service's),
  * with any object as its data.
@@ -79,9 +68,6 @@ export function createEvent(type: string, data: unknown, options: CreateEventOpt
  * if (isEventType(event, 'pass.created')) console.log(event.data.serialNumber);
  * ```
  */
-export function isEventType<TType extends KnownEventType>(
-  event: WebhookEvent,
-  type: TType,
-): event is WebhookEventOf<TType> {
+export function isEventType<TType extends KnownEventType>(event: WebhookEvent, type: TType): event is WebhookEventOf<TType> {
   return event.type === type;
 }

@@ -25,14 +25,7 @@ export function respondToVerification(event: WebhookEvent): Response | undefined
 }
 
 /** Why a handshake failed: see `EndpointVerification`. */
-export type VerificationFailure =
-  | 'wrong-token'
-  | 'unexpected-status'
-  | 'redirect'
-  | 'timeout'
-  | 'network-error'
-  | 'aborted'
-  | 'private-address';
+export type VerificationFailure = 'wrong-token' | 'unexpected-status' | 'redirect' | 'timeout' | 'network-error' | 'aborted' | 'private-address';
 
 /**
  * The service's view of a handshake. `verified` when the URL answered 2xx with
@@ -75,11 +68,7 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  * if (!check.verified) console.warn(`Not verified (${check.reason}): ${check.error}`);
  * ```
  */
-export async function verifyEndpoint(
-  url: string | URL,
-  secret: string,
-  options: VerifyEndpointOptions = {},
-): Promise<EndpointVerification> {
+export async function verifyEndpoint(url: string | URL, secret: string, options: VerifyEndpointOptions = {}): Promise<EndpointVerification> {
   checkSecret(secret);
   const event = createEvent('webhook.verify', { token: randomToken(32) });
   const delivery = await signedDelivery(JSON.stringify(event), secret);
@@ -97,8 +86,7 @@ export async function verifyEndpoint(
       ? { verified: true, status }
       : { verified: false, reason: 'wrong-token', status, error: 'The response body did not contain the token' };
   });
-  const answer: Answer =
-    outcome.kind === 'response' ? outcome.value : { verified: false, reason: outcome.reason, error: outcome.error };
+  const answer: Answer = outcome.kind === 'response' ? outcome.value : { verified: false, reason: outcome.reason, error: outcome.error };
   return { ...answer, event };
 }
 

@@ -22,7 +22,7 @@ function ipv4(a: number, b: number, c: number, d: number): number {
 }
 
 function isPrivateIpv4(address: number): boolean {
-  return IPV4_BLOCKS.some(([first, prefix]) => (address >>> (32 - prefix)) === (first >>> (32 - prefix)));
+  return IPV4_BLOCKS.some(([first, prefix]) => address >>> (32 - prefix) === first >>> (32 - prefix));
 }
 
 /** A dotted-quad IPv4 address as a 32-bit number; `undefined` for anything else. */

@@ -2,12 +2,7 @@ import { concatBytes } from '../concat-bytes.js';
 import { WebhookError } from './webhook-error.js';
 
 /** A raw body: bytes or text as received, or a stream of them that has not been read yet. */
-export type RawBodySource =
-  | string
-  | Uint8Array
-  | ArrayBuffer
-  | ReadableStream<Uint8Array>
-  | AsyncIterable<Uint8Array | string>;
+type RawBodySource = string | Uint8Array | ArrayBuffer | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
 
 const encoder = new TextEncoder();
 
@@ -75,11 +70,7 @@ function isReadableStream(value: unknown): value is ReadableStream<Uint8Array> {
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
-  );
+  return typeof value === 'object' && value !== null && typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
 }
 
 function describe(value: unknown): string {

@@ -7,9 +7,7 @@ import { parseEventTime } from './timestamp.js';
 import { WebhookError } from './webhook-error.js';
 
 /** Request headers: a Fetch `Headers`, or a plain object such as Node's `request.headers` (names in any case). */
-export type HeadersLike =
-  | { readonly get: (name: string) => string | null }
-  | { readonly [name: string]: string | readonly string[] | undefined };
+export type HeadersLike = { readonly get: (name: string) => string | null } | { readonly [name: string]: string | readonly string[] | undefined };
 
 /**
  * A request as frameworks hand it over: `headers` plus the raw `body` (bytes,
@@ -67,8 +65,7 @@ export async function receiveWebhook(
 ): Promise<WebhookEvent> {
   const secretList = toSecretList(secrets);
   if (typeof options !== 'object' || options === null) throw new WebhookError('invalid-argument', 'options must be an object');
-  const toleranceSeconds =
-    options.toleranceSeconds === undefined ? undefined : checkNonNegative('toleranceSeconds', options.toleranceSeconds);
+  const toleranceSeconds = options.toleranceSeconds === undefined ? undefined : checkNonNegative('toleranceSeconds', options.toleranceSeconds);
   const now = checkFunction('now', options.now) ?? Date.now;
   const maxBodyBytes = checkInteger('maxBodyBytes', options.maxBodyBytes === undefined ? DEFAULT_MAX_BODY_BYTES : options.maxBodyBytes, 0);
   if (typeof input !== 'object' || input === null || typeof input.headers !== 'object' || input.headers === null) {

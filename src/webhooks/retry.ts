@@ -15,16 +15,7 @@ const DAY = 24 * HOUR;
  * RETRY_SCHEDULE_MS[0]; // 5000: the wait after the first attempt
  * ```
  */
-export const RETRY_SCHEDULE_MS: readonly number[] = Object.freeze([
-  5 * SECOND,
-  1 * MINUTE,
-  5 * MINUTE,
-  30 * MINUTE,
-  2 * HOUR,
-  6 * HOUR,
-  12 * HOUR,
-  24 * HOUR,
-]);
+export const RETRY_SCHEDULE_MS: readonly number[] = Object.freeze([5 * SECOND, 1 * MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 6 * HOUR, 12 * HOUR, 24 * HOUR]);
 
 /**
  * Longest wait a `Retry-After` can ask for: 24 h.

@@ -26,7 +26,10 @@ async function setUp(standIn: StandInOptions = {}, client: Partial<ApnsClientOpt
     ca: pki.caPem,
     ...client,
   } as ApnsClientOptions);
-  cleanup.push(() => apns.close(), () => server.close());
+  cleanup.push(
+    () => apns.close(),
+    () => server.close(),
+  );
   return { apns, server };
 }
 

@@ -26,7 +26,10 @@ describe('notifyPassUpdated', () => {
     };
     const standIn = await startApnsStandIn(pki, { answer: (push) => answers[push.pushToken] ?? { status: 500 } });
     const apns = createApnsClient({ certificate: { cert: pki.passCertPem, key: pki.passKeyPem }, origin: standIn.origin, ca: pki.caPem });
-    cleanup.push(() => apns.close(), () => standIn.close());
+    cleanup.push(
+      () => apns.close(),
+      () => standIn.close(),
+    );
 
     const store = createMemoryWalletStore();
     const register = (device: string, pushToken: string, serialNumber = 'S1', passTypeIdentifier = PASS_TYPE_IDENTIFIER) =>

@@ -45,11 +45,41 @@ export function apnsPki(): ApnsPki {
     writeFileSync(path('server.ext'), 'subjectAltName = IP:127.0.0.1, DNS:localhost\nextendedKeyUsage = serverAuth\n');
     writeFileSync(path('client.ext'), 'extendedKeyUsage = clientAuth\nkeyUsage = digitalSignature\n');
     for (const ca of ['ca', 'stranger-ca']) {
-      openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${ca}.key`, '-out', `${ca}.pem`, '-days', '2', '-subj', `/O=Example Test/CN=${ca} for APNs tests`);
+      openssl(
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        `${ca}.key`,
+        '-out',
+        `${ca}.pem`,
+        '-days',
+        '2',
+        '-subj',
+        `/O=Example Test/CN=${ca} for APNs tests`,
+      );
     }
     const issue = (name: string, ca: string, subject: string, ext: string): void => {
       openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject);
-      openssl('x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.pem`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-out', `${name}.pem`, '-days', '2', '-extfile', ext);
+      openssl(
+        'x509',
+        '-req',
+        '-in',
+        `${name}.csr`,
+        '-CA',
+        `${ca}.pem`,
+        '-CAkey',
+        `${ca}.key`,
+        '-CAcreateserial',
+        '-out',
+        `${name}.pem`,
+        '-days',
+        '2',
+        '-extfile',
+        ext,
+      );
     };
     issue('server', 'ca', '/CN=127.0.0.1', 'server.ext');
     const passSubject = `/UID=${PASS_TYPE_IDENTIFIER}/CN=Pass Type ID: ${PASS_TYPE_IDENTIFIER}/OU=${TEAM_IDENTIFIER}/O=Example/C=US`;

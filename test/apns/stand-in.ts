@@ -2,7 +2,7 @@
 // following Apple's documented protocol: POST /3/device/<token>, a client
 // certificate or an ES256 provider token, `apns-topic`, answers with a status
 // and a JSON `reason`. It records every push it receives.
-import { verify, X509Certificate } from 'node:crypto';
+import { verify, type X509Certificate } from 'node:crypto';
 import { createSecureServer, type Http2ServerRequest, type IncomingHttpHeaders, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';

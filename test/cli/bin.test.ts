@@ -12,11 +12,14 @@ const built = existsSync(bin);
 if (!built && process.env['CI']) throw new Error('dist/ is missing: npm test runs `npm run build` before the tests');
 
 describe.skipIf(!built)(`the built passmint command${built ? '' : ' (skipped: run `npm run build` first)'}`, () => {
-  test('is a node script whose exit code and output are the command\'s', () => {
+  test("is a node script whose exit code and output are the command's", () => {
     expect(readFileSync(bin, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
     const { dir, remove } = tempDir('bin');
     try {
-      writeFileSync(join(dir, 'template.json'), '{\n  "id": 1, "name": "T", "formatVersion": 1, "passType": "pass.com.example.t",\n  "description": { "logoText": "${nmae}" },\n  "placeholder": ["name"]\n}\n');
+      writeFileSync(
+        join(dir, 'template.json'),
+        '{\n  "id": 1, "name": "T", "formatVersion": 1, "passType": "pass.com.example.t",\n  "description": { "logoText": "${nmae}" },\n  "placeholder": ["name"]\n}\n',
+      );
       const lint = spawnSync(process.execPath, [bin, 'lint', 'template.json'], { cwd: dir, encoding: 'utf8' });
       expect(lint.status).toBe(1);
       expect(lint.stdout).toContain('template.json:3:33: error undeclared-placeholder');

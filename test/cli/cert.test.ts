@@ -108,7 +108,22 @@ describe('passmint cert', () => {
   });
 
   test('a certificate without a pass type identifier is written, with a warning', async () => {
-    openssl(dir, 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'plain-key.pem', '-out', 'plain.pem', '-days', '30', '-subj', '/CN=Just a certificate');
+    openssl(
+      dir,
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'plain-key.pem',
+      '-out',
+      'plain.pem',
+      '-days',
+      '30',
+      '-subj',
+      '/CN=Just a certificate',
+    );
     openssl(dir, 'pkcs12', '-export', '-in', 'plain.pem', '-inkey', 'plain-key.pem', '-passout', 'pass:secret', '-out', 'plain.p12');
     const result = await extract('plain.p12', 'plain');
     expect(result.code).toBe(0);
@@ -160,7 +175,23 @@ describe.runIf(legacy)('RC2-CBC decryption agrees with openssl enc', () => {
     for (const length of [0, 1, 8, 77]) {
       const plain = randomBytes(length);
       writeFileSync(join(dir, 'plain.bin'), plain);
-      openssl(dir, 'enc', `-${cipher}`, '-provider', 'legacy', '-provider', 'default', '-K', key.toString('hex'), '-iv', iv.toString('hex'), '-in', 'plain.bin', '-out', 'enc.bin');
+      openssl(
+        dir,
+        'enc',
+        `-${cipher}`,
+        '-provider',
+        'legacy',
+        '-provider',
+        'default',
+        '-K',
+        key.toString('hex'),
+        '-iv',
+        iv.toString('hex'),
+        '-in',
+        'plain.bin',
+        '-out',
+        'enc.bin',
+      );
       const decrypted = rc2CbcDecrypt(key, bits, iv, new Uint8Array(readFileSync(join(dir, 'enc.bin'))));
       expect(Buffer.from(decrypted ?? [])).toEqual(plain);
     }

@@ -14,8 +14,14 @@ import { startGoogleStandIn } from '../google/stand-in.js';
 import { captureIo, tempDir } from './io.js';
 
 const pass: Pass = {
-  formatVersion: 1, passTypeIdentifier: 'pass.com.example.event', serialNumber: 'A-1', teamIdentifier: 'A93A5CM278', organizationName: 'Example Events', description: 'Ticket',
-  foregroundColor: 'rgb(255, 255, 255)', backgroundColor: 'rgb(60, 65, 76)',
+  formatVersion: 1,
+  passTypeIdentifier: 'pass.com.example.event',
+  serialNumber: 'A-1',
+  teamIdentifier: 'A93A5CM278',
+  organizationName: 'Example Events',
+  description: 'Ticket',
+  foregroundColor: 'rgb(255, 255, 255)',
+  backgroundColor: 'rgb(60, 65, 76)',
   generic: { primaryFields: [{ key: 'event', label: 'Event', value: 'Concert' }], secondaryFields: [{ key: 'seat', label: 'Seat', value: '12B' }] },
 };
 const issuerId = '3388000000012345678';
@@ -46,12 +52,17 @@ describe('passmint google map', () => {
     const result = await google('map', 'bundle', '--issuer-id', issuerId, '--image-base', 'https://img.example/p/', '--json');
     expect(result.code).toBe(0);
     const expected = toGoogleWallet(pass, {
-      issuerId, strings: { de: { Seat: 'Sitz' } },
+      issuerId,
+      strings: { de: { Seat: 'Sitz' } },
       imageUrl: (path) => (['logo.png', 'icon.png'].includes(path) ? `https://img.example/p/${path}` : undefined),
     });
     expect(JSON.parse(result.stdout)).toEqual(JSON.parse(JSON.stringify(expected)));
     expect(expected.object['logo']).toEqual({ sourceUri: { uri: 'https://img.example/p/logo.png' } });
-    expect(expected.losses.map((loss) => `${loss.code} ${loss.path}`)).toEqual(['google-image-dropped ', 'google-key-dropped /description', 'google-color-dropped /foregroundColor']);
+    expect(expected.losses.map((loss) => `${loss.code} ${loss.path}`)).toEqual([
+      'google-image-dropped ',
+      'google-key-dropped /description',
+      'google-color-dropped /foregroundColor',
+    ]);
   });
 
   test('the text report names the type, the class, the object and each loss with its pointer', async () => {
@@ -61,22 +72,42 @@ describe('passmint google map', () => {
     expect(result.stdout).toContain('Class (genericClass):');
     expect(result.stdout).toContain('"id": "0.pass_2ecom_2eexample_2eevent.A-1"');
     expect(result.stdout).toContain('Losses (2): what Apple Wallet shows and Google Wallet will not');
-    expect(result.stdout).toContain('bundle/pass.json#/foregroundColor  google-color-dropped  Google Wallet picks the text color from the background: foregroundColor is left out.');
+    expect(result.stdout).toContain(
+      'bundle/pass.json#/foregroundColor  google-color-dropped  Google Wallet picks the text color from the background: foregroundColor is left out.',
+    );
   });
 
   test('an iOS 27 posterGeneric pass alone maps to generic; the poster images beside a lone pass.json are named as losses', async () => {
     mkdirSync(join(dir, 'poster'), { recursive: true });
-    const poster = { ...pass, generic: undefined, posterGeneric: { primaryFields: [{ key: 'title', value: 'Festival' }], footerFields: [{ key: 'f', value: 'Bring ID' }] }, featuredActions: [{ identifier: 'a', type: 'shop', url: 'https://example.com' }] };
+    const poster = {
+      ...pass,
+      generic: undefined,
+      posterGeneric: { primaryFields: [{ key: 'title', value: 'Festival' }], footerFields: [{ key: 'f', value: 'Bring ID' }] },
+      featuredActions: [{ identifier: 'a', type: 'shop', url: 'https://example.com' }],
+    };
     writeFileSync(join(dir, 'poster/pass.json'), JSON.stringify(poster));
     writeFileSync(join(dir, 'poster/artwork@2x.png'), 'png');
     writeFileSync(join(dir, 'poster/primaryLogo.png'), 'png');
     const result = await google('map', 'poster/pass.json', '--issuer-id', issuerId, '--image-base', 'https://img.example/p/', '--json');
     expect(result.code).toBe(0);
-    const mapped = JSON.parse(result.stdout) as { type: string; object: { header: unknown; textModulesData: unknown }; losses: { code: string; path: string; message: string }[] };
+    const mapped = JSON.parse(result.stdout) as {
+      type: string;
+      object: { header: unknown; textModulesData: unknown };
+      losses: { code: string; path: string; message: string }[];
+    };
     expect(mapped.type).toBe('generic');
     expect(mapped.object.textModulesData).toEqual([{ id: 'f', body: 'Bring ID' }]);
-    expect(mapped.losses.map((loss) => `${loss.code} ${loss.path}`)).toEqual(['google-image-dropped ', 'google-image-dropped ', 'google-key-dropped /description', 'google-color-dropped /foregroundColor', 'google-ios-key-dropped /featuredActions']);
-    expect(mapped.losses.slice(0, 2).map((loss) => loss.message)).toEqual(['Google Wallet has no slot for artwork.png: it is left out.', 'Google Wallet has no slot for primaryLogo.png: it is left out.']);
+    expect(mapped.losses.map((loss) => `${loss.code} ${loss.path}`)).toEqual([
+      'google-image-dropped ',
+      'google-image-dropped ',
+      'google-key-dropped /description',
+      'google-color-dropped /foregroundColor',
+      'google-ios-key-dropped /featuredActions',
+    ]);
+    expect(mapped.losses.slice(0, 2).map((loss) => loss.message)).toEqual([
+      'Google Wallet has no slot for artwork.png: it is left out.',
+      'Google Wallet has no slot for primaryLogo.png: it is left out.',
+    ]);
   });
 
   test('images: the largest version the folder holds is the one Google gets', async () => {
@@ -125,7 +156,9 @@ describe('passmint google link --insert', () => {
   /** The playground's poster event ticket, rendered: too large for a link that carries the class and object. */
   const posterEvent = (): Pass => {
     const example = examples.find((entry) => entry.id === 'poster-event')!;
-    const values = Object.fromEntries(Object.entries(example.values).map(([name, value]) => [name, value.json ? JSON.parse(value.text) : value.text])) as TemplateValues;
+    const values = Object.fromEntries(
+      Object.entries(example.values).map(([name, value]) => [name, value.json ? JSON.parse(value.text) : value.text]),
+    ) as TemplateValues;
     return buildPass(example.template, values, issuer);
   };
   const claimsOf = (url: string) => JSON.parse(Buffer.from(url.split('/').pop()!.split('.')[1]!, 'base64url').toString()) as Record<string, any>;
@@ -141,40 +174,94 @@ describe('passmint google link --insert', () => {
       expect(tooLong.stderr).toContain('save-link-too-long');
       expect(tooLong.stderr).toContain('Run again with --insert');
 
-      const result = await google('link', 'poster-event', '--insert', '--credentials', 'key.json', '--issuer-id', issuerId, '--origin', 'https://example.com', '--google-api-url', standIn.apiUrl, '--google-token-url', standIn.tokenUrl);
+      const result = await google(
+        'link',
+        'poster-event',
+        '--insert',
+        '--credentials',
+        'key.json',
+        '--issuer-id',
+        issuerId,
+        '--origin',
+        'https://example.com',
+        '--google-api-url',
+        standIn.apiUrl,
+        '--google-token-url',
+        standIn.tokenUrl,
+      );
       expect(result.code).toBe(0);
       const url = result.stdout.trim();
       expect(url.length).toBeLessThan(1800);
       const objectId = `${issuerId}.pass_2ecom_2eexample_2etickets.${issuer.serialNumber}`;
       const classId = `${issuerId}.pass_2ecom_2eexample_2etickets`;
-      expect(claimsOf(url)).toMatchObject({ aud: 'google', typ: 'savetowallet', origins: ['https://example.com'], payload: { eventTicketObjects: [{ id: objectId, classId }] } });
+      expect(claimsOf(url)).toMatchObject({
+        aud: 'google',
+        typ: 'savetowallet',
+        origins: ['https://example.com'],
+        payload: { eventTicketObjects: [{ id: objectId, classId }] },
+      });
       expect(Object.keys(claimsOf(url)['payload'])).toEqual(['eventTicketObjects']);
       // What Google now holds is what the mapping gives — and valid against Google's schema.
       const expected = toGoogleWallet(posterEvent(), { issuerId, strings: {} });
       const stored = { class: standIn.store.get('eventTicketClass')?.get(classId), object: standIn.store.get('eventTicketObject')?.get(objectId) };
       expect(stored).toEqual(JSON.parse(JSON.stringify({ class: expected.class, object: expected.object })));
-      expect([...schemaProblems(stored.class, resourceNames('eventTicket').class), ...schemaProblems(stored.object, resourceNames('eventTicket').object)]).toEqual([]);
+      expect([
+        ...schemaProblems(stored.class, resourceNames('eventTicket').class),
+        ...schemaProblems(stored.object, resourceNames('eventTicket').object),
+      ]).toEqual([]);
       expect(result.stderr).toContain(`eventTicketObject ${objectId} inserted or updated`);
       expect(standIn.requests.filter((request) => request.path.startsWith('/walletobjects/')).map((request) => `${request.method} ${request.path}`)).toEqual([
-        'POST /walletobjects/v1/eventTicketClass', 'POST /walletobjects/v1/eventTicketObject',
+        'POST /walletobjects/v1/eventTicketClass',
+        'POST /walletobjects/v1/eventTicketObject',
       ]);
 
       // Again (the ids exist): updated, not refused — and the same link.
-      const again = await google('link', 'poster-event', '--insert', '--credentials', 'key.json', '--issuer-id', issuerId, '--origin', 'https://example.com', '--google-api-url', standIn.apiUrl, '--google-token-url', standIn.tokenUrl);
+      const again = await google(
+        'link',
+        'poster-event',
+        '--insert',
+        '--credentials',
+        'key.json',
+        '--issuer-id',
+        issuerId,
+        '--origin',
+        'https://example.com',
+        '--google-api-url',
+        standIn.apiUrl,
+        '--google-token-url',
+        standIn.tokenUrl,
+      );
       expect(again.code).toBe(0);
       expect(claimsOf(again.stdout.trim())['payload']).toEqual(claimsOf(url)['payload']);
-      expect(standIn.requests.filter((request) => request.path.startsWith('/walletobjects/')).map((request) => request.method).slice(2)).toEqual(['POST', 'PATCH', 'POST', 'PATCH']);
+      expect(
+        standIn.requests
+          .filter((request) => request.path.startsWith('/walletobjects/'))
+          .map((request) => request.method)
+          .slice(2),
+      ).toEqual(['POST', 'PATCH', 'POST', 'PATCH']);
     } finally {
       await standIn.close();
     }
   });
 
-  test('Google refusing the insert: exit 1 with Google\'s reason; --insert with map is a usage error', async () => {
+  test("Google refusing the insert: exit 1 with Google's reason; --insert with map is a usage error", async () => {
     const account = testServiceAccount();
     const standIn = await startGoogleStandIn({ publicKeyPem: account.publicKeyPem, clientEmail: account.clientEmail });
     try {
       standIn.force({ status: 400 }, 1);
-      const result = await google('link', 'bundle', '--insert', '--credentials', 'key.json', '--issuer-id', issuerId, '--google-api-url', standIn.apiUrl, '--google-token-url', standIn.tokenUrl);
+      const result = await google(
+        'link',
+        'bundle',
+        '--insert',
+        '--credentials',
+        'key.json',
+        '--issuer-id',
+        issuerId,
+        '--google-api-url',
+        standIn.apiUrl,
+        '--google-token-url',
+        standIn.tokenUrl,
+      );
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('passmint google: invalid-argument');
       expect(result.stdout).toBe('');

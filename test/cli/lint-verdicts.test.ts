@@ -37,7 +37,9 @@ test('iOS 27 and poster passes lint clean', async () => {
 });
 
 test('every labelled fixture: passmint lint exits 1 exactly on the passes Wallet refuses', async () => {
-  const labels = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/wallet-verdicts/manifest.json', import.meta.url)), 'utf8')) as { passes: { file: string; wallet: 'opens' | 'refuses' }[] };
+  const labels = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/wallet-verdicts/manifest.json', import.meta.url)), 'utf8')) as {
+    passes: { file: string; wallet: 'opens' | 'refuses' }[];
+  };
   expect(labels.passes.length).toBeGreaterThanOrEqual(13);
   const verdicts: string[] = [];
   const expected: string[] = [];

@@ -54,7 +54,7 @@ describe('passmint lint', () => {
     expect(strict.stdout).toContain('(--strict: warnings fail)');
   });
 
-  test('a pass is checked with Apple\'s rules, located at the member', async () => {
+  test("a pass is checked with Apple's rules, located at the member", async () => {
     const pass = { ...buildPass(eventTicket, eventValues, issuer), backgroundColor: 'blue' };
     const text = pretty(pass);
     const result = await lint(write('pass.json', text));

@@ -21,7 +21,21 @@ export function hasLegacyProvider(): boolean {
 export function makeIdentity(cwd: string, name = 'pass'): { certificate: string; key: string } {
   const certificate = `${name}-cert.pem`;
   const key = `${name}-key.pem`;
-  openssl(cwd, 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', certificate, '-days', '30',
-    '-subj', '/UID=pass.com.example.cli/CN=Pass Type ID: pass.com.example.cli/OU=A93A5CM278/O=Example Events/C=US');
+  openssl(
+    cwd,
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    key,
+    '-out',
+    certificate,
+    '-days',
+    '30',
+    '-subj',
+    '/UID=pass.com.example.cli/CN=Pass Type ID: pass.com.example.cli/OU=A93A5CM278/O=Example Events/C=US',
+  );
   return { certificate, key };
 }

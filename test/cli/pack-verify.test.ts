@@ -57,9 +57,22 @@ describe('passmint pack', () => {
     const packed = await cli('pack', folder, ...SIGNING, '-o', 'event.pkpass');
     expect(packed.stderr).toBe('');
     expect(packed.code).toBe(0);
-    expect(packed.stdout).toMatch(/^Wrote event\.pkpass \(\d+ bytes, 8 files \+ manifest \+ signature, sha256\)\.\n {2}signed as pass\.com\.example\.test \(team A93A5CM278\)/);
+    expect(packed.stdout).toMatch(
+      /^Wrote event\.pkpass \(\d+ bytes, 8 files \+ manifest \+ signature, sha256\)\.\n {2}signed as pass\.com\.example\.test \(team A93A5CM278\)/,
+    );
     const bytes = new Uint8Array(readFileSync(join(dir, 'event.pkpass')));
-    expect(unzipNames(bytes).sort()).toEqual(['de.lproj/pass.strings', 'icon.png', 'icon@2x.png', 'icon@3x.png', 'logo.png', 'logo@2x.png', 'manifest.json', 'pass.json', 'signature', 'thumbnail@2x.png']);
+    expect(unzipNames(bytes).sort()).toEqual([
+      'de.lproj/pass.strings',
+      'icon.png',
+      'icon@2x.png',
+      'icon@3x.png',
+      'logo.png',
+      'logo@2x.png',
+      'manifest.json',
+      'pass.json',
+      'signature',
+      'thumbnail@2x.png',
+    ]);
     expect(await opensslVerifyPackage(bytes, pki.rootPath)).toBe(0);
 
     const verified = await cli('verify', 'event.pkpass', '--root', 'root.pem');
@@ -101,7 +114,9 @@ describe('passmint pack', () => {
     expect(result.code).toBe(1);
     const line = text.split('\n').findIndex((each) => each.includes('"passTypeIdentifier"')) + 1;
     expect(result.stderr).toContain(`other/pass.json:${line}:3: error identity-mismatch `);
-    expect(result.stderr).toMatch(/Not packed: 1 error, \d+ warnings?\.\nThis certificate signs pass\.com\.example\.test passes of team A93A5CM278: put those in pass\.json, or sign with the certificate/);
+    expect(result.stderr).toMatch(
+      /Not packed: 1 error, \d+ warnings?\.\nThis certificate signs pass\.com\.example\.test passes of team A93A5CM278: put those in pass\.json, or sign with the certificate/,
+    );
     expect(() => readFileSync(join(dir, 'other.pkpass'))).toThrow();
   });
 
@@ -114,7 +129,10 @@ describe('passmint pack', () => {
 
   test('a folder without pass.json: exit 1, and how to make one', async () => {
     mkdirSync(join(dir, 'empty'));
-    expect(await cli('pack', 'empty', ...SIGNING)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^empty\/pass\.json: error missing-pass-json .*passmint render/) });
+    expect(await cli('pack', 'empty', ...SIGNING)).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^empty\/pass\.json: error missing-pass-json .*passmint render/),
+    });
   });
 
   test('a symbolic link is refused with the reason', async () => {
@@ -158,7 +176,9 @@ describe('passmint verify', () => {
     expect((await cli('pack', 'http', ...SIGNING, '--allow-http')).code).toBe(0);
     const strict = await cli('verify', 'http.pkpass');
     expect(strict.code).toBe(1);
-    expect(strict.stdout).toContain('error insecure-web-service-url `webServiceURL` must use https (Wallet accepts plain http only on development devices; add --allow-http to allow it)');
+    expect(strict.stdout).toContain(
+      'error insecure-web-service-url `webServiceURL` must use https (Wallet accepts plain http only on development devices; add --allow-http to allow it)',
+    );
     const allowed = await cli('verify', 'http.pkpass', '--allow-http');
     expect(allowed.code).toBe(0);
     expect(allowed.stdout).toMatch(/^http\.pkpass: valid \(0 errors, 1 warning\)/);

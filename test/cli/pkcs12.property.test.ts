@@ -22,7 +22,22 @@ beforeAll(() => {
   const variants = [['-nomac'], ['-nomac', '-certpbe', 'PBE-SHA1-3DES'], [], ...(hasLegacyProvider() ? [['-nomac', '-legacy']] : [])];
   variants.forEach((options, index) => {
     const name = `fuzz-${index}.p12`;
-    openssl(dir, 'pkcs12', '-export', '-in', identity.certificate, '-inkey', identity.key, '-passout', 'pass:secret', '-noiter', '-nomaciter', '-out', name, ...options);
+    openssl(
+      dir,
+      'pkcs12',
+      '-export',
+      '-in',
+      identity.certificate,
+      '-inkey',
+      identity.key,
+      '-passout',
+      'pass:secret',
+      '-noiter',
+      '-nomaciter',
+      '-out',
+      name,
+      ...options,
+    );
     fixtures.push(new Uint8Array(readFileSync(join(dir, name))));
   });
 });

@@ -31,7 +31,11 @@ describe.skipIf(!built)(`docs/cli.md's passmint example${built ? '' : ' (skipped
     const { dir, remove } = tempDir('readme');
     try {
       // bash keeps going after the first lint's exit 1, as a terminal does.
-      const output = execFileSync('bash', ['-c', `passmint() { "${process.execPath}" "${bin}" "$@"; }\n${script}`], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      const output = execFileSync('bash', ['-c', `passmint() { "${process.execPath}" "${bin}" "$@"; }\n${script}`], {
+        cwd: dir,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const actual = output.trimEnd().split('\n');
       expect(actual.map(located)).toEqual(expected.map(located));
       expect(actual[0]).toBe(expected[0]);
@@ -86,7 +90,12 @@ describe.skipIf(!built)(`the README's first steps${built ? '' : ' (skipped: run 
         join(project, 'first-pass.mjs'),
         `${samples}\nconsole.log(JSON.stringify({ team: pass.teamIdentifier, ok: report.ok, codes: report.issues.map((issue) => issue.code), type: response.headers.get('content-type'), link: link.slice(0, 33) }));\n`,
       );
-      const result = JSON.parse(execFileSync(process.execPath, ['first-pass.mjs'], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim().split('\n').pop()!);
+      const result = JSON.parse(
+        execFileSync(process.execPath, ['first-pass.mjs'], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+          .trim()
+          .split('\n')
+          .pop()!,
+      );
       expect(result).toEqual({
         team: 'DEVTEAM123',
         ok: true,

@@ -80,7 +80,11 @@ describe('passmint render', () => {
   });
 
   test('a rendered value Wallet would refuse points at the template member that made it', async () => {
-    const text = pretty({ ...eventTicket, description: { ...eventTicket.description, backgroundColor: '${color}' }, placeholder: [...eventTicket.placeholder, 'color'] });
+    const text = pretty({
+      ...eventTicket,
+      description: { ...eventTicket.description, backgroundColor: '${color}' },
+      placeholder: [...eventTicket.placeholder, 'color'],
+    });
     write('bad-color.json', text);
     const line = text.split('\n').findIndex((each) => each.includes('"backgroundColor"')) + 1;
     write('bad-color-values.json', pretty({ ...eventValues, color: 'blue' }));
@@ -101,7 +105,10 @@ describe('passmint render', () => {
 
   test('values that are not JSON stop with the place; a duplicate key is a warning and rendering goes on', async () => {
     write('broken-values.json', '{ "eventName": "Concert",, }');
-    expect(await render('template.json', '--values', 'broken-values.json')).toMatchObject({ code: 1, stderr: expect.stringMatching(/^broken-values\.json:1:26: error invalid-json /) });
+    expect(await render('template.json', '--values', 'broken-values.json')).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^broken-values\.json:1:26: error invalid-json /),
+    });
     write('twice-values.json', pretty(eventValues).replace('"venue": "Hall A",', '"venue": "Hall A",\n  "venue": "Hall B",'));
     const twice = await render('template.json', '--values', 'twice-values.json');
     expect(twice.code).toBe(0);
@@ -121,8 +128,14 @@ describe('passmint render', () => {
 
   test('usage errors: no --values, a pass instead of a template, half an issuer', async () => {
     expect(await render('template.json')).toMatchObject({ code: 2, stderr: expect.stringContaining('--values <values.json>') });
-    expect(await render('template.json', '--values', 'values.json', '--team', 'A93A5CM278')).toMatchObject({ code: 2, stderr: expect.stringContaining('--org NAME') });
+    expect(await render('template.json', '--values', 'values.json', '--team', 'A93A5CM278')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--org NAME'),
+    });
     write('not-template.json', pretty({ formatVersion: 1 }));
-    expect(await render('not-template.json', '--values', 'values.json')).toMatchObject({ code: 1, stderr: expect.stringContaining('passmint lint not-template.json') });
+    expect(await render('not-template.json', '--values', 'values.json')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('passmint lint not-template.json'),
+    });
   });
 });

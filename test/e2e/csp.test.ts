@@ -50,7 +50,15 @@ describe.skipIf(!chromiumAvailable)('the library under a Content-Security-Policy
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       timeout: 30_000,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+        '--disable-quic',
+      ],
     });
   });
   afterAll(async () => {

@@ -84,9 +84,10 @@ describe.skipIf(!chromiumAvailable)('playground: fixes (links, picker, issues, p
     expect(errors).toEqual([]);
   });
 
-  test('barcodes at Wallet\'s proportions; a 300-character alt text and long values do not widen the page', async () => {
+  test("barcodes at Wallet's proportions; a 300-character alt text and long values do not widen the page", async () => {
     const { page, errors } = await open();
-    const ratio = () => page.locator('[data-testid=barcode] canvas').evaluate((canvas) => canvas.getBoundingClientRect().width / canvas.getBoundingClientRect().height);
+    const ratio = () =>
+      page.locator('[data-testid=barcode] canvas').evaluate((canvas) => canvas.getBoundingClientRect().width / canvas.getBoundingClientRect().height);
     await expect.poll(() => page.locator('[data-testid=barcode]').getAttribute('data-status')).toBe('drawn');
     expect(await ratio()).toBeCloseTo(1, 1);
     const long = 'x'.repeat(300);
@@ -105,7 +106,9 @@ describe.skipIf(!chromiumAvailable)('playground: fixes (links, picker, issues, p
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     }
     // One-line values end in an ellipsis, as in Wallet.
-    expect(await page.locator('[data-testid=pass-preview] [data-key=member] .field-value').evaluate((element) => getComputedStyle(element).textOverflow)).toBe('ellipsis');
+    expect(await page.locator('[data-testid=pass-preview] [data-key=member] .field-value').evaluate((element) => getComputedStyle(element).textOverflow)).toBe(
+      'ellipsis',
+    );
     await screenshot(page, '31-long-values-phone');
 
     // A message the barcode cannot hold is one issue, and the barcode says it is not drawn.
@@ -126,10 +129,12 @@ describe.skipIf(!chromiumAvailable)('playground: fixes (links, picker, issues, p
     expect(await nav.isVisible()).toBe(true);
     await nav.getByRole('button', { name: 'Preview' }).click();
     await expect
-      .poll(() => page.locator('[data-testid=pass-preview]').evaluate((element) => {
-        const box = element.getBoundingClientRect();
-        return box.top >= 0 && box.top < innerHeight;
-      }))
+      .poll(() =>
+        page.locator('[data-testid=pass-preview]').evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          return box.top >= 0 && box.top < innerHeight;
+        }),
+      )
       .toBe(true);
     await screenshot(page, '32-phone-preview', false);
 
@@ -137,11 +142,13 @@ describe.skipIf(!chromiumAvailable)('playground: fixes (links, picker, issues, p
     await nav.getByRole('button', { name: 'Issues' }).click();
     await page.locator('[data-testid=issues] button[data-code=undeclared-placeholder]').click();
     await expect
-      .poll(() => page.evaluate(() => {
-        const line = document.querySelector('.cm-activeLine')?.getBoundingClientRect();
-        const bar = document.querySelector('.phone-nav')?.getBoundingClientRect().bottom ?? 0;
-        return line !== undefined && line.top >= bar && line.bottom <= innerHeight;
-      }))
+      .poll(() =>
+        page.evaluate(() => {
+          const line = document.querySelector('.cm-activeLine')?.getBoundingClientRect();
+          const bar = document.querySelector('.phone-nav')?.getBoundingClientRect().bottom ?? 0;
+          return line !== undefined && line.top >= bar && line.bottom <= innerHeight;
+        }),
+      )
       .toBe(true);
     expect(await page.locator('.cm-activeLine').textContent()).toContain('${levle}');
     await screenshot(page, '33-phone-issue-line', false);

@@ -12,7 +12,9 @@ describe.skipIf(!chromiumAvailable)('playground: Google Wallet beside Apple Wall
     const losses = page.locator('[data-testid=google-losses]');
     await losses.waitFor();
     expect(await losses.locator('summary').textContent()).toMatch(/^Google Wallet: \d+ things? it does not show$/);
-    const codes = await losses.locator('button').evaluateAll((buttons) => buttons.map((button) => [button.getAttribute('data-code'), button.getAttribute('data-source')]));
+    const codes = await losses
+      .locator('button')
+      .evaluateAll((buttons) => buttons.map((button) => [button.getAttribute('data-code'), button.getAttribute('data-source')]));
     expect(codes).toContainEqual(['google-color-dropped', 'google']);
     // Not counted as Apple Wallet issues (the example, with its stand-in icon, has none).
     expect(await page.locator('[data-testid=issue-summary]').textContent()).toBe('No issues: the pass is valid.');
@@ -29,9 +31,17 @@ describe.skipIf(!chromiumAvailable)('playground: Google Wallet beside Apple Wall
     expect(await card.locator('.google-title').textContent()).toBe('Northside Climbing');
     expect(await card.locator('[data-testid=google-header]').textContent()).toBe('Grace Hopper');
     // Google's background color from backgroundColor; text color picked by Google (white on dark green).
-    expect(await card.evaluate((element) => [getComputedStyle(element).backgroundColor, getComputedStyle(element).color])).toEqual(['rgb(22, 101, 52)', 'rgb(255, 255, 255)']);
-    const rows = await card.locator('[data-testid=google-row]').evaluateAll((list) => list.map((row) => [...row.querySelectorAll('.google-item')].map((item) => item.getAttribute('data-id'))));
-    expect(rows).toEqual([['level', 'memberId', 'since'], ['home', 'valid']]);
+    expect(await card.evaluate((element) => [getComputedStyle(element).backgroundColor, getComputedStyle(element).color])).toEqual([
+      'rgb(22, 101, 52)',
+      'rgb(255, 255, 255)',
+    ]);
+    const rows = await card
+      .locator('[data-testid=google-row]')
+      .evaluateAll((list) => list.map((row) => [...row.querySelectorAll('.google-item')].map((item) => item.getAttribute('data-id'))));
+    expect(rows).toEqual([
+      ['level', 'memberId', 'since'],
+      ['home', 'valid'],
+    ]);
     await card.locator('[data-testid=google-logo]').waitFor();
     await expect.poll(() => card.locator('[data-testid=barcode]').getAttribute('data-status')).toBe('drawn');
     // Typing follows in Google's view too.
@@ -39,7 +49,12 @@ describe.skipIf(!chromiumAvailable)('playground: Google Wallet beside Apple Wall
     await expect.poll(() => card.locator('[data-testid=google-header]').textContent()).toBe('Katherine Hopper');
     await screenshot(page, '60-google-generic', false);
     // Each style becomes its Google type.
-    for (const [id, type] of [['event-ticket', 'eventTicket'], ['coupon', 'offer'], ['store-card', 'loyalty'], ['boarding-pass', 'flight']] as const) {
+    for (const [id, type] of [
+      ['event-ticket', 'eventTicket'],
+      ['coupon', 'offer'],
+      ['store-card', 'loyalty'],
+      ['boarding-pass', 'flight'],
+    ] as const) {
       await page.locator('[data-testid=example-picker]').selectOption(id);
       await expect.poll(() => card.getAttribute('data-type')).toBe(type);
     }
@@ -68,8 +83,18 @@ describe.skipIf(!chromiumAvailable)('playground: Google Wallet beside Apple Wall
     const { page, errors } = await open();
     const requests: string[] = [];
     page.on('request', (request) => requests.push(`${request.url()} ${request.postData() ?? ''}`));
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-    const keyFile = JSON.stringify({ type: 'service_account', project_id: 'demo', private_key_id: 'k1', private_key: privateKey, client_email: 'wallet@demo.iam.gserviceaccount.com' });
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    const keyFile = JSON.stringify({
+      type: 'service_account',
+      project_id: 'demo',
+      private_key_id: 'k1',
+      private_key: privateKey,
+      client_email: 'wallet@demo.iam.gserviceaccount.com',
+    });
     // A wrong file is refused with Google's reason.
     await page.locator('#google-key-pem').fill('{"installed": {}}');
     await page.locator('#google-issuer').fill('3388000000012345678');
@@ -82,7 +107,10 @@ describe.skipIf(!chromiumAvailable)('playground: Google Wallet beside Apple Wall
     await page.locator('[data-testid=make-google-link]').click();
     await expect.poll(() => page.locator('[data-testid=google-status]').getAttribute('data-code')).toBe('save-link-too-long');
     // A small pass fits in a link.
-    await replaceEditorText(page, `${JSON.stringify({ id: 1, name: 'Small', formatVersion: 1, passType: 'pass.com.example.small', description: { logoText: 'Small', generic: { primaryFields: [{ key: 'n', label: 'Name', value: 'Ada' }] } }, placeholder: [] }, null, 2)}\n`);
+    await replaceEditorText(
+      page,
+      `${JSON.stringify({ id: 1, name: 'Small', formatVersion: 1, passType: 'pass.com.example.small', description: { logoText: 'Small', generic: { primaryFields: [{ key: 'n', label: 'Name', value: 'Ada' }] } }, placeholder: [] }, null, 2)}\n`,
+    );
     await expect.poll(() => page.locator('[data-testid=pass-preview] [data-testid=logo-text]').textContent()).toBe('Small');
     await page.locator('[data-testid=make-google-link]').click();
     const link = page.locator('[data-testid=google-save-link]');

@@ -19,13 +19,17 @@ async function makePackage(): Promise<Uint8Array> {
   const template = { ...event?.template, passType: pki.passTypeIdentifier } as PassTemplate;
   const values = Object.fromEntries(Object.entries(event?.values ?? {}).map(([name, value]) => [name, value.json ? JSON.parse(value.text) : value.text]));
   const pass = buildPass(template, values, { teamIdentifier: pki.teamIdentifier, organizationName: 'Inspector Test', serialNumber: 'E2E-INSPECT-1' });
-  return packPass(pass, {
-    'icon.png': solidPng(29, 29, [200, 30, 30]),
-    'icon@2x.png': solidPng(58, 58, [200, 30, 30]),
-    'logo@2x.png': solidPng(320, 100, [255, 255, 255]),
-    'strip@2x.png': solidPng(750, 196, [220, 120, 20]),
-    'de.lproj/pass.strings': encodePassStrings({ Doors: 'Einlass', Venue: 'Ort' }),
-  }, signer);
+  return packPass(
+    pass,
+    {
+      'icon.png': solidPng(29, 29, [200, 30, 30]),
+      'icon@2x.png': solidPng(58, 58, [200, 30, 30]),
+      'logo@2x.png': solidPng(320, 100, [255, 255, 255]),
+      'strip@2x.png': solidPng(750, 196, [220, 120, 20]),
+      'de.lproj/pass.strings': encodePassStrings({ Doors: 'Einlass', Venue: 'Ort' }),
+    },
+    signer,
+  );
 }
 
 /** The same package with pass.json changed after signing. */
@@ -76,7 +80,9 @@ describe.skipIf(!chromiumAvailable)('playground: the .pkpass inspector', () => {
     await page.locator('[data-testid=inspect-root]').setInputFiles({ name: 'root.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(pki.rootPem) });
     await expect.poll(() => page.locator('[data-testid=inspection-chain]').textContent()).toContain('trusted root you gave');
     expect(await page.locator('[data-testid=inspection]').getAttribute('data-ok')).toBe('true');
-    await page.locator('[data-testid=inspect-root]').setInputFiles({ name: 'other-root.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(pki.otherRootPem) });
+    await page
+      .locator('[data-testid=inspect-root]')
+      .setInputFiles({ name: 'other-root.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(pki.otherRootPem) });
     await expect.poll(() => page.locator('[data-testid=inspection]').getAttribute('data-ok')).toBe('false');
     const chainCodes = await page.locator('[data-testid=inspection-issues] li').evaluateAll((items) => items.map((item) => item.getAttribute('data-code')));
     expect(chainCodes).toContain('untrusted-chain');
@@ -87,7 +93,9 @@ describe.skipIf(!chromiumAvailable)('playground: the .pkpass inspector', () => {
     await expect.poll(() => page.locator('.cm-content').textContent()).toContain('"passType": "pass.com.example.test"');
     await expect.poll(() => page.getByLabel('Organization name').inputValue()).toBe('Inspector Test');
     // The note comes once the images are in.
-    await expect.poll(() => page.locator('[data-testid=inspection] .toolbar [role=status]').textContent()).toContain('Not taken (the editor has no place for them): de.lproj/pass.strings');
+    await expect
+      .poll(() => page.locator('[data-testid=inspection] .toolbar [role=status]').textContent())
+      .toContain('Not taken (the editor has no place for them): de.lproj/pass.strings');
     await page.locator('[data-testid=pass-preview] [data-testid=image-strip]').waitFor();
     expect(await page.locator('[data-testid=pass-preview]').getAttribute('data-style')).toBe('eventTicket');
     expect(await page.locator('[data-testid="size-strip@2x.png"]').textContent()).toBe('750×196');
@@ -108,11 +116,14 @@ describe.skipIf(!chromiumAvailable)('playground: the .pkpass inspector', () => {
     await screenshot(page, '21-inspector-tampered');
 
     // Dropped rather than chosen: the same report.
-    await page.locator('.drop-zone').evaluate((zone, bytes) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([new Uint8Array(bytes)], 'dropped.pkpass', { type: 'application/vnd.apple.pkpass' }));
-      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    }, [...pkpass]);
+    await page.locator('.drop-zone').evaluate(
+      (zone, bytes) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([new Uint8Array(bytes)], 'dropped.pkpass', { type: 'application/vnd.apple.pkpass' }));
+        zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      },
+      [...pkpass],
+    );
     await expect.poll(() => page.locator('[data-testid=inspection-verdict]').textContent()).toContain('dropped.pkpass');
     expect(await page.locator('[data-testid=inspection]').getAttribute('data-ok')).toBe('true');
 

@@ -32,7 +32,11 @@ describe.skipIf(!chromiumAvailable)('playground: keystroke → painted preview',
   afterAll(() => {
     if (!writeRequested || measured.length === 0) return;
     const figures = (samples: readonly number[]): { median: number; p95: number } => ({ median: quantile(samples, 0.5), p95: quantile(samples, 0.95) });
-    const side = (samples: readonly Sample[]) => ({ dom: figures(samples.map((s) => s.dom)), frame: figures(samples.map((s) => s.frame)), painted: figures(samples.map((s) => s.painted)) });
+    const side = (samples: readonly Sample[]) => ({
+      dom: figures(samples.map((s) => s.dom)),
+      frame: figures(samples.map((s) => s.frame)),
+      painted: figures(samples.map((s) => s.painted)),
+    });
     writePlaygroundFigures('latency', {
       command: 'npm run figures:playground',
       date: new Date().toISOString(),
@@ -53,12 +57,20 @@ describe.skipIf(!chromiumAvailable)('playground: keystroke → painted preview',
   }
 
   function log(name: string, kind: string, samples: readonly Sample[], target: number): void {
-    const line = `[e2e] ${name}, ${kind} keystroke → preview: DOM ${describeSamples(samples.map((s) => s.dom), target)}; next frame ${describeSamples(samples.map((s) => s.frame), target)}; painted ${describeSamples(samples.map((s) => s.painted), target)}\n`;
+    const line = `[e2e] ${name}, ${kind} keystroke → preview: DOM ${describeSamples(
+      samples.map((s) => s.dom),
+      target,
+    )}; next frame ${describeSamples(
+      samples.map((s) => s.frame),
+      target,
+    )}; painted ${describeSamples(
+      samples.map((s) => s.painted),
+      target,
+    )}\n`;
     process.stdout.write(line);
     // Kept for the report: test-results/latency.log, one line per measurement.
     appendFileSync(resolve('test-results/latency.log'), `${new Date().toISOString()} ${line}`);
   }
-
 
   function sane(samples: readonly Sample[]): void {
     expect(samples).toHaveLength(KEYSTROKES);

@@ -70,14 +70,16 @@ export async function measureTyping(page: Page, expected: (i: number) => string,
     );
     await page.keyboard.press(String(i % 10));
     await page.waitForFunction(() => (window as unknown as { timing: Timing }).timing.samples.length > 0);
-    const sample = await page.evaluate(() => (window as unknown as { timing: Timing }).timing.samples[0] ?? { dom: Number.NaN, frame: Number.NaN, painted: Number.NaN });
+    const sample = await page.evaluate(
+      () => (window as unknown as { timing: Timing }).timing.samples[0] ?? { dom: Number.NaN, frame: Number.NaN, painted: Number.NaN },
+    );
     if (i > 3) samples.push(sample);
   }
   return samples;
 }
 
 /** The median of a list. */
-export function median(values: readonly number[]): number {
+function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }

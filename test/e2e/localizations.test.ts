@@ -4,7 +4,7 @@ import { chromiumAvailable, playgroundSession, sharedStateOf } from './browser.j
 describe.skipIf(!chromiumAvailable)('playground: localizations (pass.strings per language)', () => {
   const { open } = playgroundSession();
 
-  test('a language starts from the pass\'s texts; its translations show in the preview in that language only', async () => {
+  test("a language starts from the pass's texts; its translations show in the preview in that language only", async () => {
     const { page, errors } = await open();
     const card = page.locator('[data-testid=pass-preview]');
     await page.locator('#new-language').fill('de');
@@ -12,7 +12,9 @@ describe.skipIf(!chromiumAvailable)('playground: localizations (pass.strings per
     const strings = page.locator('#strings-de');
     expect(await strings.inputValue()).toContain('"Member" = "Member";');
     // Translate two texts.
-    const text = (await strings.inputValue()).replace('"Member" = "Member";', '"Member" = "Mitglied";').replace('"Home gym" = "Home gym";', '"Home gym" = "Heimhalle";');
+    const text = (await strings.inputValue())
+      .replace('"Member" = "Member";', '"Member" = "Mitglied";')
+      .replace('"Home gym" = "Home gym";', '"Home gym" = "Heimhalle";');
     await strings.fill(text);
     await expect.poll(() => card.locator('[data-key=member] .field-label').textContent()).toBe('Mitglied');
     expect(await card.locator('[data-key=home] .field-label').textContent()).toBe('Heimhalle');

@@ -25,7 +25,27 @@ async function opensslVerifies(pkpass: Uint8Array, rootPem: string): Promise<{ c
     writeFileSync(join(dir, 'signature'), files['signature'] ?? new Uint8Array());
     writeFileSync(join(dir, 'manifest.json'), files['manifest.json'] ?? new Uint8Array());
     writeFileSync(join(dir, 'root.pem'), rootPem);
-    await exec('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', 'signature', '-content', 'manifest.json', '-CAfile', 'root.pem', '-purpose', 'any', '-out', '/dev/null'], { cwd: dir });
+    await exec(
+      'openssl',
+      [
+        'cms',
+        '-verify',
+        '-binary',
+        '-inform',
+        'DER',
+        '-in',
+        'signature',
+        '-content',
+        'manifest.json',
+        '-CAfile',
+        'root.pem',
+        '-purpose',
+        'any',
+        '-out',
+        '/dev/null',
+      ],
+      { cwd: dir },
+    );
     return { code: 0, stderr: '' };
   } catch (error) {
     const failure = error as { code?: number; stderr?: string };
@@ -65,7 +85,7 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     await expect.poll(() => page.locator('[data-testid=issue-summary]').textContent()).toMatch(/^(No issues|0 errors)/);
   }
 
-  test('images go into their slots, are checked against Apple\'s sizes, and the preview draws them', async () => {
+  test("images go into their slots, are checked against Apple's sizes, and the preview draws them", async () => {
     const { page, errors } = await open();
     await prepare(page);
     expect(await page.locator('[data-testid="size-logo@2x.png"]').textContent()).toBe('320×100');
@@ -88,17 +108,22 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     await expect.poll(() => page.locator('[data-testid="slot-thumbnail.png"] .image-issue.error').count()).toBe(1);
     expect(await page.locator('[data-testid="size-thumbnail.png"]').textContent()).toBe('up to 90×90 px');
     // Dropped on a slot rather than chosen.
-    await page.locator('[data-testid="slot-logo@3x.png"]').evaluate((slot, bytes) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([new Uint8Array(bytes)], 'dropped.png', { type: 'image/png' }));
-      slot.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    }, [...solidPng(480, 150, [250, 204, 21])]);
+    await page.locator('[data-testid="slot-logo@3x.png"]').evaluate(
+      (slot, bytes) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([new Uint8Array(bytes)], 'dropped.png', { type: 'image/png' }));
+        slot.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      },
+      [...solidPng(480, 150, [250, 204, 21])],
+    );
     await expect.poll(() => page.locator('[data-testid="size-logo@3x.png"]').textContent()).toBe('480×150');
     // The thumbnail of a generic pass is drawn beside the primary field.
     await page.locator('#image-thumbnail-2').setInputFiles(pngFile('thumb.png', solidPng(180, 180, [255, 255, 255])));
     await page.locator('[data-testid=pass-preview] [data-testid=image-thumbnail]').waitFor();
     // The preview's logo is the densest picture of the slot (@3x, dropped above).
-    const logo = await page.locator('[data-testid=pass-preview] [data-testid=image-logo]').evaluate((image: HTMLImageElement) => [image.naturalWidth, image.naturalHeight]);
+    const logo = await page
+      .locator('[data-testid=pass-preview] [data-testid=image-logo]')
+      .evaluate((image: HTMLImageElement) => [image.naturalWidth, image.naturalHeight]);
     expect(logo).toEqual([480, 150]);
     await screenshot(page, '10-images');
 
@@ -113,7 +138,14 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     // … and its address keeps naming them, so passing the link on loses nothing.
     await other.page.getByLabel('firstName', { exact: true }).fill('Ada');
     await expect.poll(() => sharedImages(other.page.url())).toEqual(sharedImages(page.url()));
-    expect(Object.keys(sharedImages(page.url()) ?? {}).sort()).toEqual(['icon.png', 'icon@2x.png', 'logo.png', 'logo@2x.png', 'logo@3x.png', 'thumbnail@2x.png']);
+    expect(Object.keys(sharedImages(page.url()) ?? {}).sort()).toEqual([
+      'icon.png',
+      'icon@2x.png',
+      'logo.png',
+      'logo@2x.png',
+      'logo@3x.png',
+      'thumbnail@2x.png',
+    ]);
     expect([...errors, ...other.errors]).toEqual([]);
   });
 
@@ -188,7 +220,9 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     expect(await opensslVerifies(signed.bytes, pki.rootPem)).toEqual({ code: 0, stderr: '' });
     await screenshot(page, '12-signed');
     // The page's own inspector agrees.
-    await page.locator('[data-testid=inspect-file]').setInputFiles({ name: signed.name, mimeType: 'application/vnd.apple.pkpass', buffer: Buffer.from(signed.bytes) });
+    await page
+      .locator('[data-testid=inspect-file]')
+      .setInputFiles({ name: signed.name, mimeType: 'application/vnd.apple.pkpass', buffer: Buffer.from(signed.bytes) });
     await expect.poll(() => page.locator('[data-testid=inspection]').getAttribute('data-ok')).toBe('true');
 
     // An encrypted key with its passphrase signs too.
@@ -228,7 +262,7 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     expect(errors).toEqual([]);
   });
 
-  test('without artwork, a stand-in icon from the pass\'s colors lets a first pass be signed', async () => {
+  test("without artwork, a stand-in icon from the pass's colors lets a first pass be signed", async () => {
     const { page, errors } = await open();
     await replaceEditorText(page, templateText(first?.template).replace('pass.com.example.membership', pki.passTypeIdentifier));
     await page.locator('#image-logo-1').setInputFiles(pngFile('logo.png', solidPng(160, 50, [250, 204, 21])));
@@ -249,7 +283,7 @@ describe.skipIf(!chromiumAvailable)('playground: images, signed .pkpass, unsigne
     expect(errors).toEqual([]);
   });
 
-  test('a certificate for another pass type is refused with the library\'s issue', async () => {
+  test("a certificate for another pass type is refused with the library's issue", async () => {
     const { page, errors } = await open();
     await page.locator('#image-icon-1').setInputFiles(pngFile('icon.png', solidPng(29, 29, [22, 101, 52])));
     await page.locator('#certificate-pem').fill(pki.certPem);

@@ -3,14 +3,7 @@ import { inflateRawSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { examples } from '../../playground/examples/index.js';
-import {
-  CHROMIUM,
-  chromiumAvailable,
-  playgroundSession,
-  replaceEditorText,
-  SCREENSHOTS,
-  screenshot,
-} from './browser.js';
+import { CHROMIUM, chromiumAvailable, playgroundSession, replaceEditorText, SCREENSHOTS, screenshot } from './browser.js';
 
 const templateText = (template: unknown): string => `${JSON.stringify(template, null, 2)}\n`;
 const first = examples[0];
@@ -160,13 +153,11 @@ describe.skipIf(!chromiumAvailable)(`playground in Chromium (screenshots in ${SC
       // No errors: every example carries a stand-in icon.
       await expect.poll(() => summary(page).textContent()).toBe('No issues: the pass is valid.');
       await expect.poll(() => page.locator('[data-testid=barcode]').getAttribute('data-status')).toBe('drawn');
-      const style = Object.keys(example.template.description).find((key) =>
-        ['generic', 'eventTicket', 'coupon', 'storeCard', 'boardingPass'].includes(key),
-      );
+      const style = Object.keys(example.template.description).find((key) => ['generic', 'eventTicket', 'coupon', 'storeCard', 'boardingPass'].includes(key));
       // A poster pass shows its poster first; its style is the layout older iPhones show.
-      if (await page.locator('[data-testid=show-fallback]').count() > 0) await page.locator('[data-testid=show-fallback]').click();
+      if ((await page.locator('[data-testid=show-fallback]').count()) > 0) await page.locator('[data-testid=show-fallback]').click();
       expect(await preview(page).getAttribute('data-style')).toBe(style);
-      if (await page.locator('[data-testid=show-poster]').count() > 0) await page.locator('[data-testid=show-poster]').click();
+      if ((await page.locator('[data-testid=show-poster]').count()) > 0) await page.locator('[data-testid=show-poster]').click();
       await screenshot(page, `04-example-${example.id}`);
     }
     expect(pageErrors()).toEqual([]);

@@ -107,7 +107,14 @@ describe.skipIf(!chromiumAvailable)('playground: poster layouts (iOS 18 event ti
       page,
       posterTemplate((body) => {
         body['upcomingPassInformation'] = [
-          { type: 'event', identifier: 'night-2', name: 'Second night', isActive: true, dateInformation: { date: '2026-12-02T19:30:00Z', timeZone: 'America/New_York' }, semantics: { venueName: 'Town Hall' } },
+          {
+            type: 'event',
+            identifier: 'night-2',
+            name: 'Second night',
+            isActive: true,
+            dateInformation: { date: '2026-12-02T19:30:00Z', timeZone: 'America/New_York' },
+            semantics: { venueName: 'Town Hall' },
+          },
           { type: 'event', identifier: 'encore', name: 'Encore show' },
         ];
       }),
@@ -138,12 +145,16 @@ describe.skipIf(!chromiumAvailable)('playground: poster layouts (iOS 18 event ti
     expect(errors).toEqual([]);
   });
 
-  test('a poster event ticket\'s footer shows its seating from the semantic tags: admission level, section, row and seat in the section\'s color', async () => {
+  test("a poster event ticket's footer shows its seating from the semantic tags: admission level, section, row and seat in the section's color", async () => {
     const { page, errors } = await open();
     await page.locator('[data-testid=example-picker]').selectOption('poster-event');
     await page.locator('[data-testid=poster-preview]').waitFor();
     // The example's seat: section, row and seat, without a section color.
-    expect(await page.locator('[data-testid=poster-seating] [data-seat]').evaluateAll((fields) => fields.map((field) => field.textContent))).toEqual(['SectionB', 'Row4', 'Seat17']);
+    expect(await page.locator('[data-testid=poster-seating] [data-seat]').evaluateAll((fields) => fields.map((field) => field.textContent))).toEqual([
+      'SectionB',
+      'Row4',
+      'Seat17',
+    ]);
     await replaceEditorText(
       page,
       posterTemplate((body) => {

@@ -6,9 +6,13 @@ import { chromiumAvailable, playgroundSession, replaceEditorText, screenshot } f
 const templateText = (template: unknown): string => `${JSON.stringify(template, null, 2)}\n`;
 
 /** The boarding pass example asking for iOS 26's semantic layout, with every tag Wallet requires (and `change` applied). */
-function semanticBoarding(change: (body: Record<string, unknown> & { semantics: Record<string, unknown>; boardingPass: Record<string, unknown> }) => void = () => {}): string {
+function semanticBoarding(
+  change: (body: Record<string, unknown> & { semantics: Record<string, unknown>; boardingPass: Record<string, unknown> }) => void = () => {},
+): string {
   const example = examples.find((candidate) => candidate.id === 'boarding-pass')!;
-  const template = structuredClone(example.template) as unknown as { description: Record<string, unknown> & { semantics: Record<string, unknown>; boardingPass: Record<string, unknown> } };
+  const template = structuredClone(example.template) as unknown as {
+    description: Record<string, unknown> & { semantics: Record<string, unknown>; boardingPass: Record<string, unknown> };
+  };
   Object.assign(template.description, {
     preferredStyleSchemes: ['semanticBoardingPass', 'boardingPass'],
     semantics: {
@@ -37,7 +41,7 @@ function semanticBoarding(change: (body: Record<string, unknown> & { semantics: 
 describe.skipIf(!chromiumAvailable)('playground: the iOS 26 semantic boarding pass and its fallback', () => {
   const { open } = playgroundSession();
 
-  test('a boarding pass asking for semanticBoardingPass is drawn from its semantic tags, times in each airport\'s zone; the switch shows the older layout', async () => {
+  test("a boarding pass asking for semanticBoardingPass is drawn from its semantic tags, times in each airport's zone; the switch shows the older layout", async () => {
     const { page, errors } = await open();
     await page.locator('.cm-content').waitFor();
     await replaceEditorText(page, semanticBoarding());
@@ -76,12 +80,18 @@ describe.skipIf(!chromiumAvailable)('playground: the iOS 26 semantic boarding pa
   test('without a required tag, or on a train, Wallet draws the ordinary boarding pass: the page says why', async () => {
     const { page, errors } = await open();
     await page.locator('.cm-content').waitFor();
-    await replaceEditorText(page, semanticBoarding((body) => delete body.semantics['passengerName']));
+    await replaceEditorText(
+      page,
+      semanticBoarding((body) => delete body.semantics['passengerName']),
+    );
     const note = page.locator('[data-testid=poster-fallback-note]');
     await expect.poll(() => note.textContent()).toContain('the pass lacks the semantic tag passengerName');
     expect(await page.locator('[data-testid=semantic-boarding-preview]').count()).toBe(0);
     expect(await page.locator('[data-testid=pass-preview]').getAttribute('data-style')).toBe('boardingPass');
-    await replaceEditorText(page, semanticBoarding((body) => (body.boardingPass['transitType'] = 'PKTransitTypeTrain')));
+    await replaceEditorText(
+      page,
+      semanticBoarding((body) => (body.boardingPass['transitType'] = 'PKTransitTypeTrain')),
+    );
     await expect.poll(() => note.textContent()).toContain('it is not an airline boarding pass');
     expect(await note.textContent()).toContain('Every iPhone shows the boarding pass below.');
     expect(await page.locator('[data-testid=semantic-boarding-preview]').count()).toBe(0);

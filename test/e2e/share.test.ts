@@ -42,7 +42,12 @@ describe('shared state in the URL hash', () => {
     const images = { 'logo@2x.png': '0123456789ab', 'icon.png': 'ffffffffffff' };
     const withImages: SharedState = { ...state, images };
     expect(await decodeState(`#${await encodeState(withImages)}`)).toEqual(withImages);
-    const hostile = { template: 't', values: {}, issuer: {}, images: { '../x.png': '0123456789ab', 'logo.png': 'ZZZ', 'strip@4x.png': '0123456789ab', 'icon@3x.png': '0123456789ab' } };
+    const hostile = {
+      template: 't',
+      values: {},
+      issuer: {},
+      images: { '../x.png': '0123456789ab', 'logo.png': 'ZZZ', 'strip@4x.png': '0123456789ab', 'icon@3x.png': '0123456789ab' },
+    };
     const decoded = await decodeState(`#j=${Buffer.from(JSON.stringify(hostile)).toString('base64url')}`);
     expect(decoded?.images).toEqual({ 'icon@3x.png': '0123456789ab' });
   });
@@ -59,7 +64,10 @@ describe('shared state in the URL hash', () => {
   });
 
   test('readHash says why a link is broken', async () => {
-    expect(await readHash('#z=AAAA')).toEqual({ kind: 'broken', reason: 'its data is cut short or mangled (it may have been truncated when copied), and nothing of it could be read' });
+    expect(await readHash('#z=AAAA')).toEqual({
+      kind: 'broken',
+      reason: 'its data is cut short or mangled (it may have been truncated when copied), and nothing of it could be read',
+    });
     // Cut by a few characters: what can be read comes back, with what was lost.
     const cut = await readHash(`#${(await encodeState(state)).slice(0, -3)}`);
     expect(cut.kind).toBe('partial');

@@ -26,7 +26,9 @@ describe.skipIf(!chromiumAvailable)('playground: small defects', () => {
 
   test('the inspector does not claim a chain was checked for a file that is not a package', async () => {
     const { page, errors } = await open();
-    await page.locator('[data-testid=inspect-file]').setInputFiles({ name: 'junk.pkpass', mimeType: 'application/vnd.apple.pkpass', buffer: Buffer.from('not a zip') });
+    await page
+      .locator('[data-testid=inspect-file]')
+      .setInputFiles({ name: 'junk.pkpass', mimeType: 'application/vnd.apple.pkpass', buffer: Buffer.from('not a zip') });
     await expect.poll(() => page.locator('[data-testid=inspection-issues] li').first().getAttribute('data-code')).toBe('invalid-zip');
     const chain = await page.locator('[data-testid=inspection-chain]').textContent();
     expect(chain).toBe('No chain checked: the package has no signature that could be read.');
@@ -94,7 +96,11 @@ describe.skipIf(!chromiumAvailable)('playground: small defects', () => {
   test('a share link cut by 3 characters recovers what can be read and says what was lost', async () => {
     const example = byId('boarding-pass');
     // (A cut of 3 characters can fall in the deflate stream's last padding bits and lose nothing; with this state it loses the closing bytes.)
-    const state = { template: templateText(example.template), values: example.values, issuer: { organizationName: 'Cut Airlines', teamIdentifier: 'ABCDE12345' } };
+    const state = {
+      template: templateText(example.template),
+      values: example.values,
+      issuer: { organizationName: 'Cut Airlines', teamIdentifier: 'ABCDE12345' },
+    };
     const hash = deflateRawSync(JSON.stringify(state)).toString('base64url');
     const { page, errors } = await open({ url: `${session.harness.url}#z=${hash.slice(0, -3)}` });
     const problem = page.locator('[data-testid=link-problem]');
@@ -119,7 +125,7 @@ describe.skipIf(!chromiumAvailable)('playground: small defects', () => {
     expect([...errors, ...earlyErrors]).toEqual([]);
   });
 
-  test('an issue\'s tooltip in the editor is not cut by the editor\'s box', async () => {
+  test("an issue's tooltip in the editor is not cut by the editor's box", async () => {
     const { page, errors } = await open();
     await page.locator('.cm-content').waitFor();
     await page.locator('.cm-content').click();

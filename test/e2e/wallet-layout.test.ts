@@ -18,7 +18,7 @@ function withFields(style: string, fields: Record<string, unknown>, extra: Recor
   });
 }
 
-describe.skipIf(!chromiumAvailable)('playground: Wallet\'s layout as Wallet draws it', () => {
+describe.skipIf(!chromiumAvailable)("playground: Wallet's layout as Wallet draws it", () => {
   const session = playgroundSession();
   const card = (page: Page) => page.locator('[data-testid=pass-preview]');
 
@@ -37,7 +37,9 @@ describe.skipIf(!chromiumAvailable)('playground: Wallet\'s layout as Wallet draw
     const row = card(page).locator('[data-testid=secondary-fields]');
     const width = (key: string) => row.locator(`[data-key=${key}]`).evaluate((element) => element.getBoundingClientRect().width);
     expect(await width('since')).toBeLessThan((await width('home')) * 0.6);
-    const cut = await card(page).locator('.field-value, .field-label').evaluateAll((parts) => parts.filter((part) => part.scrollWidth > part.clientWidth + 1).map((part) => part.textContent));
+    const cut = await card(page)
+      .locator('.field-value, .field-label')
+      .evaluateAll((parts) => parts.filter((part) => part.scrollWidth > part.clientWidth + 1).map((part) => part.textContent));
     expect(cut).toEqual([]);
     await page.waitForTimeout(500);
     expect(await page.locator('[data-testid=cut-note]').count()).toBe(0);
@@ -67,11 +69,14 @@ describe.skipIf(!chromiumAvailable)('playground: Wallet\'s layout as Wallet draw
       await page.locator('[data-testid=example-picker]').selectOption(id);
       await expect.poll(() => card(page).getAttribute('data-style')).toBe(id === 'coupon' ? 'coupon' : 'storeCard');
       expect(await card(page).locator('.strip').count()).toBe(0);
-      const backgrounds = await card(page).locator('[data-testid=primary-fields]').evaluate((row) => {
-        const found: string[] = [];
-        for (let element: Element | null = row; element !== null && !element.classList.contains('pass'); element = element.parentElement) found.push(getComputedStyle(element).backgroundColor);
-        return found;
-      });
+      const backgrounds = await card(page)
+        .locator('[data-testid=primary-fields]')
+        .evaluate((row) => {
+          const found: string[] = [];
+          for (let element: Element | null = row; element !== null && !element.classList.contains('pass'); element = element.parentElement)
+            found.push(getComputedStyle(element).backgroundColor);
+          return found;
+        });
       expect(backgrounds.every((color) => color === 'rgba(0, 0, 0, 0)')).toBe(true);
       await screenshot(page, `42-${id}-no-strip`, false);
     }
@@ -81,22 +86,36 @@ describe.skipIf(!chromiumAvailable)('playground: Wallet\'s layout as Wallet draw
   test('the back is the Pass Details list, with URLs, phone numbers, e-mail addresses and <a href> as links (and nothing else)', async () => {
     const { page, errors } = await session.open();
     await page.locator('.cm-content').waitFor();
-    await replaceEditorText(page, withFields('generic', {
-      primaryFields: [{ key: 'name', label: 'Name', value: 'Ada' }],
-      backFields: [
-        { key: 'web', label: 'Website', value: 'See https://example.com/help, or www.example.org.' },
-        { key: 'phone', label: 'Phone', value: 'Call +1 (408) 555-0100 any time' },
-        { key: 'mail', label: 'E-mail', value: 'help@example.com' },
-        { key: 'html', label: 'Terms', value: 'Terms', attributedValue: 'Read <a href="https://example.com/terms">the terms</a> and <a href="javascript:alert(1)">this</a>.' },
-        { key: 'plain', label: 'No detectors', value: 'https://example.com/not-a-link', dataDetectorTypes: [] },
-      ],
-    }, { organizationName: 'Example Inc.' }));
+    await replaceEditorText(
+      page,
+      withFields(
+        'generic',
+        {
+          primaryFields: [{ key: 'name', label: 'Name', value: 'Ada' }],
+          backFields: [
+            { key: 'web', label: 'Website', value: 'See https://example.com/help, or www.example.org.' },
+            { key: 'phone', label: 'Phone', value: 'Call +1 (408) 555-0100 any time' },
+            { key: 'mail', label: 'E-mail', value: 'help@example.com' },
+            {
+              key: 'html',
+              label: 'Terms',
+              value: 'Terms',
+              attributedValue: 'Read <a href="https://example.com/terms">the terms</a> and <a href="javascript:alert(1)">this</a>.',
+            },
+            { key: 'plain', label: 'No detectors', value: 'https://example.com/not-a-link', dataDetectorTypes: [] },
+          ],
+        },
+        { organizationName: 'Example Inc.' },
+      ),
+    );
     await expect.poll(() => card(page).locator('[data-testid=logo-text]').textContent()).toBe('Layout');
     await page.locator('[data-testid=show-back]').click();
     const back = page.locator('[data-testid=pass-back]');
     await back.waitFor();
     expect(await back.locator('.details-title').textContent()).toBe('Pass Details');
-    const links = await back.locator('[data-testid=back-fields] a').evaluateAll((anchors) => anchors.map((anchor) => [anchor.textContent, anchor.getAttribute('href')]));
+    const links = await back
+      .locator('[data-testid=back-fields] a')
+      .evaluateAll((anchors) => anchors.map((anchor) => [anchor.textContent, anchor.getAttribute('href')]));
     expect(links).toEqual([
       ['https://example.com/help', 'https://example.com/help'],
       ['www.example.org', 'https://www.example.org'],
@@ -111,22 +130,25 @@ describe.skipIf(!chromiumAvailable)('playground: Wallet\'s layout as Wallet draw
     expect(errors).toEqual([]);
   });
 
-  test('dates and numbers as Wallet formats them; ignoresTimeZone keeps the event\'s own time', async () => {
+  test("dates and numbers as Wallet formats them; ignoresTimeZone keeps the event's own time", async () => {
     const page = await openIn('Europe/Berlin');
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await replaceEditorText(page, withFields('eventTicket', {
-      primaryFields: [{ key: 'show', label: 'Show', value: '2026-12-01T19:00:00-05:00', timeStyle: 'PKDateStyleShort', ignoresTimeZone: true }],
-      secondaryFields: [
-        { key: 'local', label: 'Here', value: '2026-12-01T19:00:00-05:00', timeStyle: 'PKDateStyleShort' },
-        { key: 'day', label: 'Day', value: '2026-12-01T19:00:00-05:00', dateStyle: 'PKDateStyleMedium', ignoresTimeZone: true },
-      ],
-      auxiliaryFields: [
-        { key: 'price', label: 'Price', value: 12.5, currencyCode: 'EUR' },
-        { key: 'off', label: 'Off', value: 0.25, numberStyle: 'PKNumberStylePercent' },
-        { key: 'count', label: 'Count', value: 1234567 },
-      ],
-    }));
+    await replaceEditorText(
+      page,
+      withFields('eventTicket', {
+        primaryFields: [{ key: 'show', label: 'Show', value: '2026-12-01T19:00:00-05:00', timeStyle: 'PKDateStyleShort', ignoresTimeZone: true }],
+        secondaryFields: [
+          { key: 'local', label: 'Here', value: '2026-12-01T19:00:00-05:00', timeStyle: 'PKDateStyleShort' },
+          { key: 'day', label: 'Day', value: '2026-12-01T19:00:00-05:00', dateStyle: 'PKDateStyleMedium', ignoresTimeZone: true },
+        ],
+        auxiliaryFields: [
+          { key: 'price', label: 'Price', value: 12.5, currencyCode: 'EUR' },
+          { key: 'off', label: 'Off', value: 0.25, numberStyle: 'PKNumberStylePercent' },
+          { key: 'count', label: 'Count', value: 1234567 },
+        ],
+      }),
+    );
     const value = (key: string) => card(page).locator(`[data-key=${key}] .field-value`).textContent();
     await expect.poll(() => value('show')).toBe('7:00 PM');
     expect(await value('local')).toBe('1:00 AM');

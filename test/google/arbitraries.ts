@@ -13,8 +13,18 @@ export type Body = Partial<Record<(typeof AREAS)[number], Field[]>> & { transitT
 
 const DATE_STYLE = fc.constantFrom('PKDateStyleNone', 'PKDateStyleShort', 'PKDateStyleMedium', 'PKDateStyleLong', 'PKDateStyleFull' as const);
 export const w3cDate: fc.Arbitrary<string> = fc
-  .tuple(fc.integer({ min: 2000, max: 2099 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 }), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.constantFrom('Z', '+02:00', '-05:30', '+00:00'))
-  .map(([y, mo, d, h, mi, offset]) => `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}T${String(h).padStart(2, '0')}:${String(mi).padStart(2, '0')}:00${offset}`);
+  .tuple(
+    fc.integer({ min: 2000, max: 2099 }),
+    fc.integer({ min: 1, max: 12 }),
+    fc.integer({ min: 1, max: 28 }),
+    fc.integer({ min: 0, max: 23 }),
+    fc.integer({ min: 0, max: 59 }),
+    fc.constantFrom('Z', '+02:00', '-05:30', '+00:00'),
+  )
+  .map(
+    ([y, mo, d, h, mi, offset]) =>
+      `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}T${String(h).padStart(2, '0')}:${String(mi).padStart(2, '0')}:00${offset}`,
+  );
 
 /** A field (without its key): text or a number, a currency amount, a styled number, or a styled date. */
 const field: fc.Arbitrary<Omit<Field, 'key'>> = fc.oneof(
@@ -28,8 +38,14 @@ const field: fc.Arbitrary<Omit<Field, 'key'>> = fc.oneof(
     },
     { requiredKeys: ['value'] },
   ),
-  fc.record({ label: literalText, value: fc.double({ min: -1e6, max: 1e6, noNaN: true }), currencyCode: fc.constantFrom('EUR', 'USD', 'JPY') }, { requiredKeys: ['value', 'currencyCode'] }),
-  fc.record({ value: fc.double({ min: -1e6, max: 1e6, noNaN: true }), numberStyle: fc.constantFrom('PKNumberStyleDecimal', 'PKNumberStylePercent', 'PKNumberStyleScientific', 'PKNumberStyleSpellOut' as const) }),
+  fc.record(
+    { label: literalText, value: fc.double({ min: -1e6, max: 1e6, noNaN: true }), currencyCode: fc.constantFrom('EUR', 'USD', 'JPY') },
+    { requiredKeys: ['value', 'currencyCode'] },
+  ),
+  fc.record({
+    value: fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+    numberStyle: fc.constantFrom('PKNumberStyleDecimal', 'PKNumberStylePercent', 'PKNumberStyleScientific', 'PKNumberStyleSpellOut' as const),
+  }),
   fc.record(
     { label: literalText, value: w3cDate, dateStyle: DATE_STYLE, timeStyle: DATE_STYLE, ignoresTimeZone: fc.boolean(), isRelative: fc.boolean() },
     { requiredKeys: ['value', 'dateStyle'] },
@@ -52,22 +68,64 @@ export const body: fc.Arbitrary<Body> = fc
   });
 
 // Semantic tags: the event and flight tags the mapping uses (with values of the right and of the wrong type) and others it does not.
-const tagValue = fc.oneof(literalText.filter((text) => text !== ''), fc.integer(), fc.constant('2026-07-04T20:00:00+02:00'), fc.constant({ latitude: 1 }), fc.constant({ givenName: 'Ada', familyName: 'Lovelace' }), fc.constant([{ seatNumber: '1', seatRow: 'F', seatType: 'x' }, { seatNumber: '2' }]), fc.constant(null));
+const tagValue = fc.oneof(
+  literalText.filter((text) => text !== ''),
+  fc.integer(),
+  fc.constant('2026-07-04T20:00:00+02:00'),
+  fc.constant({ latitude: 1 }),
+  fc.constant({ givenName: 'Ada', familyName: 'Lovelace' }),
+  fc.constant([{ seatNumber: '1', seatRow: 'F', seatType: 'x' }, { seatNumber: '2' }]),
+  fc.constant(null),
+);
 const semantics = fc.dictionary(
-  fc.constantFrom('eventName', 'venueName', 'venueRegionName', 'eventStartDate', 'eventEndDate', 'venueDoorsOpenDate', 'attendeeName', 'confirmationNumber', 'seats', 'venueEntranceGate', 'airlineCode', 'flightNumber', 'departureAirportCode', 'destinationAirportCode', 'passengerName', 'originalDepartureDate', 'boardingGroup', 'venueLocation', 'performerNames', '__proto__'),
+  fc.constantFrom(
+    'eventName',
+    'venueName',
+    'venueRegionName',
+    'eventStartDate',
+    'eventEndDate',
+    'venueDoorsOpenDate',
+    'attendeeName',
+    'confirmationNumber',
+    'seats',
+    'venueEntranceGate',
+    'airlineCode',
+    'flightNumber',
+    'departureAirportCode',
+    'destinationAirportCode',
+    'passengerName',
+    'originalDepartureDate',
+    'boardingGroup',
+    'venueLocation',
+    'performerNames',
+    '__proto__',
+  ),
   tagValue,
   { maxKeys: 10 },
 );
 /** The tags a Google flight requires, all present and well-formed. */
 const flightTags = fc.constant({
-  airlineCode: 'EA', flightNumber: 815, departureAirportCode: 'LIS', destinationAirportCode: 'CPH', originalDepartureDate: '2026-05-07T10:30:00+01:00',
-  passengerName: { givenName: 'Ada', familyName: 'Lovelace' }, confirmationNumber: 'K7Q2ZD',
+  airlineCode: 'EA',
+  flightNumber: 815,
+  departureAirportCode: 'LIS',
+  destinationAirportCode: 'CPH',
+  originalDepartureDate: '2026-05-07T10:30:00+01:00',
+  passengerName: { givenName: 'Ada', familyName: 'Lovelace' },
+  confirmationNumber: 'K7Q2ZD',
 });
 
 const barcode = fc.record(
   {
     message: fc.oneof(literalText, fc.constant('12345678901231')),
-    format: fc.constantFrom('PKBarcodeFormatQR', 'PKBarcodeFormatPDF417', 'PKBarcodeFormatAztec', 'PKBarcodeFormatCode128', 'PKBarcodeFormatI2of5', 'PKBarcodeFormatEAN13', 'PKBarcodeFormatUnknown'),
+    format: fc.constantFrom(
+      'PKBarcodeFormatQR',
+      'PKBarcodeFormatPDF417',
+      'PKBarcodeFormatAztec',
+      'PKBarcodeFormatCode128',
+      'PKBarcodeFormatI2of5',
+      'PKBarcodeFormatEAN13',
+      'PKBarcodeFormatUnknown',
+    ),
     messageEncoding: fc.constant('iso-8859-1'),
     altText: literalText,
   },
@@ -75,7 +133,12 @@ const barcode = fc.record(
 );
 
 const location = fc.record(
-  { latitude: fc.double({ min: -90, max: 90, noNaN: true }), longitude: fc.double({ min: -180, max: 180, noNaN: true }), altitude: fc.integer(), relevantText: literalText },
+  {
+    latitude: fc.double({ min: -90, max: 90, noNaN: true }),
+    longitude: fc.double({ min: -180, max: 180, noNaN: true }),
+    altitude: fc.integer(),
+    relevantText: literalText,
+  },
   { requiredKeys: ['latitude', 'longitude'] },
 );
 
@@ -99,7 +162,14 @@ export const googlePass: fc.Arbitrary<Pass> = fc
         barcode,
         backgroundColor: fc.constantFrom('rgb(60, 65, 76)', '#1e293b', 'blue'),
         foregroundColor: fc.constant('rgb(255, 255, 255)'),
-        nfc: fc.record({ message: literalText.filter((text) => text !== ''), encryptionPublicKey: fc.constant('MDkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDIgAC'), requiresAuthentication: fc.boolean() }, { requiredKeys: ['message'] }),
+        nfc: fc.record(
+          {
+            message: literalText.filter((text) => text !== ''),
+            encryptionPublicKey: fc.constant('MDkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDIgAC'),
+            requiresAuthentication: fc.boolean(),
+          },
+          { requiredKeys: ['message'] },
+        ),
         locations: fc.array(location, { maxLength: 12 }),
         maxDistance: fc.integer({ min: 1, max: 1000 }),
         relevantDate: w3cDate,
@@ -118,7 +188,16 @@ export const googlePass: fc.Arbitrary<Pass> = fc
     const styles: Record<string, unknown> = {};
     if (style !== undefined) styles[style] = style === 'boardingPass' ? { ...classic, transitType } : classic;
     if (poster !== undefined || style === undefined) styles['posterGeneric'] = poster ?? classic;
-    return { formatVersion: 1, passTypeIdentifier: 'pass.com.example.property', serialNumber, teamIdentifier: 'A93A5CM278', organizationName, description: 'd', ...extras, ...styles } as unknown as Pass;
+    return {
+      formatVersion: 1,
+      passTypeIdentifier: 'pass.com.example.property',
+      serialNumber,
+      teamIdentifier: 'A93A5CM278',
+      organizationName,
+      description: 'd',
+      ...extras,
+      ...styles,
+    } as unknown as Pass;
   });
 
 /** Options of a mapping: with or without hosted images, Smart Tap issuers, another formatting language. */

@@ -26,7 +26,11 @@ describe('verifyGoogleCallback', () => {
   });
 
   test('accepts a delete event', async () => {
-    const result = await verifyGoogleCallback(signer.sign({ issuerId, message: { ...message, eventType: 'del' }, intermediateExpiration: now + 1000 }), { issuerId, rootKeys, now });
+    const result = await verifyGoogleCallback(signer.sign({ issuerId, message: { ...message, eventType: 'del' }, intermediateExpiration: now + 1000 }), {
+      issuerId,
+      rootKeys,
+      now,
+    });
     expect(result.ok && result.message.eventType).toBe('del');
   });
 
@@ -41,7 +45,10 @@ describe('verifyGoogleCallback', () => {
   });
 
   test('an expired intermediate key is refused: intermediate-expired', async () => {
-    expect(await verifyGoogleCallback(valid({ intermediateExpiration: now - 1 }), { issuerId, rootKeys, now })).toEqual({ ok: false, reason: 'intermediate-expired' });
+    expect(await verifyGoogleCallback(valid({ intermediateExpiration: now - 1 }), { issuerId, rootKeys, now })).toEqual({
+      ok: false,
+      reason: 'intermediate-expired',
+    });
   });
 
   test('an intermediate key signed by another root is refused: intermediate-signature-invalid', async () => {
@@ -73,14 +80,18 @@ describe('verifyGoogleCallback', () => {
     expect(await verifyGoogleCallback(body, { issuerId, rootKeys, now })).toEqual({ ok: false, reason: 'message-malformed' });
   });
 
-  test.each([['not json'], ['{}'], ['[]'], ['null'], ['{"protocolVersion":"ECv2SigningOnly"}'], ['{"protocolVersion":"ECv2SigningOnly","signature":"x","signedMessage":"{}","intermediateSigningKey":{"signedKey":"{}","signatures":["%%%"]}}']])(
-    'malformed input %s never throws',
-    async (body) => {
-      const result = await verifyGoogleCallback(body, { issuerId, rootKeys, now });
-      expect(result.ok).toBe(false);
-      expect(['malformed', 'intermediate-signature-invalid']).toContain(!result.ok && result.reason);
-    },
-  );
+  test.each([
+    ['not json'],
+    ['{}'],
+    ['[]'],
+    ['null'],
+    ['{"protocolVersion":"ECv2SigningOnly"}'],
+    ['{"protocolVersion":"ECv2SigningOnly","signature":"x","signedMessage":"{}","intermediateSigningKey":{"signedKey":"{}","signatures":["%%%"]}}'],
+  ])('malformed input %s never throws', async (body) => {
+    const result = await verifyGoogleCallback(body, { issuerId, rootKeys, now });
+    expect(result.ok).toBe(false);
+    expect(['malformed', 'intermediate-signature-invalid']).toContain(!result.ok && result.reason);
+  });
 
   test('hostile bodies (huge, deeply nested, wrong types, thousands of signatures) are refused before any key is fetched or checked', async () => {
     let fetches = 0;
@@ -102,9 +113,21 @@ describe('verifyGoogleCallback', () => {
     for (const body of bodies) expect(await verifyGoogleCallback(body, { issuerId, now, fetch: keyServer })).toEqual({ ok: false, reason: 'malformed' });
     expect(fetches).toBe(0);
     // Thousands of signatures: only the first few are tried, and a good one among them still verifies.
-    const many = { ...parsed, intermediateSigningKey: { ...parsed.intermediateSigningKey, signatures: [...parsed.intermediateSigningKey.signatures, ...Array.from({ length: 5000 }, () => 'AAAA')] } };
+    const many = {
+      ...parsed,
+      intermediateSigningKey: {
+        ...parsed.intermediateSigningKey,
+        signatures: [...parsed.intermediateSigningKey.signatures, ...Array.from({ length: 5000 }, () => 'AAAA')],
+      },
+    };
     expect((await verifyGoogleCallback(many, { issuerId, rootKeys, now })).ok).toBe(true);
-    const junkFirst = { ...parsed, intermediateSigningKey: { ...parsed.intermediateSigningKey, signatures: [...Array.from({ length: 5000 }, () => 'AAAA'), ...parsed.intermediateSigningKey.signatures] } };
+    const junkFirst = {
+      ...parsed,
+      intermediateSigningKey: {
+        ...parsed.intermediateSigningKey,
+        signatures: [...Array.from({ length: 5000 }, () => 'AAAA'), ...parsed.intermediateSigningKey.signatures],
+      },
+    };
     expect(await verifyGoogleCallback(junkFirst, { issuerId, rootKeys, now })).toEqual({ ok: false, reason: 'intermediate-signature-invalid' });
   });
 
@@ -135,7 +158,10 @@ describe('Google root keys', () => {
       return new Response(JSON.stringify({ keys: rootKeys }));
     }) as typeof fetch;
     expect((await verifyGoogleCallback(valid(), { issuerId, now, fetch: keyServer })).ok).toBe(true);
-    expect(await verifyGoogleCallback(valid({ root: ecKey() }), { issuerId, now, fetch: keyServer })).toEqual({ ok: false, reason: 'intermediate-signature-invalid' });
+    expect(await verifyGoogleCallback(valid({ root: ecKey() }), { issuerId, now, fetch: keyServer })).toEqual({
+      ok: false,
+      reason: 'intermediate-signature-invalid',
+    });
     expect((await verifyGoogleCallback(valid(), { issuerId, now: now + 1000, fetch: keyServer })).ok).toBe(true);
     expect(fetches).toBe(1);
   });

@@ -21,8 +21,13 @@ beforeEach(async () => {
   slept = [];
   standIn = await startGoogleStandIn({ publicKeyPem: account.publicKeyPem, clientEmail: account.clientEmail, now: () => clock + skew });
   client = createGoogleWalletClient({
-    credentials, baseUrl: standIn.apiUrl, tokenUrl: standIn.tokenUrl, now: () => clock,
-    sleep: async (ms) => { slept.push(ms); },
+    credentials,
+    baseUrl: standIn.apiUrl,
+    tokenUrl: standIn.tokenUrl,
+    now: () => clock,
+    sleep: async (ms) => {
+      slept.push(ms);
+    },
   });
 });
 afterEach(() => standIn.close());
@@ -34,8 +39,16 @@ describe('createGoogleWalletClient against the stand-in', () => {
     expect(await client.insert('genericClass', walletClass)).toEqual(walletClass);
     expect(await client.insert('genericObject', object)).toEqual(object);
     expect(await client.get('genericObject', object.id)).toEqual(object);
-    expect(await client.patch('genericObject', object.id, { state: 'EXPIRED' })).toMatchObject({ id: object.id, state: 'EXPIRED', cardTitle: object.cardTitle });
-    expect(await client.update('genericObject', object.id, { id: object.id, classId: walletClass.id, state: 'ACTIVE' })).toEqual({ id: object.id, classId: walletClass.id, state: 'ACTIVE' });
+    expect(await client.patch('genericObject', object.id, { state: 'EXPIRED' })).toMatchObject({
+      id: object.id,
+      state: 'EXPIRED',
+      cardTitle: object.cardTitle,
+    });
+    expect(await client.update('genericObject', object.id, { id: object.id, classId: walletClass.id, state: 'ACTIVE' })).toEqual({
+      id: object.id,
+      classId: walletClass.id,
+      state: 'ACTIVE',
+    });
     const answer = await client.addMessage('genericObject', object.id, { header: 'Gate', body: 'Now B12', messageType: 'TEXT_AND_NOTIFY' });
     expect(answer['resource']).toMatchObject({ messages: [{ header: 'Gate', body: 'Now B12', messageType: 'TEXT_AND_NOTIFY' }] });
     expect(standIn.tokensIssued()).toBe(1);
@@ -61,21 +74,34 @@ describe('createGoogleWalletClient against the stand-in', () => {
   });
 
   test('a token Google no longer accepts (401) is renewed once and the call repeated', async () => {
-    const shortLived = await startGoogleStandIn({ publicKeyPem: account.publicKeyPem, clientEmail: account.clientEmail, tokenLifetime: 600, now: () => clock + skew });
+    const shortLived = await startGoogleStandIn({
+      publicKeyPem: account.publicKeyPem,
+      clientEmail: account.clientEmail,
+      tokenLifetime: 600,
+      now: () => clock + skew,
+    });
     try {
       const local = createGoogleWalletClient({ credentials, baseUrl: shortLived.apiUrl, tokenUrl: shortLived.tokenUrl, now: () => clock });
       await local.insert('genericClass', walletClass);
       skew = 700_000; // Google's clock: the cached token has expired, though the client's clock says not yet
       expect(await local.get('genericClass', walletClass.id)).toEqual(walletClass);
       expect(shortLived.tokensIssued()).toBe(2);
-      expect(shortLived.requests.filter((request) => request.path.startsWith('/walletobjects/')).map((request) => request.method)).toEqual(['POST', 'GET', 'GET']);
+      expect(shortLived.requests.filter((request) => request.path.startsWith('/walletobjects/')).map((request) => request.method)).toEqual([
+        'POST',
+        'GET',
+        'GET',
+      ]);
     } finally {
       await shortLived.close();
     }
   });
 
   test('concurrent calls share one token request', async () => {
-    await Promise.all([client.insert('genericClass', walletClass), client.insert('genericClass', { id: `${issuerId}.other` }), client.get('genericClass', walletClass.id).catch(() => undefined)]);
+    await Promise.all([
+      client.insert('genericClass', walletClass),
+      client.insert('genericClass', { id: `${issuerId}.other` }),
+      client.get('genericClass', walletClass.id).catch(() => undefined),
+    ]);
     expect(standIn.tokensIssued()).toBe(1);
   });
 

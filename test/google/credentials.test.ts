@@ -28,7 +28,9 @@ describe('readGoogleCredentials', () => {
     const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
     const credentials = readGoogleCredentials({ ...file, private_key: pem });
     expect(credentials.privateKeyPem).toBe(pem);
-    expect(await createSaveUrl(credentials, { objects: [{ type: 'generic', object: { id: '1.a.b', classId: '1.a' } }] })).toMatch(/^https:\/\/pay\.google\.com\/gp\/v\/save\/[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(await createSaveUrl(credentials, { objects: [{ type: 'generic', object: { id: '1.a.b', classId: '1.a' } }] })).toMatch(
+      /^https:\/\/pay\.google\.com\/gp\/v\/save\/[\w-]+\.[\w-]+\.[\w-]+$/,
+    );
   });
 
   test('text that is not JSON: not-json', () => {

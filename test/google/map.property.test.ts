@@ -26,12 +26,18 @@ const NOT_SHOWN = [
   /^\/boardingPass\/transitType$/, // the type, checked below
 ];
 
-const DATE_STYLES: Record<string, 'short' | 'medium' | 'long' | 'full' | undefined> = { PKDateStyleShort: 'short', PKDateStyleMedium: 'medium', PKDateStyleLong: 'long', PKDateStyleFull: 'full' };
+const DATE_STYLES: Record<string, 'short' | 'medium' | 'long' | 'full' | undefined> = {
+  PKDateStyleShort: 'short',
+  PKDateStyleMedium: 'medium',
+  PKDateStyleLong: 'long',
+  PKDateStyleFull: 'full',
+};
 
 /** A field's value as Wallet shows it in `locale` — written independently of the library, for the shapes the generator makes. */
 function shownValue(field: Field, locale: string, applied: (key: string) => boolean): string {
   const value = field.value;
-  if (typeof value === 'number' && field.currencyCode !== undefined && applied('currencyCode')) return new Intl.NumberFormat(locale, { style: 'currency', currency: field.currencyCode }).format(value);
+  if (typeof value === 'number' && field.currencyCode !== undefined && applied('currencyCode'))
+    return new Intl.NumberFormat(locale, { style: 'currency', currency: field.currencyCode }).format(value);
   if (typeof value === 'number' && field.numberStyle !== undefined && applied('numberStyle')) {
     if (field.numberStyle === 'PKNumberStylePercent') return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(value);
     if (field.numberStyle === 'PKNumberStyleDecimal') return new Intl.NumberFormat(locale).format(value);
@@ -43,7 +49,11 @@ function shownValue(field: Field, locale: string, applied: (key: string) => bool
     // The wall-clock time the value is written in (no time zone option is given), its zone never named.
     const wall = new Date(`${value.slice(0, 19)}Z`);
     return new Intl.DateTimeFormat(locale, { ...(dateStyle && { dateStyle }), ...(timeStyle && { timeStyle }), timeZone: 'UTC' })
-      .formatToParts(wall).filter((part) => part.type !== 'timeZoneName').map((part) => part.value).join('').trimEnd();
+      .formatToParts(wall)
+      .filter((part) => part.type !== 'timeZoneName')
+      .map((part) => part.value)
+      .join('')
+      .trimEnd();
   }
   return String(value);
 }
@@ -59,7 +69,8 @@ describe('toGoogleWallet (property)', () => {
         const shown = JSON.stringify([result.class, result.object]).replace(/\u202f/g, ' ');
         // `shown` is JSON text: a value stands in it as its JSON string literal (a `"` as `\"`).
         const inShown = (text: string): boolean => shown.includes(JSON.stringify(text.replace(/\u202f/g, ' ')).slice(1, -1));
-        const covered = (pointer: string): boolean => result.losses.some((loss) => loss.path !== '' && (pointer === loss.path || pointer.startsWith(`${loss.path}/`)));
+        const covered = (pointer: string): boolean =>
+          result.losses.some((loss) => loss.path !== '' && (pointer === loss.path || pointer.startsWith(`${loss.path}/`)));
         const locale = options.locale ?? options.language ?? 'en-US';
         const styleName = STYLES.find((name) => input[name] !== undefined) ?? 'posterGeneric';
 
@@ -96,19 +107,33 @@ describe('toGoogleWallet (property)', () => {
     );
   });
 
-  test('any JSON shape in a pass\'s places: a result or a typed invalid-pass error, never another throw; losses are located', () => {
+  test("any JSON shape in a pass's places: a result or a typed invalid-pass error, never another throw; losses are located", () => {
     const value = fc.jsonValue({ maxDepth: 4 });
     const hostile = fc.record(
       {
-        generic: value, eventTicket: value, posterGeneric: value, boardingPass: value, semantics: value, barcodes: value, barcode: value,
-        logoText: value, description: value, backgroundColor: value, expirationDate: value, groupingIdentifier: value, featuredActions: value,
-        ['__proto__']: value, constructor: value,
+        generic: value,
+        eventTicket: value,
+        posterGeneric: value,
+        boardingPass: value,
+        semantics: value,
+        barcodes: value,
+        barcode: value,
+        logoText: value,
+        description: value,
+        backgroundColor: value,
+        expirationDate: value,
+        groupingIdentifier: value,
+        featuredActions: value,
+        ['__proto__']: value,
+        constructor: value,
       },
       { requiredKeys: [] },
     );
     fc.assert(
       fc.property(hostile, (parts) => {
-        const input = JSON.parse(JSON.stringify({ formatVersion: 1, passTypeIdentifier: 'pass.x', serialNumber: 's', teamIdentifier: 'T', organizationName: 'O', ...parts })) as Pass;
+        const input = JSON.parse(
+          JSON.stringify({ formatVersion: 1, passTypeIdentifier: 'pass.x', serialNumber: 's', teamIdentifier: 'T', organizationName: 'O', ...parts }),
+        ) as Pass;
         try {
           const result = toGoogleWallet(input, { issuerId: '1' });
           JSON.stringify(result);
@@ -127,7 +152,10 @@ describe('toGoogleWallet (property)', () => {
       fc.property(fc.tuple(pathSegmentText, pathSegmentText), fc.tuple(pathSegmentText, pathSegmentText), ([typeA, serialA], [typeB, serialB]) => {
         fc.pre(typeA !== typeB || serialA !== serialB);
         const id = (passTypeIdentifier: string, serialNumber: string) =>
-          toGoogleWallet({ formatVersion: 1, passTypeIdentifier, serialNumber, teamIdentifier: 'T', organizationName: 'O', description: '', generic: {} }, { issuerId: '1' }).object['id'];
+          toGoogleWallet(
+            { formatVersion: 1, passTypeIdentifier, serialNumber, teamIdentifier: 'T', organizationName: 'O', description: '', generic: {} },
+            { issuerId: '1' },
+          ).object['id'];
         expect(id(typeA, serialA)).not.toBe(id(typeB, serialB));
       }),
       { numRuns: RUNS },

@@ -7,8 +7,13 @@ import { testServiceAccount } from './keys.js';
 const account = testServiceAccount();
 const credentials = readGoogleCredentials(account.json);
 const pass: Pass = {
-  formatVersion: 1, passTypeIdentifier: 'pass.com.example.event', serialNumber: 'A-1', teamIdentifier: 'A93A5CM278',
-  organizationName: 'Example Events', description: 'Ticket', generic: { primaryFields: [{ key: 'event', label: 'Event', value: 'Concert' }] },
+  formatVersion: 1,
+  passTypeIdentifier: 'pass.com.example.event',
+  serialNumber: 'A-1',
+  teamIdentifier: 'A93A5CM278',
+  organizationName: 'Example Events',
+  description: 'Ticket',
+  generic: { primaryFields: [{ key: 'event', label: 'Event', value: 'Concert' }] },
 };
 
 function decode(url: string): { header: Record<string, unknown>; claims: Record<string, unknown>; signedOk: boolean } {
@@ -24,19 +29,29 @@ function decode(url: string): { header: Record<string, unknown>; claims: Record<
 describe('createSaveUrl', () => {
   test('an RS256 JWT with the claims Google reads, verifiable with the service account public key', async () => {
     const { type, class: walletClass, object } = toGoogleWallet(pass, { issuerId: '3388000000012345678' });
-    const url = await createSaveUrl(credentials, { objects: [{ type, object }], classes: [{ type, class: walletClass }], origins: ['https://example.com'] }, { now: 1_800_000_000_000 });
+    const url = await createSaveUrl(
+      credentials,
+      { objects: [{ type, object }], classes: [{ type, class: walletClass }], origins: ['https://example.com'] },
+      { now: 1_800_000_000_000 },
+    );
     expect(url.startsWith('https://pay.google.com/gp/v/save/')).toBe(true);
     const { header, claims, signedOk } = decode(url);
     expect(signedOk).toBe(true);
     expect(header).toEqual({ alg: 'RS256', typ: 'JWT', kid: 'a1b2c3d4e5f6' });
     expect(claims).toEqual({
-      iss: account.clientEmail, aud: 'google', typ: 'savetowallet', iat: 1_800_000_000, origins: ['https://example.com'],
+      iss: account.clientEmail,
+      aud: 'google',
+      typ: 'savetowallet',
+      iat: 1_800_000_000,
+      origins: ['https://example.com'],
       payload: { genericClasses: [walletClass], genericObjects: [object] },
     });
   });
 
   test('a reference to an inserted object is short', async () => {
-    const url = await createSaveUrl(credentials, { objects: [{ type: 'loyalty', object: { id: '3388000000012345678.a.b', classId: '3388000000012345678.a' } }] });
+    const url = await createSaveUrl(credentials, {
+      objects: [{ type: 'loyalty', object: { id: '3388000000012345678.a.b', classId: '3388000000012345678.a' } }],
+    });
     expect(decode(url).claims['payload']).toEqual({ loyaltyObjects: [{ id: '3388000000012345678.a.b', classId: '3388000000012345678.a' }] });
   });
 

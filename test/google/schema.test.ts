@@ -28,7 +28,9 @@ function problems(mapped: GoogleWalletPass): string[] {
 }
 
 const examplePasses: [string, Pass][] = examples.map((example) => {
-  const values = Object.fromEntries(Object.entries(example.values).map(([name, value]) => [name, value.json ? JSON.parse(value.text) : value.text])) as TemplateValues;
+  const values = Object.fromEntries(
+    Object.entries(example.values).map(([name, value]) => [name, value.json ? JSON.parse(value.text) : value.text]),
+  ) as TemplateValues;
   return [example.id, buildPass(example.template, values, issuer)];
 });
 const verdicts = new URL('../fixtures/wallet-verdicts/', import.meta.url);
@@ -46,21 +48,41 @@ const fixturePasses: [string, Pass][] = readdirSync(verdicts)
 
 describe("Google's schema (checked in)", () => {
   test('names its source and covers the twelve resources passmint writes', () => {
-    expect(walletObjectsSchema.source).toMatchObject({ package: '@googleapis/walletobjects', version: expect.stringMatching(/^\d+\.\d+\.\d+$/), extracted: expect.stringMatching(/^\d{4}-\d\d-\d\d$/) });
+    expect(walletObjectsSchema.source).toMatchObject({
+      package: '@googleapis/walletobjects',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+$/),
+      extracted: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
+    });
     expect(walletObjectsSchema.roots).toHaveLength(12);
     // The facts issue 31 found: no background color on loyalty and offer objects; a flight needs its airports, carrier, departure, passenger and reservation.
     expect(walletObjectsSchema.schemas['LoyaltyObject']!.properties['hexBackgroundColor']).toBeUndefined();
     expect(walletObjectsSchema.schemas['OfferClass']!.properties['hexBackgroundColor']).toEqual({ type: 'string' });
-    expect(walletObjectsSchema.schemas['FlightClass']!.required).toEqual(expect.arrayContaining(['origin', 'destination', 'flightHeader', 'localScheduledDepartureDateTime']));
+    expect(walletObjectsSchema.schemas['FlightClass']!.required).toEqual(
+      expect.arrayContaining(['origin', 'destination', 'flightHeader', 'localScheduledDepartureDateTime']),
+    );
     expect(walletObjectsSchema.schemas['FlightObject']!.required).toEqual(expect.arrayContaining(['passengerName', 'reservationInfo']));
     expect(walletObjectsSchema.schemas['EventVenue']!.required).toEqual(['address', 'name']);
   });
 
   test('the checker finds what Google would refuse', () => {
-    expect(schemaProblems({ id: `${issuerId}.a.b`, classId: `${issuerId}.a`, state: 'ACTIVE', hexBackgroundColor: '#000000' }, 'LoyaltyObject')).toEqual(['LoyaltyObject.hexBackgroundColor: unknown field of LoyaltyObject']);
-    expect(schemaProblems({ id: `${issuerId}.a`, issuerName: 'X', reviewStatus: 'UNDER_REVIEW', venue: { name: { defaultValue: { language: 'en', value: 'Hall' } } }, eventName: { defaultValue: { language: 'en', value: 'E' } } }, 'EventTicketClass'))
-      .toEqual(['EventTicketClass.venue.address: required by EventVenue, missing']);
-    expect(schemaProblems({ id: 'x y', classId: `${issuerId}.a`, state: 'GONE', tripType: 'ONE_WAY', barcode: { type: 'QR', value: 1 } }, 'TransitObject')).toEqual([
+    expect(schemaProblems({ id: `${issuerId}.a.b`, classId: `${issuerId}.a`, state: 'ACTIVE', hexBackgroundColor: '#000000' }, 'LoyaltyObject')).toEqual([
+      'LoyaltyObject.hexBackgroundColor: unknown field of LoyaltyObject',
+    ]);
+    expect(
+      schemaProblems(
+        {
+          id: `${issuerId}.a`,
+          issuerName: 'X',
+          reviewStatus: 'UNDER_REVIEW',
+          venue: { name: { defaultValue: { language: 'en', value: 'Hall' } } },
+          eventName: { defaultValue: { language: 'en', value: 'E' } },
+        },
+        'EventTicketClass',
+      ),
+    ).toEqual(['EventTicketClass.venue.address: required by EventVenue, missing']);
+    expect(
+      schemaProblems({ id: 'x y', classId: `${issuerId}.a`, state: 'GONE', tripType: 'ONE_WAY', barcode: { type: 'QR', value: 1 } }, 'TransitObject'),
+    ).toEqual([
       'TransitObject.state: "GONE" is not one of STATE_UNSPECIFIED, ACTIVE, active, COMPLETED, completed, EXPIRED, expired, INACTIVE, inactive',
       'TransitObject.barcode.type: "QR" is not one of ' + walletObjectsSchema.schemas['Barcode']!.properties['type']!.enum!.join(', '),
       'TransitObject.barcode.value: not a string (number)',

@@ -35,7 +35,9 @@ export interface WalletObjectsSchema {
   readonly schemas: Readonly<Record<string, SchemaEntry>>;
 }
 
-export const walletObjectsSchema: WalletObjectsSchema = JSON.parse(readFileSync(new URL('../fixtures/google/walletobjects-schema.json', import.meta.url), 'utf8'));
+export const walletObjectsSchema: WalletObjectsSchema = JSON.parse(
+  readFileSync(new URL('../fixtures/google/walletobjects-schema.json', import.meta.url), 'utf8'),
+);
 
 const ID = /^[0-9]+\.[A-Za-z0-9._-]+$/;
 
@@ -71,10 +73,12 @@ function checkObject(value: unknown, schemaName: string, path: string, problems:
   }
   if (walletObjectsSchema.roots.includes(schemaName)) {
     for (const key of ['id', 'classId']) {
-      if (typeof record[key] === 'string' && !ID.test(record[key] as string)) problems.push(`${path}.${key}: not an id of the form <issuer id>.<letters, digits, . _ ->`);
+      if (typeof record[key] === 'string' && !ID.test(record[key] as string))
+        problems.push(`${path}.${key}: not an id of the form <issuer id>.<letters, digits, . _ ->`);
     }
   }
-  if (typeof record['hexBackgroundColor'] === 'string' && !/^#[0-9a-fA-F]{6}$/.test(record['hexBackgroundColor'])) problems.push(`${path}.hexBackgroundColor: not #rrggbb`);
+  if (typeof record['hexBackgroundColor'] === 'string' && !/^#[0-9a-fA-F]{6}$/.test(record['hexBackgroundColor']))
+    problems.push(`${path}.hexBackgroundColor: not #rrggbb`);
 }
 
 function checkValue(value: unknown, property: PropertyType, path: string, problems: string[]): void {
@@ -85,11 +89,12 @@ function checkValue(value: unknown, property: PropertyType, path: string, proble
   switch (property.type) {
     case 'array':
       if (!Array.isArray(value)) problems.push(`${path}: not an array`);
-      else value.forEach((item, index) => checkValue(item, property.items ?? {}, `${path}[${index}]`, problems));
+      else for (const [index, item] of value.entries()) checkValue(item, property.items ?? {}, `${path}[${index}]`, problems);
       return;
     case 'string':
       if (typeof value !== 'string') problems.push(`${path}: not a string (${typeof value})`);
-      else if (property.enum !== undefined && !property.enum.includes(value)) problems.push(`${path}: ${JSON.stringify(value)} is not one of ${property.enum.join(', ')}`);
+      else if (property.enum !== undefined && !property.enum.includes(value))
+        problems.push(`${path}: ${JSON.stringify(value)} is not one of ${property.enum.join(', ')}`);
       return;
     case 'number':
       if (typeof value !== 'number' || !Number.isFinite(value)) problems.push(`${path}: not a number`);

@@ -99,7 +99,8 @@ export async function startGoogleStandIn(options: GoogleStandInOptions): Promise
       return refuse('Invalid JWT');
     }
     if (header['alg'] !== 'RS256') return refuse('Invalid JWT: alg');
-    if (!verify('RSA-SHA256', Buffer.from(`${header64}.${claims64}`), publicKey, Buffer.from(signature64, 'base64url'))) return refuse('Invalid JWT Signature.');
+    if (!verify('RSA-SHA256', Buffer.from(`${header64}.${claims64}`), publicKey, Buffer.from(signature64, 'base64url')))
+      return refuse('Invalid JWT Signature.');
     if (claims['iss'] !== options.clientEmail) return refuse('Invalid issuer');
     if (claims['aud'] !== `${origin}/token`) return refuse('Invalid audience');
     if (typeof claims['scope'] !== 'string' || !claims['scope'].split(' ').includes(WALLET_SCOPE)) return refuse('Invalid scope');
@@ -107,7 +108,8 @@ export async function startGoogleStandIn(options: GoogleStandInOptions): Promise
     const iat = claims['iat'];
     const exp = claims['exp'];
     if (typeof iat !== 'number' || typeof exp !== 'number') return refuse('Invalid JWT: iat/exp');
-    if (iat > seconds + 60 || exp <= seconds || exp - iat > 3600) return refuse('Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.');
+    if (iat > seconds + 60 || exp <= seconds || exp - iat > 3600)
+      return refuse('Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.');
     const token = `ya29.${randomBytes(24).toString('base64url')}`;
     const lifetime = options.tokenLifetime ?? 3600;
     tokens.set(token, now() + lifetime * 1000);
@@ -124,7 +126,14 @@ export async function startGoogleStandIn(options: GoogleStandInOptions): Promise
         response.end(`{"pad":"${'x'.repeat(answer.bodyBytes)}"}`);
         return;
       }
-      if (answer.status !== 200) return googleError(response, answer.status, answer.status === 429 ? 'RESOURCE_EXHAUSTED' : 'UNAVAILABLE', 'Forced by the test', answer.retryAfter === undefined ? {} : { 'retry-after': answer.retryAfter });
+      if (answer.status !== 200)
+        return googleError(
+          response,
+          answer.status,
+          answer.status === 429 ? 'RESOURCE_EXHAUSTED' : 'UNAVAILABLE',
+          'Forced by the test',
+          answer.retryAfter === undefined ? {} : { 'retry-after': answer.retryAfter },
+        );
     }
     const authorization = request.headers.authorization;
     const bearer = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
@@ -268,7 +277,9 @@ export function createCallbackSigner(root: EcKey = ecKey()) {
       const signedKey = JSON.stringify({ keyValue: intermediate.keyValue, keyExpiration: String(options.intermediateExpiration) });
       const keySignature = sign('sha256', signedBytes('GooglePayPasses', 'ECv2SigningOnly', signedKey), signer.privateKey).toString('base64');
       const signedMessage = JSON.stringify(options.message);
-      const signature = sign('sha256', signedBytes('GooglePayPasses', options.issuerId, 'ECv2SigningOnly', signedMessage), intermediate.privateKey).toString('base64');
+      const signature = sign('sha256', signedBytes('GooglePayPasses', options.issuerId, 'ECv2SigningOnly', signedMessage), intermediate.privateKey).toString(
+        'base64',
+      );
       return gsonJson({
         signature,
         intermediateSigningKey: { signedKey, signatures: [keySignature] },

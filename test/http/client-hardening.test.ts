@@ -16,9 +16,7 @@ afterEach(async () => {
 });
 
 /** A raw node:http server on 127.0.0.1: the tests need control below what a handler can do. */
-async function rawServer(
-  handle: (request: IncomingMessage, response: ServerResponse) => void,
-): Promise<{ origin: string; closedEarly: () => boolean }> {
+async function rawServer(handle: (request: IncomingMessage, response: ServerResponse) => void): Promise<{ origin: string; closedEarly: () => boolean }> {
   let closedEarly = false;
   const server = createServer((request, response) => {
     response.on('close', () => {
@@ -149,9 +147,12 @@ describe('no response at all: ApiError with status 0', () => {
   });
 
   test.each<[string, () => unknown]>([
-    ['a fetch that throws', () => {
-      throw new TypeError('fetch failed');
-    }],
+    [
+      'a fetch that throws',
+      () => {
+        throw new TypeError('fetch failed');
+      },
+    ],
     ['a fetch that resolves to undefined', () => undefined],
     ['a fetch that resolves to a plain object', () => ({ ok: true })],
     ['Response.error()', () => Response.error()],
@@ -162,8 +163,7 @@ describe('no response at all: ApiError with status 0', () => {
 });
 
 describe('problem bodies are checked member by member', () => {
-  const problem = (body: string, status = 500): Response =>
-    new Response(body, { status, headers: { 'content-type': 'application/problem+json' } });
+  const problem = (body: string, status = 500): Response => new Response(body, { status, headers: { 'content-type': 'application/problem+json' } });
 
   test('{"issues":"boom"} is an ApiError whose issues are the client’s own (none)', async () => {
     const error = await apiError(fakeClient(() => problem('{"issues":"boom"}')).getTemplate(1));

@@ -83,7 +83,10 @@ describe('whatever a server answers, the client gives a validated object or an A
     .chain((value) => {
       const text = JSON.stringify(value) ?? 'null';
       // Sometimes with a "__proto__" member, written as text: an object literal would set the prototype instead.
-      return fc.oneof(fc.constant(text), fc.jsonValue().map((proto) => `{"__proto__":${JSON.stringify(proto)}${text === '{}' ? '}' : `,${text.slice(1)}`}`));
+      return fc.oneof(
+        fc.constant(text),
+        fc.jsonValue().map((proto) => `{"__proto__":${JSON.stringify(proto)}${text === '{}' ? '}' : `,${text.slice(1)}`}`),
+      );
     });
   const body = fc.oneof(
     fc.string(),

@@ -1,13 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { PassmintError } from '../../src/errors.js';
-import {
-  ApiError,
-  bearerAuth,
-  createPassClient,
-  createPassHandler,
-  type FetchLike,
-  type PassClient,
-} from '../../src/http/index.js';
+import { ApiError, bearerAuth, createPassClient, createPassHandler, type FetchLike, type PassClient } from '../../src/http/index.js';
 import type { Pass, PassTemplate } from '../../src/types.js';
 import { apiKey, makePass, makeTemplate } from './fixtures.js';
 import { serve, type Served } from './serve.js';
@@ -142,11 +135,7 @@ describe('ApiError from the handler', () => {
 
   test('a failing lookup', async () => {
     const error = await apiError(client.getPassJson(passType, 'boom'));
-    expect([error.status, error.problem.code, error.problem.detail]).toEqual([
-      500,
-      'internal-error',
-      'The server could not answer this request.',
-    ]);
+    expect([error.status, error.problem.code, error.problem.detail]).toEqual([500, 'internal-error', 'The server could not answer this request.']);
   });
 
   test('a base URL without the base path', async () => {
@@ -197,11 +186,7 @@ describe('ApiError from other servers', () => {
   test('an unreadable JSON error body is an http-error', async () => {
     const { fetch } = fake(() => new Response('{"type":', { status: 500, headers: { 'content-type': 'application/problem+json' } }));
     const error = await apiError(createPassClient({ baseUrl: 'https://passes.example.com', apiKey, fetch }).getTemplate(1));
-    expect([error.status, error.problem.code, error.problem.detail]).toEqual([
-      500,
-      'http-error',
-      'The server answered 500 without a problem body.',
-    ]);
+    expect([error.status, error.problem.code, error.problem.detail]).toEqual([500, 'http-error', 'The server answered 500 without a problem body.']);
   });
 });
 
@@ -211,11 +196,7 @@ describe('invalid-response', () => {
   test('a 2xx body that is not JSON', async () => {
     const { fetch } = fake(() => new Response('<html>captive portal</html>', { status: 200 }));
     const error = await apiError(createPassClient({ baseUrl, apiKey, fetch }).getPassJson(passType, '1'));
-    expect([error.status, error.problem.code, error.problem.detail]).toEqual([
-      200,
-      'invalid-response',
-      'The body of the response is not JSON.',
-    ]);
+    expect([error.status, error.problem.code, error.problem.detail]).toEqual([200, 'invalid-response', 'The body of the response is not JSON.']);
   });
 
   test('a 2xx pass that fails validatePass carries its issues', async () => {

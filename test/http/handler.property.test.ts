@@ -29,7 +29,11 @@ const path = fc.array(segment, { maxLength: 6 }).map((parts) => `/${parts.join('
 const method = fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH');
 const headers = fc.record(
   {
-    authorization: fc.oneof(fc.constant(`Bearer ${apiKey}`), fc.string({ maxLength: 20 }).map((text) => `Bearer ${text.replace(/[^\x21-\x7e]/g, '')}`), fc.constant('Basic x')),
+    authorization: fc.oneof(
+      fc.constant(`Bearer ${apiKey}`),
+      fc.string({ maxLength: 20 }).map((text) => `Bearer ${text.replace(/[^\x21-\x7e]/g, '')}`),
+      fc.constant('Basic x'),
+    ),
     accept: fc.constantFrom('application/json', '*/*', 'text/html', 'application/json;q=0', 'application/*', ''),
     'if-none-match': fc.constantFrom('*', '"x"', 'W/"x"', ''),
   },

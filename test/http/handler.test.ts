@@ -75,15 +75,12 @@ async function expectProblem(response: Response, status: number, code: string): 
 /** Sends a request line exactly as written, bypassing every URL parser on the client side. */
 function rawGet(path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      { host: '127.0.0.1', port: served.port, path, method: 'GET', headers: auth },
-      (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      },
-    );
+    const request = httpRequest({ host: '127.0.0.1', port: served.port, path, method: 'GET', headers: auth }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
     request.on('error', reject);
     request.end();
   });

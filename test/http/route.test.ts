@@ -96,10 +96,26 @@ describe('parseTemplateId', () => {
     expect(parseTemplateId(text)).toBe(id);
   });
 
-  test.each(['', '0', '00', '01', '-1', '+1', '1.5', '1.0', '1e3', ' 1', '1 ', '0x1F', 'abc', 'Infinity', 'NaN', '9007199254740992', '9999999999999999999', '١'])(
-    '%j is not an id',
-    (text) => {
-      expect(parseTemplateId(text)).toBeUndefined();
-    },
-  );
+  test.each([
+    '',
+    '0',
+    '00',
+    '01',
+    '-1',
+    '+1',
+    '1.5',
+    '1.0',
+    '1e3',
+    ' 1',
+    '1 ',
+    '0x1F',
+    'abc',
+    'Infinity',
+    'NaN',
+    '9007199254740992',
+    '9999999999999999999',
+    '١',
+  ])('%j is not an id', (text) => {
+    expect(parseTemplateId(text)).toBeUndefined();
+  });
 });

@@ -10,10 +10,7 @@ export interface Served {
   close(): Promise<void>;
 }
 
-export async function serve(
-  handler: (request: Request) => Promise<Response>,
-  options: ServerOptions = {},
-): Promise<Served> {
+export async function serve(handler: (request: Request) => Promise<Response>, options: ServerOptions = {}): Promise<Served> {
   const server = createServer(options, getRequestListener(handler));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

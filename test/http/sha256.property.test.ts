@@ -14,12 +14,8 @@ describe('#sha256', () => {
 
   test('both implementations give the FIPS 180-4 examples', async () => {
     for (const implementation of [nodeSha256, webSha256]) {
-      expect(await hex(implementation(new TextEncoder().encode('abc')))).toBe(
-        'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
-      );
-      expect(await hex(implementation(new Uint8Array(0)))).toBe(
-        'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
-      );
+      expect(await hex(implementation(new TextEncoder().encode('abc')))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+      expect(await hex(implementation(new Uint8Array(0)))).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
     }
   });
 

@@ -62,7 +62,11 @@ function bodyArbitrary(hard: Slot): fc.Arbitrary<Record<string, unknown>> {
   function field(index: number, list: string): fc.Arbitrary<Record<string, unknown>> {
     return sparse(
       {
-        key: fc.oneof({ weight: 6, arbitrary: fc.constant(`k${index}`) }, { weight: 1, arbitrary: fc.constant('k1') }, { weight: 2, arbitrary: hard(fc.constant(`k${index}`)) }),
+        key: fc.oneof(
+          { weight: 6, arbitrary: fc.constant(`k${index}`) },
+          { weight: 1, arbitrary: fc.constant('k1') },
+          { weight: 2, arbitrary: hard(fc.constant(`k${index}`)) },
+        ),
         value: slot(fc.oneof(text, date, fc.constantFrom(3, 0.5, -1))),
         label: slot(text),
         attributedValue: slot(pick(['<a href="https://x">x</a>', '<b>x</b>', 5], [[]])),
@@ -125,9 +129,12 @@ function bodyArbitrary(hard: Slot): fc.Arbitrary<Record<string, unknown>> {
           expirationDate: slot(date),
           relevantDates: fc.array(sparse({ startDate: slot(date), endDate: slot(date) }, [], 1), { maxLength: 2 }),
           voided: hard(fc.boolean()),
-          locations: fc.array(sparse({ latitude: hard(pick([10], [95])), longitude: hard(fc.constant(5)), relevantText: slot(text) }, ['latitude', 'longitude']), {
-            maxLength: 2,
-          }),
+          locations: fc.array(
+            sparse({ latitude: hard(pick([10], [95])), longitude: hard(fc.constant(5)), relevantText: slot(text) }, ['latitude', 'longitude']),
+            {
+              maxLength: 2,
+            },
+          ),
           beacons: fc.array(sparse({ proximityUUID: slot(text), major: hard(pick([1], [70000])) }, ['proximityUUID']), { maxLength: 1 }),
           nfc: sparse({ message: hard(pick(['short'], ['x'.repeat(70)])), encryptionPublicKey: slot(text) }, ['message']),
           preferredStyleSchemes: fc.array(slot(text), { maxLength: 2 }),
@@ -151,42 +158,45 @@ function bodyArbitrary(hard: Slot): fc.Arbitrary<Record<string, unknown>> {
 }
 
 const value = fc.oneof(
-  { weight: 40, arbitrary: fc.constantFrom<unknown>(
-    'Concert',
-    '',
-    'k1',
-    'k20',
-    '${a}',
-    '2026-05-07T10:30-05:00',
-    '2026-05-07T10:30:00+0000',
-    'rgb(1, 2, 3)',
-    '#abc',
-    'red',
-    'PKTextAlignmentLeft',
-    'PKDateStyleShort',
-    'PKNumberStyleDecimal',
-    'PKBarcodeFormatQR',
-    'PKBarcodeFormatCode128',
-    'PKTransitTypeAir',
-    'EUR',
-    'Now %@',
-    'x'.repeat(70),
-    // Not every barcode can hold these: outside iso-8859-1, or over a PDF417 symbol's bytes.
-    'Café €',
-    'é'.repeat(1200),
-    0,
-    1,
-    70000,
-    -3.5,
-    true,
-    false,
-    [],
-    [1],
-    ['Concert'],
-    {},
-    { key: 'k9', value: 'v' },
-    { primaryFields: [] },
-  ) },
+  {
+    weight: 40,
+    arbitrary: fc.constantFrom<unknown>(
+      'Concert',
+      '',
+      'k1',
+      'k20',
+      '${a}',
+      '2026-05-07T10:30-05:00',
+      '2026-05-07T10:30:00+0000',
+      'rgb(1, 2, 3)',
+      '#abc',
+      'red',
+      'PKTextAlignmentLeft',
+      'PKDateStyleShort',
+      'PKNumberStyleDecimal',
+      'PKBarcodeFormatQR',
+      'PKBarcodeFormatCode128',
+      'PKTransitTypeAir',
+      'EUR',
+      'Now %@',
+      'x'.repeat(70),
+      // Not every barcode can hold these: outside iso-8859-1, or over a PDF417 symbol's bytes.
+      'Café €',
+      'é'.repeat(1200),
+      0,
+      1,
+      70000,
+      -3.5,
+      true,
+      false,
+      [],
+      [1],
+      ['Concert'],
+      {},
+      { key: 'k9', value: 'v' },
+      { primaryFields: [] },
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom<unknown>(null, Number.NaN) }, // invalid values: both paths throw RenderError
 );
 const values = fc.record({ a: value, b: value, c: value, d: value });
@@ -236,30 +246,37 @@ describe('buildPass validation agrees with validatePass', () => {
 
   /** buildPass against validatePass on one random case. */
   function agree(seen: Seen): fc.IProperty<[Record<string, unknown>, unknown, Record<string, unknown>, PassIssuer, BuildPassOptions]> {
-    return fc.property(bodyArbitrary(hardSlot), pick(['pass.com.example.gen'], ['pass.gen']), values, issuerArbitrary, options, (description, passType, input, issuer, given) => {
-      const compiled = compile(description, passType as string);
-      if (compiled === undefined) return;
-      seen.compiled++;
-      if (siteChecks(planOf(compiled)?.root ?? { kind: 'constant', value: null }, PASS_BODY_SITES) !== undefined) seen.incremental++;
-      const unchecked = outcome(() => buildPass(compiled, input, issuer, { ...given, validate: false }));
-      const checked = outcome(() => buildPass(compiled, input, issuer, given));
-      if ('error' in unchecked) {
-        // Render and issuer errors come before validation, the same with it or without.
-        expect(unchecked.error instanceof RenderError || unchecked.error instanceof PassValidationError).toBe(true);
-        expect('error' in checked && checked.error).toBeInstanceOf((unchecked.error as Error).constructor);
-        expect('error' in checked && (checked.error as PassValidationError).issues).toEqual((unchecked.error as PassValidationError).issues);
-        return;
-      }
-      const report = validatePass(unchecked.pass, given.allowHttp === true ? { allowHttp: true } : {});
-      if (report.ok) {
-        seen.valid++;
-        expect(checked).toEqual({ pass: unchecked.pass });
-      } else {
-        seen.refused++;
-        expect('error' in checked && checked.error).toBeInstanceOf(PassValidationError);
-        expect('error' in checked && (checked.error as PassValidationError).issues).toEqual(report.issues);
-      }
-    });
+    return fc.property(
+      bodyArbitrary(hardSlot),
+      pick(['pass.com.example.gen'], ['pass.gen']),
+      values,
+      issuerArbitrary,
+      options,
+      (description, passType, input, issuer, given) => {
+        const compiled = compile(description, passType as string);
+        if (compiled === undefined) return;
+        seen.compiled++;
+        if (siteChecks(planOf(compiled)?.root ?? { kind: 'constant', value: null }, PASS_BODY_SITES) !== undefined) seen.incremental++;
+        const unchecked = outcome(() => buildPass(compiled, input, issuer, { ...given, validate: false }));
+        const checked = outcome(() => buildPass(compiled, input, issuer, given));
+        if ('error' in unchecked) {
+          // Render and issuer errors come before validation, the same with it or without.
+          expect(unchecked.error instanceof RenderError || unchecked.error instanceof PassValidationError).toBe(true);
+          expect('error' in checked && checked.error).toBeInstanceOf((unchecked.error as Error).constructor);
+          expect('error' in checked && (checked.error as PassValidationError).issues).toEqual((unchecked.error as PassValidationError).issues);
+          return;
+        }
+        const report = validatePass(unchecked.pass, given.allowHttp === true ? { allowHttp: true } : {});
+        if (report.ok) {
+          seen.valid++;
+          expect(checked).toEqual({ pass: unchecked.pass });
+        } else {
+          seen.refused++;
+          expect('error' in checked && checked.error).toBeInstanceOf(PassValidationError);
+          expect('error' in checked && (checked.error as PassValidationError).issues).toEqual(report.issues);
+        }
+      },
+    );
   }
   let hardSlot: Slot = slot;
 

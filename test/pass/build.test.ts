@@ -75,18 +75,15 @@ describe('buildPass', () => {
   test('issuer fields of the wrong type are invalid-issuer', () => {
     const error = thrown(() => buildPass(eventTicket, eventValues, { teamIdentifier: 1 } as never));
     expect(error).toBeInstanceOf(PassValidationError);
-    expect(error.issues.map((issue) => `${issue.code} ${issue.path}`)).toEqual([
-      'invalid-issuer /teamIdentifier',
-      'invalid-issuer /organizationName',
-    ]);
+    expect(error.issues.map((issue) => `${issue.code} ${issue.path}`)).toEqual(['invalid-issuer /teamIdentifier', 'invalid-issuer /organizationName']);
   });
 
   test('#rgb and #rrggbb become rgb(r, g, b); colors: keep leaves them', () => {
     const t = draft(eventTicket);
     t.description.labelColor = '#F00';
-    const pass = buildPass(t , eventValues, issuer) as unknown as Record<string, unknown>;
+    const pass = buildPass(t, eventValues, issuer) as unknown as Record<string, unknown>;
     expect([pass['foregroundColor'], pass['labelColor']]).toEqual(['rgb(255, 255, 255)', 'rgb(255, 0, 0)']);
-    const kept = buildPass(t , eventValues, issuer, { colors: 'keep' }) as unknown as Record<string, unknown>;
+    const kept = buildPass(t, eventValues, issuer, { colors: 'keep' }) as unknown as Record<string, unknown>;
     expect([kept['foregroundColor'], kept['labelColor']]).toEqual(['#ffffff', '#F00']);
   });
 
@@ -95,9 +92,7 @@ describe('buildPass', () => {
     Object.assign(t.description.generic.secondaryFields[1], { dateStyle: 'PKDateStyleShort', timeStyle: 'PKDateStyleShort' });
     const error = thrown(() => buildPass(t, { ...eventValues, date: '2026-12-01 20:00' }, issuer));
     expect(error).toBeInstanceOf(PassValidationError);
-    expect(error.issues).toContainEqual(
-      expect.objectContaining({ code: 'invalid-date', path: '/generic/secondaryFields/1/value' }),
-    );
+    expect(error.issues).toContainEqual(expect.objectContaining({ code: 'invalid-date', path: '/generic/secondaryFields/1/value' }));
     expect(() => buildPass(t, { ...eventValues, date: '2026-12-01T20:00+01:00' }, issuer)).not.toThrow();
   });
 

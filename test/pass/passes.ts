@@ -71,7 +71,12 @@ export const boardingPass = {
     ],
     backFields: [
       { key: 'help', label: 'Help', value: 'Call +41 44 000 00 00', dataDetectorTypes: ['PKDataDetectorTypePhoneNumber'] },
-      { key: 'terms', label: 'Terms', value: 'Conditions of carriage apply.', attributedValue: '<a href="https://example-air.com/terms">Conditions of carriage</a> apply.' },
+      {
+        key: 'terms',
+        label: 'Terms',
+        value: 'Conditions of carriage apply.',
+        attributedValue: '<a href="https://example-air.com/terms">Conditions of carriage</a> apply.',
+      },
     ],
   },
 } as const;
@@ -90,11 +95,15 @@ export const eventTicketPass = {
   sharingProhibited: true,
   semantics: { eventName: 'Example Fest' },
   eventTicket: {
-    headerFields: [{ key: 'doors', label: 'Doors', value: '2026-07-04T17:00-04:00', dateStyle: 'PKDateStyleShort', timeStyle: 'PKDateStyleShort', ignoresTimeZone: true }],
+    headerFields: [
+      { key: 'doors', label: 'Doors', value: '2026-07-04T17:00-04:00', dateStyle: 'PKDateStyleShort', timeStyle: 'PKDateStyleShort', ignoresTimeZone: true },
+    ],
     primaryFields: [{ key: 'event-name', label: 'Event', value: 'Example Fest' }],
     secondaryFields: [{ key: 'section', label: 'Section', value: 'Floor' }],
     auxiliaryFields: [{ key: 'price', label: 'Price', value: 89.5, currencyCode: 'USD' }],
-    backFields: [{ key: 'venue-address', label: 'Venue', value: '4 Example Plaza, New York', dataDetectorTypes: ['PKDataDetectorTypeAddress', 'PKDataDetectorTypeLink'] }],
+    backFields: [
+      { key: 'venue-address', label: 'Venue', value: '4 Example Plaza, New York', dataDetectorTypes: ['PKDataDetectorTypeAddress', 'PKDataDetectorTypeLink'] },
+    ],
   },
 } as const;
 
@@ -123,7 +132,11 @@ export const storeCardPass = {
   appLaunchURL: 'examplecoffee://card',
   associatedStoreIdentifiers: [123456789],
   userInfo: { customer: 42 },
-  nfc: { message: 'loyalty-0042', encryptionPublicKey: 'MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEYbhYgzOqng4QUYR9OHWbS2Vlnn/HDkcjhb0QAslPiP34Js+0u/YmMBaFh1GtF+Ma59CK2r/WnyOOpk5zreCYuQ==', requiresAuthentication: false },
+  nfc: {
+    message: 'loyalty-0042',
+    encryptionPublicKey: 'MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEYbhYgzOqng4QUYR9OHWbS2Vlnn/HDkcjhb0QAslPiP34Js+0u/YmMBaFh1GtF+Ma59CK2r/WnyOOpk5zreCYuQ==',
+    requiresAuthentication: false,
+  },
   suppressStripShine: true,
   barcodes: [{ format: 'PKBarcodeFormatPDF417', message: '0042', messageEncoding: 'iso-8859-1' }],
   storeCard: {

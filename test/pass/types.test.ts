@@ -39,7 +39,11 @@ test('a Pass with iOS 27 keys type-checks and validates without any issue', () =
     teamIdentifier: 'A93A5CM278',
     organizationName: 'Example Museum',
     description: 'Museum membership',
-    posterGeneric: { headerFields: [{ key: 'number', label: 'No.', value: '000482' }], primaryFields: [member], footerFields: [{ key: 'renews', value: 'Renews in March' }] },
+    posterGeneric: {
+      headerFields: [{ key: 'number', label: 'No.', value: '000482' }],
+      primaryFields: [member],
+      footerFields: [{ key: 'renews', value: 'Renews in March' }],
+    },
     generic: { primaryFields: [member], additionalInfoFields: [{ key: 'renews', label: 'Renews', value: 'March' }] },
     featuredActions: [{ identifier: 'benefits', type: 'membershipBenefits', url: 'https://example.org/benefits' }],
     barcodes: [

@@ -380,7 +380,9 @@ describe('validatePass properties', () => {
   test('one issue per code and path', () => {
     fc.assert(
       fc.property(mutatedPass, (pass) => {
-        const keys = validatePass(pass).issues.filter((issue) => issue.code !== 'unsupported-attributed-value').map((issue) => `${issue.code} ${issue.path}`);
+        const keys = validatePass(pass)
+          .issues.filter((issue) => issue.code !== 'unsupported-attributed-value')
+          .map((issue) => `${issue.code} ${issue.path}`);
         expect(new Set(keys).size).toBe(keys.length);
       }),
       { numRuns: RUNS },

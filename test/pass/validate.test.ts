@@ -73,9 +73,7 @@ describe('validatePass: required keys and identifiers', () => {
   test.each(['com.example.event', 'pass.', 'Pass.com.example', ''])(
     'passTypeIdentifier %j (no certificate can have it) is an error invalid-pass-type-identifier',
     (id) => {
-      expect(found(edit(genericPass, (pass) => (pass.passTypeIdentifier = id)))).toEqual([
-        'error invalid-pass-type-identifier /passTypeIdentifier',
-      ]);
+      expect(found(edit(genericPass, (pass) => (pass.passTypeIdentifier = id)))).toEqual(['error invalid-pass-type-identifier /passTypeIdentifier']);
     },
   );
 
@@ -133,18 +131,13 @@ describe('validatePass: web service', () => {
     expect(found(http, { allowHttp: true })).toEqual(['warning insecure-web-service-url /webServiceURL']);
   });
 
-  test.each(['passes.example.com', '/relative/path', 'ftp://example.com/', 'javascript:alert(1)', ''])(
-    '%j is invalid-web-service-url',
-    (url) => {
-      expect(found(edit(genericPass, (pass) => (pass.webServiceURL = url)))).toEqual(['error invalid-web-service-url /webServiceURL']);
-    },
-  );
+  test.each(['passes.example.com', '/relative/path', 'ftp://example.com/', 'javascript:alert(1)', ''])('%j is invalid-web-service-url', (url) => {
+    expect(found(edit(genericPass, (pass) => (pass.webServiceURL = url)))).toEqual(['error invalid-web-service-url /webServiceURL']);
+  });
 
   test('a URL without a token is an unpaired-web-service error, a token without a URL a warning (Wallet opens such passes), at the missing key', () => {
     expect(found(edit(genericPass, (pass) => delete pass.webServiceURL))).toEqual(['warning unpaired-web-service /webServiceURL']);
-    expect(found(edit(genericPass, (pass) => delete pass.authenticationToken))).toEqual([
-      'error unpaired-web-service /authenticationToken',
-    ]);
+    expect(found(edit(genericPass, (pass) => delete pass.authenticationToken))).toEqual(['error unpaired-web-service /authenticationToken']);
   });
 
   test('neither is fine', () => {
@@ -184,15 +177,11 @@ describe('validatePass: style bodies', () => {
   });
 
   test('a boarding pass needs transitType', () => {
-    expect(found(edit(boardingPass, (pass) => delete pass.boardingPass.transitType))).toEqual([
-      'error missing-transit-type /boardingPass/transitType',
-    ]);
+    expect(found(edit(boardingPass, (pass) => delete pass.boardingPass.transitType))).toEqual(['error missing-transit-type /boardingPass/transitType']);
   });
 
   test.each(['PKTransitTypePlane', 'air', 3])('transitType %j is invalid-transit-type', (type) => {
-    expect(found(edit(boardingPass, (pass) => (pass.boardingPass.transitType = type)))).toEqual([
-      'error invalid-transit-type /boardingPass/transitType',
-    ]);
+    expect(found(edit(boardingPass, (pass) => (pass.boardingPass.transitType = type)))).toEqual(['error invalid-transit-type /boardingPass/transitType']);
   });
 
   test('transitType in another style is unexpected-transit-type', () => {
@@ -204,15 +193,11 @@ describe('validatePass: style bodies', () => {
   test('groupingIdentifier is allowed on event tickets and boarding passes only', () => {
     expect(validatePass(eventTicketPass).issues).toEqual([]);
     expect(validatePass(boardingPass).issues).toEqual([]);
-    expect(found(edit(genericPass, (pass) => (pass.groupingIdentifier = 'x')))).toEqual([
-      'warning unexpected-grouping-identifier /groupingIdentifier',
-    ]);
+    expect(found(edit(genericPass, (pass) => (pass.groupingIdentifier = 'x')))).toEqual(['warning unexpected-grouping-identifier /groupingIdentifier']);
   });
 
   test('a field array must be an array of objects', () => {
-    expect(found(edit(genericPass, (pass) => (pass.generic.headerFields = { key: 'a', value: 'b' })))).toEqual([
-      'error invalid-type /generic/headerFields',
-    ]);
+    expect(found(edit(genericPass, (pass) => (pass.generic.headerFields = { key: 'a', value: 'b' })))).toEqual(['error invalid-type /generic/headerFields']);
     expect(found(edit(genericPass, (pass) => (pass.generic.headerFields = ['a'])))).toEqual(['error invalid-type /generic/headerFields/0']);
   });
 });
@@ -229,25 +214,16 @@ describe('validatePass: fields', () => {
       p.generic.secondaryFields[0].key = 'event';
       p.generic.auxiliaryFields[0].key = 'event';
     });
-    expect(found(pass)).toEqual([
-      'error duplicate-field-key /generic/secondaryFields/0/key',
-      'error duplicate-field-key /generic/auxiliaryFields/0/key',
-    ]);
+    expect(found(pass)).toEqual(['error duplicate-field-key /generic/secondaryFields/0/key', 'error duplicate-field-key /generic/auxiliaryFields/0/key']);
   });
 
   test('key and value are required', () => {
-    expect(found(edit(genericPass, (pass) => delete pass.generic.primaryFields[0].key))).toEqual([
-      'error missing-key /generic/primaryFields/0/key',
-    ]);
-    expect(found(edit(genericPass, (pass) => delete pass.generic.primaryFields[0].value))).toEqual([
-      'error missing-key /generic/primaryFields/0/value',
-    ]);
+    expect(found(edit(genericPass, (pass) => delete pass.generic.primaryFields[0].key))).toEqual(['error missing-key /generic/primaryFields/0/key']);
+    expect(found(edit(genericPass, (pass) => delete pass.generic.primaryFields[0].value))).toEqual(['error missing-key /generic/primaryFields/0/value']);
   });
 
   test.each([true, null, ['a'], { text: 'a' }])('value %j is invalid-type', (value) => {
-    expect(found(edit(genericPass, (pass) => (pass.generic.primaryFields[0].value = value)))).toEqual([
-      'error invalid-type /generic/primaryFields/0/value',
-    ]);
+    expect(found(edit(genericPass, (pass) => (pass.generic.primaryFields[0].value = value)))).toEqual(['error invalid-type /generic/primaryFields/0/value']);
   });
 
   test('a label-less primary field is fine (the spec shows one)', () => {
@@ -367,9 +343,7 @@ describe('validatePass: barcodes', () => {
 
   test('Code 128 is allowed in barcodes but not in the single barcode', () => {
     expect(validatePass(boardingPass).issues).toEqual([]);
-    expect(found(edit(genericPass, (pass) => (pass.barcode.format = 'PKBarcodeFormatCode128')))).toEqual([
-      'error code128-in-barcode /barcode/format',
-    ]);
+    expect(found(edit(genericPass, (pass) => (pass.barcode.format = 'PKBarcodeFormatCode128')))).toEqual(['error code128-in-barcode /barcode/format']);
   });
 
   test('message, format and messageEncoding are required', () => {

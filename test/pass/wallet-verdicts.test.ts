@@ -41,7 +41,7 @@ describe("passmint's verdicts match Wallet's", () => {
     else expect(errors.length).toBeGreaterThan(0);
   });
 
-  test('the iOS 27 and poster passes built from Apple\'s published shapes have no unknown key and the expected warnings only', () => {
+  test("the iOS 27 and poster passes built from Apple's published shapes have no unknown key and the expected warnings only", () => {
     expect(verdict('poster-generic.json')).toEqual({ errors: [], warnings: [] });
     expect(verdict('poster-event-ticket.json')).toEqual({ errors: [], warnings: [] });
     expect(verdict('poster-generic-alone.json').warnings).toEqual(['missing-fallback-style /posterGeneric']);

@@ -41,7 +41,7 @@ describe("Apple's chain: WWDR G4 under Apple Root CA", () => {
     expect(validityProblem(wwdr, new Date('2030-12-11T00:00:00Z'))).toBe('certificate-expired');
   });
 
-  test('a certificate from another issuer is not WWDR G4\'s: a name problem, found before any signature check', async () => {
+  test("a certificate from another issuer is not WWDR G4's: a name problem, found before any signature check", async () => {
     const pki = await makePki();
     expect(await issuerProblem(read(pki.certPem), read(wwdrPem))).toBe('name');
     expect(await issuerProblem(read(wwdrPem), read(pki.rootPem))).toBe('name');

@@ -66,16 +66,14 @@ describe('DER reader on hostile input', () => {
         fc
           .tuple(fc.constantFrom(0x02, 0x03, 0x04, 0x06, 0x0c, 0x13, 0x17, 0x18, 0x1e), fc.uint8Array({ maxLength: 20 }))
           .map(([tag, content]) => Uint8Array.of(tag, content.length, ...content)),
-        fc
-          .tuple(fc.constantFrom(0x30, 0x31, 0xa0, 0x24), fc.array(tie('node'), { maxLength: 4 }), fc.boolean())
-          .map(([tag, children, indefinite]) => {
-            const content = concatBytes(children);
-            return indefinite
-              ? Uint8Array.of(tag, 0x80, ...content, 0, 0)
-              : content.length < 128
-                ? Uint8Array.of(tag, content.length, ...content)
-                : Uint8Array.of(tag, 0x82, content.length >> 8, content.length & 0xff, ...content);
-          }),
+        fc.tuple(fc.constantFrom(0x30, 0x31, 0xa0, 0x24), fc.array(tie('node'), { maxLength: 4 }), fc.boolean()).map(([tag, children, indefinite]) => {
+          const content = concatBytes(children);
+          return indefinite
+            ? Uint8Array.of(tag, 0x80, ...content, 0, 0)
+            : content.length < 128
+              ? Uint8Array.of(tag, content.length, ...content)
+              : Uint8Array.of(tag, 0x82, content.length >> 8, content.length & 0xff, ...content);
+        }),
       ),
     })).node;
     fc.assert(

@@ -95,11 +95,7 @@ describe('DER writer', () => {
     const signingTime = attribute('1.2.840.113549.1.9.5', utcTime(new Date('2026-01-01T00:00:00Z')));
     const messageDigest = attribute('1.2.840.113549.1.9.4', octetString(new Uint8Array(32)));
     const set = parseDer(setOf(messageDigest, signingTime, contentType));
-    expect(set.children.map((child) => readOid(child.children[0]))).toEqual([
-      '1.2.840.113549.1.9.3',
-      '1.2.840.113549.1.9.5',
-      '1.2.840.113549.1.9.4',
-    ]);
+    expect(set.children.map((child) => readOid(child.children[0]))).toEqual(['1.2.840.113549.1.9.3', '1.2.840.113549.1.9.5', '1.2.840.113549.1.9.4']);
   });
 
   test('openssl asn1parse reads what the writer wrote', async () => {
@@ -214,7 +210,10 @@ describe('DER reader', () => {
   });
 
   test('too many elements is a DerError (memory stays bounded)', () => {
-    const many = tlv(TAG.SEQUENCE, new Uint8Array(400_000).map((_, index) => (index % 2 === 0 ? TAG.NULL : 0)));
+    const many = tlv(
+      TAG.SEQUENCE,
+      new Uint8Array(400_000).map((_, index) => (index % 2 === 0 ? TAG.NULL : 0)),
+    );
     expect(() => parseDer(many)).toThrow(/more than 100000 elements/);
     expect(parseDer(many, { maxElements: 300_000 }).children).toHaveLength(200_000);
   });

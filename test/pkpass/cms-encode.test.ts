@@ -26,7 +26,13 @@ function withoutDigestParameters(signature: Uint8Array, digest: 'sha1' | 'sha256
   attributes[0] = contextTag(0, true);
   const sid = sequence(signerCert!.issuer.der, tlv(TAG.INTEGER, signerCert!.serial));
   const signerInfo = sequence(integer(1), sid, algorithm, attributes, sequence(oid(OID.rsaEncryption), NULL), octetString(info.signature));
-  const signedData = sequence(integer(1), tlv(TAG.SET, algorithm), sequence(oid(OID.data)), tlv(contextTag(0, true), signerCert!.der, wwdr!.der), tlv(TAG.SET, signerInfo));
+  const signedData = sequence(
+    integer(1),
+    tlv(TAG.SET, algorithm),
+    sequence(oid(OID.data)),
+    tlv(contextTag(0, true), signerCert!.der, wwdr!.der),
+    tlv(TAG.SET, signerInfo),
+  );
   return sequence(oid(OID.signedData), tagged(0, signedData));
 }
 
@@ -41,20 +47,23 @@ async function asn1parse(der: Uint8Array): Promise<string> {
 }
 
 describe('the digest AlgorithmIdentifier', () => {
-  test.each(['sha256', 'sha1'] as const)('%s: written with NULL parameters in digestAlgorithms and in the SignerInfo (openssl cms -print, asn1parse)', async (digest) => {
-    const signature = await (await signer()).sign(manifest, { signingTime, digest });
-    const printed = await opensslPrint(signature);
-    const name = digest === 'sha256' ? 'sha256 \\(2\\.16\\.840\\.1\\.101\\.3\\.4\\.2\\.1\\)' : 'sha1 \\(1\\.3\\.14\\.3\\.2\\.26\\)';
-    const withNull = new RegExp(`algorithm: ${name}\\n\\s+parameter: NULL`, 'g');
-    expect(printed.match(withNull)).toHaveLength(2);
-    expect(printed).not.toMatch(new RegExp(`algorithm: ${name}\\n\\s+parameter: <ABSENT>`));
-    // asn1parse: the OID of the digest, then NULL, twice (SignedData, SignerInfo).
-    const lines = (await asn1parse(signature)).split('\n');
-    const at = lines.flatMap((line, index) => (new RegExp(`OBJECT\\s+:${digest}\\s*$`).test(line) ? [index] : []));
-    expect(at).toHaveLength(2);
-    for (const index of at) expect(lines[index + 1]).toMatch(/prim: NULL\s*$/);
-    expect(await opensslVerify(signature, manifest)).toEqual({ code: 0, stderr: '' });
-  });
+  test.each(['sha256', 'sha1'] as const)(
+    '%s: written with NULL parameters in digestAlgorithms and in the SignerInfo (openssl cms -print, asn1parse)',
+    async (digest) => {
+      const signature = await (await signer()).sign(manifest, { signingTime, digest });
+      const printed = await opensslPrint(signature);
+      const name = digest === 'sha256' ? 'sha256 \\(2\\.16\\.840\\.1\\.101\\.3\\.4\\.2\\.1\\)' : 'sha1 \\(1\\.3\\.14\\.3\\.2\\.26\\)';
+      const withNull = new RegExp(`algorithm: ${name}\\n\\s+parameter: NULL`, 'g');
+      expect(printed.match(withNull)).toHaveLength(2);
+      expect(printed).not.toMatch(new RegExp(`algorithm: ${name}\\n\\s+parameter: <ABSENT>`));
+      // asn1parse: the OID of the digest, then NULL, twice (SignedData, SignerInfo).
+      const lines = (await asn1parse(signature)).split('\n');
+      const at = lines.flatMap((line, index) => (new RegExp(`OBJECT\\s+:${digest}\\s*$`).test(line) ? [index] : []));
+      expect(at).toHaveLength(2);
+      for (const index of at) expect(lines[index + 1]).toMatch(/prim: NULL\s*$/);
+      expect(await opensslVerify(signature, manifest)).toEqual({ code: 0, stderr: '' });
+    },
+  );
 
   test.each(['sha256', 'sha1'] as const)('%s: both forms verify, with openssl and with checkSignature', async (digest) => {
     const pki = await makePki();

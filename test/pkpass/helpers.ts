@@ -90,7 +90,9 @@ export function unzipNames(bytes: Uint8Array): string[] {
   const { dir, done } = tempDir();
   try {
     writeFileSync(join(dir, 'p.zip'), bytes);
-    return execFileSync('unzip', ['-Z1', join(dir, 'p.zip')], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    return execFileSync('unzip', ['-Z1', join(dir, 'p.zip')], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean);
   } finally {
     done();
   }
@@ -106,7 +108,27 @@ export async function opensslVerifyPackage(pkpass: Uint8Array, rootPath: string)
     writeFileSync(join(dir, 'signature'), unzipEntry(pkpass, 'signature'));
     writeFileSync(join(dir, 'manifest.json'), unzipEntry(pkpass, 'manifest.json'));
     try {
-      await exec('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', 'signature', '-content', 'manifest.json', '-CAfile', rootPath, '-purpose', 'any', '-out', '/dev/null'], { cwd: dir });
+      await exec(
+        'openssl',
+        [
+          'cms',
+          '-verify',
+          '-binary',
+          '-inform',
+          'DER',
+          '-in',
+          'signature',
+          '-content',
+          'manifest.json',
+          '-CAfile',
+          rootPath,
+          '-purpose',
+          'any',
+          '-out',
+          '/dev/null',
+        ],
+        { cwd: dir },
+      );
       return 0;
     } catch (error) {
       return (error as { code?: number }).code ?? 1;
@@ -135,7 +157,30 @@ export async function opensslSigner(pki?: Pki): Promise<PassSigner> {
       const { dir, done } = tempDir();
       try {
         writeFileSync(join(dir, 'content'), content);
-        await exec('openssl', ['cms', '-sign', '-binary', '-outform', 'DER', '-in', 'content', '-out', 'signature', '-signer', p.certPath, '-inkey', p.keyPath, '-certfile', p.wwdrPath, '-md', options?.digest ?? 'sha256', '-nosmimecap'], { cwd: dir });
+        await exec(
+          'openssl',
+          [
+            'cms',
+            '-sign',
+            '-binary',
+            '-outform',
+            'DER',
+            '-in',
+            'content',
+            '-out',
+            'signature',
+            '-signer',
+            p.certPath,
+            '-inkey',
+            p.keyPath,
+            '-certfile',
+            p.wwdrPath,
+            '-md',
+            options?.digest ?? 'sha256',
+            '-nosmimecap',
+          ],
+          { cwd: dir },
+        );
         return new Uint8Array(readFileSync(join(dir, 'signature')));
       } finally {
         done();

@@ -34,9 +34,15 @@ describe('image slots', () => {
   });
 });
 
-describe('which images a pass shows: none of a poster pass\'s images is unused', () => {
+describe("which images a pass shows: none of a poster pass's images is unused", () => {
   test('a poster event ticket shows primaryLogo, secondaryLogo, artwork and venueMap; a plain event ticket does not', async () => {
-    const files = { 'icon.png': [29, 29], 'primaryLogo@2x.png': [252, 60], 'secondaryLogo@2x.png': [270, 24], 'artwork@2x.png': [716, 896], 'venueMap@2x.png': [800, 600] } as const;
+    const files = {
+      'icon.png': [29, 29],
+      'primaryLogo@2x.png': [252, 60],
+      'secondaryLogo@2x.png': [270, 24],
+      'artwork@2x.png': [716, 896],
+      'venueMap@2x.png': [800, 600],
+    } as const;
     expect(await fileIssues(posterEvent, files)).toEqual([]);
     expect(await fileIssues({ eventTicket: {} }, files)).toEqual([
       'warning unused-image /artwork@2x.png',
@@ -47,7 +53,15 @@ describe('which images a pass shows: none of a poster pass\'s images is unused',
   });
 
   test('posterGeneric shows primaryLogo, artwork and background; its generic fallback still uses logo and thumbnail', async () => {
-    const files = { 'icon.png': [29, 29], 'primaryLogo.png': [126, 30], 'artwork.png': [358, 448], 'background.png': [358, 448], 'logo.png': [160, 50], 'thumbnail.png': [90, 90], 'secondaryLogo.png': [100, 12] } as const;
+    const files = {
+      'icon.png': [29, 29],
+      'primaryLogo.png': [126, 30],
+      'artwork.png': [358, 448],
+      'background.png': [358, 448],
+      'logo.png': [160, 50],
+      'thumbnail.png': [90, 90],
+      'secondaryLogo.png': [100, 12],
+    } as const;
     expect(await fileIssues(posterGeneric, files)).toEqual(['warning unused-image /secondaryLogo.png']);
     expect(unusedReason('logo', imageLayout({ posterGeneric: {} }), false, false)).toBe('a posterGeneric pass does not show a logo image');
   });

@@ -8,7 +8,11 @@ const text = (value: string): Uint8Array => new TextEncoder().encode(value);
 describe('manifest.json', () => {
   test('written in the given order, even for names JSON.stringify would move first', () => {
     const hash = sha1Hex(new Uint8Array());
-    const bytes = writeManifest([['pass.json', hash], ['2', hash], ['de.lproj/pass.strings', hash]]);
+    const bytes = writeManifest([
+      ['pass.json', hash],
+      ['2', hash],
+      ['de.lproj/pass.strings', hash],
+    ]);
     const textOf = new TextDecoder().decode(bytes);
     expect(textOf.indexOf('"pass.json"')).toBeLessThan(textOf.indexOf('"2"'));
     expect(JSON.parse(textOf)).toEqual({ 'pass.json': hash, '2': hash, 'de.lproj/pass.strings': hash });
@@ -35,7 +39,10 @@ describe('manifest.json', () => {
     const b = 'b'.repeat(40);
     const trailing = readManifest(text(`{"icon.png": "${a}",\n "pass.json": "${b}",\n}`));
     expect(trailing.issues.map((issue) => `${issue.severity} ${issue.code} ${issue.path}`)).toEqual(['warning trailing-comma /manifest.json/pass.json']);
-    expect([...trailing.entries]).toEqual([['icon.png', a], ['pass.json', b]]);
+    expect([...trailing.entries]).toEqual([
+      ['icon.png', a],
+      ['pass.json', b],
+    ]);
     const twice = readManifest(text(`{"icon.png": "${a}", "icon.png": "${b}"}`));
     expect(twice.issues.map((issue) => `${issue.severity} ${issue.code} ${issue.path}`)).toEqual(['warning duplicate-key /manifest.json/icon.png']);
     expect(twice.entries.get('icon.png')).toBe(b);

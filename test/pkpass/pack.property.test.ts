@@ -22,7 +22,10 @@ const STYLE_IMAGES: Record<string, ImageName[]> = {
   storeCardPass: ['logo', 'strip'],
 };
 
-const text = fc.string({ maxLength: 12, unit: fc.oneof(fc.constantFrom('"', '\\', '\n', ';', '=', '/*', 'é', '😀'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })) });
+const text = fc.string({
+  maxLength: 12,
+  unit: fc.oneof(fc.constantFrom('"', '\\', '\n', ';', '=', '/*', 'é', '😀'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })),
+});
 const strings = fc.uniqueArray(fc.tuple(text, text), { maxLength: 5, selector: ([key]) => key });
 
 /** A valid pass of any style, with its own serial and user info, its images (within Apple's sizes) and localizations. */
@@ -84,7 +87,9 @@ describe('pack, checked by other tools', () => {
         expect(unzipTest(bytes).status).toBe(0);
         const extracted = unzipAll(bytes);
         const manifest = JSON.parse(new TextDecoder().decode(extracted.get('manifest.json'))) as Record<string, string>;
-        const expected = Object.fromEntries([...extracted].filter(([name]) => name !== 'manifest.json' && name !== 'signature').map(([name, content]) => [name, sha1Hex(content)]));
+        const expected = Object.fromEntries(
+          [...extracted].filter(([name]) => name !== 'manifest.json' && name !== 'signature').map(([name, content]) => [name, sha1Hex(content)]),
+        );
         expect(manifest).toEqual(expected);
         expect(Object.keys(manifest).sort()).toEqual(['pass.json', ...Object.keys(files)].sort());
         expect(await opensslVerifyPackage(bytes, rootPath)).toBe(0);
@@ -107,7 +112,12 @@ describe('verifyPass on hostile input', () => {
   });
 
   test('a package with one byte of the archive changed: a report, never a throw', async () => {
-    const bytes = await packPass({ ...validPasses.genericPass, passTypeIdentifier: PASS_TYPE_IDENTIFIER, teamIdentifier: TEAM_IDENTIFIER }, imageSet(), await signer(), { signingTime });
+    const bytes = await packPass(
+      { ...validPasses.genericPass, passTypeIdentifier: PASS_TYPE_IDENTIFIER, teamIdentifier: TEAM_IDENTIFIER },
+      imageSet(),
+      await signer(),
+      { signingTime },
+    );
     await fc.assert(
       fc.asyncProperty(fc.nat({ max: bytes.length - 1 }), fc.integer({ min: 1, max: 255 }), async (at, xor) => {
         const changed = bytes.slice();
@@ -122,24 +132,34 @@ describe('verifyPass on hostile input', () => {
 
   test('any one-byte change in any signed file (pass.json, images, strings, manifest) is caught', async () => {
     const files = { ...imageSet(), 'de.lproj/pass.strings': encodePassStrings({ Seat: 'Sitzplatz' }) };
-    const bytes = await packPass({ ...validPasses.genericPass, passTypeIdentifier: PASS_TYPE_IDENTIFIER, teamIdentifier: TEAM_IDENTIFIER }, files, await signer(), { signingTime });
+    const bytes = await packPass(
+      { ...validPasses.genericPass, passTypeIdentifier: PASS_TYPE_IDENTIFIER, teamIdentifier: TEAM_IDENTIFIER },
+      files,
+      await signer(),
+      { signingTime },
+    );
     const { rootPem } = await makePki();
     const names = ['pass.json', ...Object.keys(files), 'manifest.json'];
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...names), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), fc.integer({ min: 1, max: 255 }), async (name, where, xor) => {
-        let path = '';
-        const changed = rezip(bytes, (entries) => {
-          const content = entries.get(name)!.slice();
-          const at = Math.floor(where * content.length);
-          content[at]! ^= xor;
-          entries.set(name, content);
-          path = `/${name}`;
-        });
-        const report = await verifyPass(changed, { roots: [rootPem] });
-        expect(report.ok).toBe(false);
-        if (name === 'manifest.json') expect(report.issues.some((issue) => issue.path === '/signature')).toBe(true);
-        else expect(report.issues).toContainEqual(expect.objectContaining({ code: 'hash-mismatch', path }));
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...names),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        fc.integer({ min: 1, max: 255 }),
+        async (name, where, xor) => {
+          let path = '';
+          const changed = rezip(bytes, (entries) => {
+            const content = entries.get(name)!.slice();
+            const at = Math.floor(where * content.length);
+            content[at]! ^= xor;
+            entries.set(name, content);
+            path = `/${name}`;
+          });
+          const report = await verifyPass(changed, { roots: [rootPem] });
+          expect(report.ok).toBe(false);
+          if (name === 'manifest.json') expect(report.issues.some((issue) => issue.path === '/signature')).toBe(true);
+          else expect(report.issues).toContainEqual(expect.objectContaining({ code: 'hash-mismatch', path }));
+        },
+      ),
       { numRuns: SIGNED_RUNS },
     );
   });

@@ -30,20 +30,38 @@ const located = (issues: readonly Issue[]) => issues.map((issue) => `${issue.sev
 
 describe('packPass', () => {
   test('a signed package: unzip -t passes, entries in order, manifest hashes right, openssl cms -verify accepts the signature', async () => {
-    const files: Record<string, Uint8Array> = { ...imageSet(), 'de.lproj/pass.strings': encodePassStrings({ Seat: 'Sitzplatz' }), 'de.lproj/logo.png': png(160, 50, 0x20) };
+    const files: Record<string, Uint8Array> = {
+      ...imageSet(),
+      'de.lproj/pass.strings': encodePassStrings({ Seat: 'Sitzplatz' }),
+      'de.lproj/logo.png': png(160, 50, 0x20),
+    };
     const bytes = await packPass(pass, files, await signer(), { signingTime });
     expect(unzipTest(bytes).status).toBe(0);
     const names = unzipNames(bytes);
-    expect(names).toEqual(['pass.json', 'de.lproj/logo.png', 'de.lproj/pass.strings', 'icon.png', 'icon@2x.png', 'icon@3x.png', 'logo.png', 'logo@2x.png', 'thumbnail@2x.png', 'manifest.json', 'signature']);
+    expect(names).toEqual([
+      'pass.json',
+      'de.lproj/logo.png',
+      'de.lproj/pass.strings',
+      'icon.png',
+      'icon@2x.png',
+      'icon@3x.png',
+      'logo.png',
+      'logo@2x.png',
+      'thumbnail@2x.png',
+      'manifest.json',
+      'signature',
+    ]);
     expect(JSON.parse(new TextDecoder().decode(unzipEntry(bytes, 'pass.json')))).toEqual(pass);
     const manifest = JSON.parse(new TextDecoder().decode(unzipEntry(bytes, 'manifest.json'))) as Record<string, string>;
-    const expected = Object.fromEntries(names.filter((name) => name !== 'manifest.json' && name !== 'signature').map((name) => [name, sha1Hex(unzipEntry(bytes, name))]));
+    const expected = Object.fromEntries(
+      names.filter((name) => name !== 'manifest.json' && name !== 'signature').map((name) => [name, sha1Hex(unzipEntry(bytes, name))]),
+    );
     expect(manifest).toEqual(expected);
     expect(unzipEntry(bytes, 'icon.png')).toEqual(files['icon.png']);
     expect(await opensslVerifyPackage(bytes, (await makePki()).rootPath)).toBe(0);
   });
 
-  test('SHA-1 signatures (Apple\'s tool\'s choice) verify too', async () => {
+  test("SHA-1 signatures (Apple's tool's choice) verify too", async () => {
     const bytes = await packPass(pass, imageSet(), await signer(), { signingTime, digest: 'sha1' });
     expect(await opensslVerifyPackage(bytes, (await makePki()).rootPath)).toBe(0);
   });
@@ -77,7 +95,11 @@ describe('packPass', () => {
     expect(Object.values(stored).every((method) => method === 0)).toBe(true);
     const small = methods(await packPass(pass, imageSet(), s, { signingTime }));
     expect(small).toMatchObject({ 'pass.json': 0, 'manifest.json': 0, 'icon.png': 0, signature: 0 });
-    const backFields = Array.from({ length: 60 }, (_, index) => ({ key: `term${index}`, label: `Term ${index}`, value: 'Tickets are not refundable once scanned. '.repeat(2) }));
+    const backFields = Array.from({ length: 60 }, (_, index) => ({
+      key: `term${index}`,
+      label: `Term ${index}`,
+      value: 'Tickets are not refundable once scanned. '.repeat(2),
+    }));
     const large = { ...pass, generic: { ...pass.generic, backFields } };
     expect(new TextEncoder().encode(JSON.stringify(large)).length).toBeGreaterThan(4096);
     const packed = await packPass(large, imageSet(), s, { signingTime });
@@ -92,12 +114,16 @@ describe('packPass', () => {
   });
 
   test('an invalid pass: validatePass issues under /pass.json', async () => {
-    const issues = await refusal(async () => packPass({ ...pass, formatVersion: 2, webServiceURL: 'http://x.example/' }, imageSet(), await signer(), { signingTime }));
+    const issues = await refusal(async () =>
+      packPass({ ...pass, formatVersion: 2, webServiceURL: 'http://x.example/' }, imageSet(), await signer(), { signingTime }),
+    );
     expect(located(issues)).toEqual(['error invalid-format-version /pass.json/formatVersion', 'error insecure-web-service-url /pass.json/webServiceURL']);
   });
 
-  test('identifiers that are not the certificate\'s: identity-mismatch', async () => {
-    const issues = await refusal(async () => packPass({ ...pass, passTypeIdentifier: 'pass.com.example.other', teamIdentifier: 'ZZZZZZZZZZ' }, imageSet(), await signer(), { signingTime }));
+  test("identifiers that are not the certificate's: identity-mismatch", async () => {
+    const issues = await refusal(async () =>
+      packPass({ ...pass, passTypeIdentifier: 'pass.com.example.other', teamIdentifier: 'ZZZZZZZZZZ' }, imageSet(), await signer(), { signingTime }),
+    );
     expect(located(issues)).toEqual(['error identity-mismatch /pass.json/passTypeIdentifier', 'error identity-mismatch /pass.json/teamIdentifier']);
   });
 
@@ -108,7 +134,10 @@ describe('packPass', () => {
 
   test('an image that is not a PNG: not-png (top level and localized)', async () => {
     const files = { ...imageSet(), 'logo.png': text('GIF89a'), 'fr.lproj/thumbnail.png': new Uint8Array(100) };
-    expect(located(await refusal(async () => packPass(pass, files, await signer(), { signingTime })))).toEqual(['error not-png /fr.lproj/thumbnail.png', 'error not-png /logo.png']);
+    expect(located(await refusal(async () => packPass(pass, files, await signer(), { signingTime })))).toEqual([
+      'error not-png /fr.lproj/thumbnail.png',
+      'error not-png /logo.png',
+    ]);
   });
 
   test.each([
@@ -135,13 +164,15 @@ describe('packPass', () => {
     expect(issues.map((issue) => issue.code)).toEqual(['unsafe-path']);
   });
 
-  test.each(['pass.json', 'manifest.json', 'signature'])('a caller\'s %s: reserved-path', async (name) => {
+  test.each(['pass.json', 'manifest.json', 'signature'])("a caller's %s: reserved-path", async (name) => {
     const issues = await refusal(async () => packPass(pass, { ...imageSet(), [name]: text('{}') }, await signer(), { signingTime }));
     expect(located(issues)).toEqual([`error reserved-path /${name}`]);
   });
 
   test('unreadable pass.strings: invalid-strings at the file, with the offset', async () => {
-    const issues = await refusal(async () => packPass(pass, { ...imageSet(), 'de.lproj/pass.strings': text('"a" = "b"\n"c" = "d";') }, await signer(), { signingTime }));
+    const issues = await refusal(async () =>
+      packPass(pass, { ...imageSet(), 'de.lproj/pass.strings': text('"a" = "b"\n"c" = "d";') }, await signer(), { signingTime }),
+    );
     expect(issues).toMatchObject([{ severity: 'error', code: 'invalid-strings', path: '/de.lproj/pass.strings', offset: 10 }]);
   });
 
@@ -193,21 +224,31 @@ describe('packPass', () => {
   test('an event ticket with a strip shows no background or thumbnail; a store card with nfc reads personalization files', async () => {
     const event = { ...eventTicketPass, ...identity };
     const warnings: Issue[] = [];
-    await packPass(event, { ...imageSet(), 'strip.png': png(375, 98), 'background.png': png(180, 220) }, await signer(), { signingTime, onWarnings: (issues) => warnings.push(...issues) });
+    await packPass(event, { ...imageSet(), 'strip.png': png(375, 98), 'background.png': png(180, 220) }, await signer(), {
+      signingTime,
+      onWarnings: (issues) => warnings.push(...issues),
+    });
     expect(located(warnings)).toEqual(['warning unused-image /background.png', 'warning unused-image /thumbnail@2x.png']);
     const card = { ...storeCardPass, ...identity };
     const heard: Issue[] = [];
-    const files = { 'icon.png': png(29, 29), 'strip.png': png(375, 144), 'personalization.json': text('{"requiredPersonalizationFields":["PKPassPersonalizationFieldName"],"description":"Join"}'), 'personalizationLogo@2x.png': png(300, 80) };
+    const files = {
+      'icon.png': png(29, 29),
+      'strip.png': png(375, 144),
+      'personalization.json': text('{"requiredPersonalizationFields":["PKPassPersonalizationFieldName"],"description":"Join"}'),
+      'personalizationLogo@2x.png': png(300, 80),
+    };
     await packPass(card, files, await signer(), { signingTime, onWarnings: (issues) => heard.push(...issues) });
     expect(heard).toEqual([]);
   });
 
   test('personalization.json that is not a JSON object: invalid-json', async () => {
-    const issues = await refusal(async () => packPass({ ...storeCardPass, ...identity }, { 'icon.png': png(29, 29), 'personalization.json': text('[1') }, await signer(), { signingTime }));
+    const issues = await refusal(async () =>
+      packPass({ ...storeCardPass, ...identity }, { 'icon.png': png(29, 29), 'personalization.json': text('[1') }, await signer(), { signingTime }),
+    );
     expect(located(issues)).toEqual(['error invalid-json /personalization.json', 'warning missing-personalization-logo /personalizationLogo.png']);
   });
 
-  test('a signing time outside the certificates\' validity: certificate-expired / certificate-not-yet-valid', async () => {
+  test("a signing time outside the certificates' validity: certificate-expired / certificate-not-yet-valid", async () => {
     const s = await signer();
     const late = new Date(s.notAfter.getTime() + 1000);
     expect(located(await refusal(async () => packPass(pass, imageSet(), s, { signingTime: late })))).toContain('error certificate-expired /certificate');
@@ -234,11 +275,25 @@ test('a signing time that is not a valid Date: invalid-type at /signingTime', as
 
 test('what is checked is pass.json as written: toJSON (a Date with milliseconds), getters, undefined values', async () => {
   const withDate = { ...pass, relevantDate: new Date('2026-05-07T10:30:00.250Z') };
-  expect(located(await refusal(async () => packPass(withDate, imageSet(), await signer(), { signingTime })))).toEqual(['error invalid-date /pass.json/relevantDate']);
+  expect(located(await refusal(async () => packPass(withDate, imageSet(), await signer(), { signingTime })))).toEqual([
+    'error invalid-date /pass.json/relevantDate',
+  ]);
   let reads = 0;
-  const shifty = { ...pass, get passTypeIdentifier() { return reads++ === 0 ? 'pass.com.example.other' : PASS_TYPE_IDENTIFIER; } };
-  expect(located(await refusal(async () => packPass(shifty, imageSet(), await signer(), { signingTime })))).toEqual(['error identity-mismatch /pass.json/passTypeIdentifier']);
-  const throwing = { ...pass, get serialNumber(): string { throw new Error('no'); } };
+  const shifty = {
+    ...pass,
+    get passTypeIdentifier() {
+      return reads++ === 0 ? 'pass.com.example.other' : PASS_TYPE_IDENTIFIER;
+    },
+  };
+  expect(located(await refusal(async () => packPass(shifty, imageSet(), await signer(), { signingTime })))).toEqual([
+    'error identity-mismatch /pass.json/passTypeIdentifier',
+  ]);
+  const throwing = {
+    ...pass,
+    get serialNumber(): string {
+      throw new Error('no');
+    },
+  };
   expect((await refusal(async () => packPass(throwing, imageSet(), await signer(), { signingTime }))).map((issue) => issue.code)).toContain('invalid-json');
   const bytes = await packPass({ ...pass, voided: undefined }, imageSet(), await signer(), { signingTime });
   const { voided: _dropped, ...written } = pass;
@@ -247,7 +302,10 @@ test('what is checked is pass.json as written: toJSON (a Date with milliseconds)
 
 describe('prepareFiles', () => {
   test('throws the pass-independent errors once, keeps warnings for packPass', async () => {
-    await expect(prepareFiles({ 'icon.png': text('no'), '../x': png(1, 1) })).rejects.toMatchObject({ name: 'PackError', issues: [{ code: 'unsafe-path' }, { code: 'not-png' }] });
+    await expect(prepareFiles({ 'icon.png': text('no'), '../x': png(1, 1) })).rejects.toMatchObject({
+      name: 'PackError',
+      issues: [{ code: 'unsafe-path' }, { code: 'not-png' }],
+    });
     const prepared = await prepareFiles({ ...imageSet(), 'notes.txt': text('x') });
     expect(prepared.paths).toEqual(['icon.png', 'icon@2x.png', 'icon@3x.png', 'logo.png', 'logo@2x.png', 'notes.txt', 'thumbnail@2x.png']);
     expect(located(prepared.issues)).toEqual(['warning unused-file /notes.txt']);
@@ -304,7 +362,14 @@ describe('packPasses', () => {
     const big = new Uint8Array(76 * 1024 * 1024);
     expect(code(() => packPasses([big, big]))).toEqual(['too-many-passes']);
     expect(code(() => packPasses([['../a.pkpass', tiny]]))).toEqual(['unsafe-path']);
-    expect(code(() => packPasses([['a.pkpass', tiny], ['a.pkpass', tiny]]))).toEqual(['duplicate-entry']);
+    expect(
+      code(() =>
+        packPasses([
+          ['a.pkpass', tiny],
+          ['a.pkpass', tiny],
+        ]),
+      ),
+    ).toEqual(['duplicate-entry']);
   });
 });
 
@@ -312,8 +377,13 @@ describe('serving', () => {
   test('MIME types and headers', () => {
     expect(PKPASS_MIME_TYPE).toBe('application/vnd.apple.pkpass');
     expect(PKPASSES_MIME_TYPE).toBe('application/vnd.apple.pkpasses');
-    expect(pkpassHeaders('ticket.pkpass')).toEqual({ 'Content-Type': 'application/vnd.apple.pkpass', 'Content-Disposition': 'inline; filename="ticket.pkpass"' });
+    expect(pkpassHeaders('ticket.pkpass')).toEqual({
+      'Content-Type': 'application/vnd.apple.pkpass',
+      'Content-Disposition': 'inline; filename="ticket.pkpass"',
+    });
     expect(pkpassHeaders('all.pkpasses')['Content-Type']).toBe('application/vnd.apple.pkpasses');
-    expect(pkpassHeaders('Zürich "1".pkpass')['Content-Disposition']).toBe(`inline; filename="Z_rich _1_.pkpass"; filename*=UTF-8''Z%C3%BCrich%20%221%22.pkpass`);
+    expect(pkpassHeaders('Zürich "1".pkpass')['Content-Disposition']).toBe(
+      `inline; filename="Z_rich _1_.pkpass"; filename*=UTF-8''Z%C3%BCrich%20%221%22.pkpass`,
+    );
   });
 });

@@ -21,16 +21,23 @@ const check = (json: string): string[] => {
   checkPersonalizationJson(text(json), issues);
   return located(issues);
 };
-const good = { requiredPersonalizationFields: ['PKPassPersonalizationFieldName', 'PKPassPersonalizationFieldEmailAddress'], description: 'Join Example Rewards', termsAndConditions: 'Points expire after a year.' };
+const good = {
+  requiredPersonalizationFields: ['PKPassPersonalizationFieldName', 'PKPassPersonalizationFieldEmailAddress'],
+  description: 'Join Example Rewards',
+  termsAndConditions: 'Points expire after a year.',
+};
 
 describe('personalization.json', () => {
-  test('Apple\'s keys, right: no issue; termsAndConditions is optional', () => {
+  test("Apple's keys, right: no issue; termsAndConditions is optional", () => {
     expect(check(JSON.stringify(good))).toEqual([]);
     expect(check(JSON.stringify({ ...good, termsAndConditions: undefined }))).toEqual([]);
   });
 
   test('missing keys, wrong types, a field name Wallet does not know, extra keys', () => {
-    expect(check('{}')).toEqual(['error missing-key /personalization.json/requiredPersonalizationFields', 'error missing-key /personalization.json/description']);
+    expect(check('{}')).toEqual([
+      'error missing-key /personalization.json/requiredPersonalizationFields',
+      'error missing-key /personalization.json/description',
+    ]);
     expect(check('{"requiredPersonalizationFields": [], "description": " ", "termsAndConditions": 1, "logo": "x"}')).toEqual([
       'error invalid-type /personalization.json/requiredPersonalizationFields',
       'error invalid-type /personalization.json/description',
@@ -49,11 +56,20 @@ describe('personalization.json', () => {
     checkPersonalizationJson(text(deep), issues);
     expect(located(issues)).toEqual(['error invalid-personalization-field /personalization.json/requiredPersonalizationFields/0']);
     expect(issues[0]!.message.length).toBeLessThan(300);
-    const many = check(JSON.stringify({ requiredPersonalizationFields: Array.from({ length: 100_000 }, () => ({ a: 'x'.repeat(100) })), description: 'Join', ['x'.repeat(10_000)]: 1 }));
+    const many = check(
+      JSON.stringify({
+        requiredPersonalizationFields: Array.from({ length: 100_000 }, () => ({ a: 'x'.repeat(100) })),
+        description: 'Join',
+        ['x'.repeat(10_000)]: 1,
+      }),
+    );
     expect(many.length).toBe(100_001);
     const long: Issue[] = [];
     checkPersonalizationJson(text(JSON.stringify({ ...good, requiredPersonalizationFields: ['y'.repeat(100_000)], ['__proto__']: 1 })), long);
-    expect(located(long)).toEqual(['error invalid-personalization-field /personalization.json/requiredPersonalizationFields/0', 'warning unknown-key /personalization.json/__proto__']);
+    expect(located(long)).toEqual([
+      'error invalid-personalization-field /personalization.json/requiredPersonalizationFields/0',
+      'warning unknown-key /personalization.json/__proto__',
+    ]);
     expect(long.every((issue) => issue.message.length < 300)).toBe(true);
   });
 
@@ -81,13 +97,21 @@ describe('personalization.json', () => {
 
   test('a personalizable pass without personalizationLogo: missing-personalization-logo warning; with one, nothing', async () => {
     const warnings: Issue[] = [];
-    await packPass(card, { 'icon.png': png(29, 29), 'personalization.json': text(JSON.stringify(good)) }, await signer(), { signingTime, onWarnings: (issues) => warnings.push(...issues) });
+    await packPass(card, { 'icon.png': png(29, 29), 'personalization.json': text(JSON.stringify(good)) }, await signer(), {
+      signingTime,
+      onWarnings: (issues) => warnings.push(...issues),
+    });
     expect(located(warnings)).toEqual(['warning missing-personalization-logo /personalizationLogo.png']);
     const none: Issue[] = [];
-    await packPass(card, { 'icon.png': png(29, 29), 'personalization.json': text(JSON.stringify(good)), 'personalizationLogo@3x.png': png(450, 120) }, await signer(), {
-      signingTime,
-      onWarnings: (issues) => none.push(...issues),
-    });
+    await packPass(
+      card,
+      { 'icon.png': png(29, 29), 'personalization.json': text(JSON.stringify(good)), 'personalizationLogo@3x.png': png(450, 120) },
+      await signer(),
+      {
+        signingTime,
+        onWarnings: (issues) => none.push(...issues),
+      },
+    );
     expect(none).toEqual([]);
   });
 });
@@ -95,7 +119,7 @@ describe('personalization.json', () => {
 describe('the personalization token', () => {
   const token = 'c2VjcmV0LXRva2VuLWZyb20td2FsbGV0';
 
-  test('signPersonalizationToken: a detached CMS over the token\'s bytes that openssl cms -verify accepts against the root', async () => {
+  test("signPersonalizationToken: a detached CMS over the token's bytes that openssl cms -verify accepts against the root", async () => {
     const signed = await signPersonalizationToken(token, await signer());
     expect(await opensslVerify(signed, text(token))).toEqual({ code: 0, stderr: '' });
     // Another token does not verify under it.
@@ -119,7 +143,26 @@ describe('the personalization token', () => {
     const { writeFileSync, readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     writeFileSync(join(pki.dir, 'token.txt'), token);
-    await openssl(['cms', '-sign', '-binary', '-outform', 'DER', '-signer', pki.certPath, '-inkey', pki.keyPath, '-certfile', unrelated.path, '-in', 'token.txt', '-out', 'token.der'], pki.dir);
+    await openssl(
+      [
+        'cms',
+        '-sign',
+        '-binary',
+        '-outform',
+        'DER',
+        '-signer',
+        pki.certPath,
+        '-inkey',
+        pki.keyPath,
+        '-certfile',
+        unrelated.path,
+        '-in',
+        'token.txt',
+        '-out',
+        'token.der',
+      ],
+      pki.dir,
+    );
     const result = await checkPersonalizationToken(new Uint8Array(readFileSync(join(pki.dir, 'token.der'))), token);
     expect(result.issues.map((issue) => issue.code)).toEqual(['wrong-wwdr']);
   });

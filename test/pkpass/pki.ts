@@ -148,9 +148,7 @@ function generateKeys(): Promise<Keys> {
     folders.push(dir);
     writeFileSync(join(dir, 'ca.cnf'), CONFIG);
     const names = ['root', 'wwdr', 'pass', 'other'] as const;
-    await Promise.all(
-      names.map((name) => openssl(['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', `${name}.key`], dir)),
-    );
+    await Promise.all(names.map((name) => openssl(['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', `${name}.key`], dir)));
     const path = (name: string): string => join(dir, `${name}.key`);
     return { dir, root: path('root'), wwdr: path('wwdr'), pass: path('pass'), other: path('other') };
   })();
@@ -181,11 +179,26 @@ async function issue(options: IssueOptions): Promise<TestCertificate> {
   const signing = options.issuer === undefined ? ['-selfsign', '-keyfile', options.key] : ['-cert', options.issuer.cert, '-keyfile', options.issuer.key];
   await openssl(
     [
-      'ca', '-batch', '-config', join(dir, 'ca.cnf'), ...signing,
-      '-in', 'request.csr', '-out', 'certificate.pem',
-      '-startdate', stamp(options.notBefore), '-enddate', stamp(options.notAfter),
-      '-extfile', join(dir, 'ca.cnf'), '-extensions', options.extensions,
-      '-preserveDN', '-rand_serial', '-notext',
+      'ca',
+      '-batch',
+      '-config',
+      join(dir, 'ca.cnf'),
+      ...signing,
+      '-in',
+      'request.csr',
+      '-out',
+      'certificate.pem',
+      '-startdate',
+      stamp(options.notBefore),
+      '-enddate',
+      stamp(options.notAfter),
+      '-extfile',
+      join(dir, 'ca.cnf'),
+      '-extensions',
+      options.extensions,
+      '-preserveDN',
+      '-rand_serial',
+      '-notext',
     ],
     work,
   );
@@ -341,14 +354,38 @@ export function signer(): Promise<PassSigner> {
  * Runs `openssl cms -verify` on a detached signature over `content`, trusting
  * `rootPem` (default: the PKI's root). Resolves with openssl's exit code and stderr.
  */
-export async function opensslVerify(signature: Uint8Array, content: Uint8Array, rootPath?: string): Promise<{ readonly code: number; readonly stderr: string }> {
+export async function opensslVerify(
+  signature: Uint8Array,
+  content: Uint8Array,
+  rootPath?: string,
+): Promise<{ readonly code: number; readonly stderr: string }> {
   const pki = await makePki();
   const work = join(pki.dir, `verify-${++counter}`);
   mkdirSync(work);
   writeFileSync(join(work, 'signature'), signature);
   writeFileSync(join(work, 'content'), content);
   try {
-    await exec('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', 'signature', '-content', 'content', '-CAfile', rootPath ?? pki.rootPath, '-purpose', 'any', '-out', '/dev/null'], { cwd: work });
+    await exec(
+      'openssl',
+      [
+        'cms',
+        '-verify',
+        '-binary',
+        '-inform',
+        'DER',
+        '-in',
+        'signature',
+        '-content',
+        'content',
+        '-CAfile',
+        rootPath ?? pki.rootPath,
+        '-purpose',
+        'any',
+        '-out',
+        '/dev/null',
+      ],
+      { cwd: work },
+    );
     return { code: 0, stderr: '' };
   } catch (error) {
     const failure = error as { code?: number; stderr?: string };

@@ -12,7 +12,11 @@ import { signer, PASS_TYPE_IDENTIFIER, TEAM_IDENTIFIER } from './pki.js';
 const pass = { ...genericPass, passTypeIdentifier: PASS_TYPE_IDENTIFIER, teamIdentifier: TEAM_IDENTIFIER };
 const signingTime = new Date('2026-05-07T10:30:00Z');
 const text = (value: string): Uint8Array => new TextEncoder().encode(value);
-const zip = (entries: [string, Uint8Array][]): Uint8Array => writeZip(entries.map(([name, bytes]) => zipEntry(name, bytes, true)), signingTime);
+const zip = (entries: [string, Uint8Array][]): Uint8Array =>
+  writeZip(
+    entries.map(([name, bytes]) => zipEntry(name, bytes, true)),
+    signingTime,
+  );
 
 async function refusal(bytes: Uint8Array, options = {}): Promise<string[]> {
   try {
@@ -26,7 +30,11 @@ async function refusal(bytes: Uint8Array, options = {}): Promise<string[]> {
 
 describe('readPass', () => {
   test('gives the parts back: pass, files (not the three the library writes), manifest, signature, strings by language', async () => {
-    const files: Record<string, Uint8Array> = { ...imageSet(), 'de.lproj/pass.strings': encodePassStrings({ Seat: 'Sitzplatz' }), 'fr.lproj/pass.strings': text('"Seat" = "Siège";') };
+    const files: Record<string, Uint8Array> = {
+      ...imageSet(),
+      'de.lproj/pass.strings': encodePassStrings({ Seat: 'Sitzplatz' }),
+      'fr.lproj/pass.strings': text('"Seat" = "Siège";'),
+    };
     const bytes = await packPass(pass, files, await signer(), { signingTime });
     const pkg = await readPass(bytes);
     expect(pkg.pass).toEqual(pass);
@@ -34,13 +42,23 @@ describe('readPass', () => {
     expect(pkg.manifest?.get('icon.png')).toBe(sha1Hex(files['icon.png']!));
     expect(pkg.manifest?.size).toBe(Object.keys(files).length + 1);
     expect(pkg.signature?.[0]).toBe(0x30); // a DER SEQUENCE
-    expect(pkg.strings).toEqual(new Map([['de', new Map([['Seat', 'Sitzplatz']])], ['fr', new Map([['Seat', 'Siège']])]]));
+    expect(pkg.strings).toEqual(
+      new Map([
+        ['de', new Map([['Seat', 'Sitzplatz']])],
+        ['fr', new Map([['Seat', 'Siège']])],
+      ]),
+    );
     // Packing what was read gives the same package.
     expect(await packPass(pkg.pass, pkg.files, await signer(), { signingTime })).toEqual(bytes);
   });
 
   test('an unsigned bundle reads too: no manifest, no signature', async () => {
-    const pkg = await readPass(zip([['pass.json', text('{"a":1}')], ['icon.png', png(29, 29)]]));
+    const pkg = await readPass(
+      zip([
+        ['pass.json', text('{"a":1}')],
+        ['icon.png', png(29, 29)],
+      ]),
+    );
     expect(pkg.pass).toEqual({ a: 1 });
     expect(pkg.manifest).toBeUndefined();
     expect(pkg.signature).toBeUndefined();
@@ -54,14 +72,22 @@ describe('readPass', () => {
   });
 
   test('names with ../, NUL, absolute paths: unsafe-path, never written anywhere', async () => {
-    const bytes = zip([['pass.json', text('{}')], ['../../etc/cron.d/x', text('x')], ['a\u0000.png', text('x')], ['/abs', text('x')]]);
+    const bytes = zip([
+      ['pass.json', text('{}')],
+      ['../../etc/cron.d/x', text('x')],
+      ['a\u0000.png', text('x')],
+      ['/abs', text('x')],
+    ]);
     expect(await refusal(bytes)).toEqual(['unsafe-path /../../etc/cron.d/x', 'unsafe-path /a\u0000.png', 'unsafe-path //abs']);
   });
 
   test('a zip bomb: zip-limit-exceeded; lower limits apply as given', async () => {
     const bomb = writeZip([zipEntry('pass.json', text('{}'), true), zipEntry('background.png', new Uint8Array(100 * 1024 * 1024), true)], signingTime);
     expect(await refusal(bomb)).toEqual(['zip-limit-exceeded /background.png']);
-    const small = zip([['pass.json', text('{}')], ['icon.png', png(29, 29)]]);
+    const small = zip([
+      ['pass.json', text('{}')],
+      ['icon.png', png(29, 29)],
+    ]);
     expect(await refusal(small, { maxEntries: 1 })).toEqual(['zip-limit-exceeded ']);
     expect(await refusal(small, { maxEntrySize: 10 })).toEqual(['zip-limit-exceeded /icon.png']);
   });

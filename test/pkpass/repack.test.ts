@@ -25,7 +25,9 @@ async function withPassJson(json: string): Promise<Uint8Array> {
     for (const [name, bytes] of entries) files.set(name, bytes);
   });
   files.set('pass.json', text(json));
-  const manifest = writeManifest([...files].filter(([name]) => name !== 'manifest.json' && name !== 'signature').map(([name, bytes]) => [name, sha1Hex(bytes)] as const));
+  const manifest = writeManifest(
+    [...files].filter(([name]) => name !== 'manifest.json' && name !== 'signature').map(([name, bytes]) => [name, sha1Hex(bytes)] as const),
+  );
   files.set('manifest.json', manifest);
   files.set('signature', await (await signer()).sign(manifest, { signingTime }));
   return rezip(base, (entries) => {
@@ -56,7 +58,7 @@ describe('repacking: readPass → packPass', () => {
     for (const [name, bytes] of before) if (name !== 'signature') expect(after.get(name), name).toEqual(bytes);
   });
 
-  test('a pass.json with a trailing comma (as Apple\'s sample boarding pass has) is read, with a trailing-comma warning', async () => {
+  test("a pass.json with a trailing comma (as Apple's sample boarding pass has) is read, with a trailing-comma warning", async () => {
     const json = JSON.stringify(pass, null, 2).replace(/\n}$/, ',\n}');
     const pkg = await readPass(await withPassJson(json));
     expect(pkg.pass).toEqual(pass);
@@ -74,12 +76,17 @@ describe('repacking: readPass → packPass', () => {
   });
 
   test('an integer beyond 2^53: lossy-json, located, instead of a silent change on repack', async () => {
-    const json = JSON.stringify({ ...pass, userInfo: { memberId: 0, list: [1, 2] } }).replace('"memberId":0', '"memberId":12345678901234567890').replace('[1,2]', '[1,9007199254740993]');
+    const json = JSON.stringify({ ...pass, userInfo: { memberId: 0, list: [1, 2] } })
+      .replace('"memberId":0', '"memberId":12345678901234567890')
+      .replace('[1,2]', '[1,9007199254740993]');
     const bytes = await withPassJson(json);
     const pkg = await readPass(bytes);
     expect(located(pkg.warnings)).toEqual(['warning lossy-json /pass.json/userInfo/memberId', 'warning lossy-json /pass.json/userInfo/list/1']);
     expect(pkg.warnings[0]?.message).toContain('12345678901234567000');
-    expect(located((await verifyPass(bytes)).issues)).toEqual(['warning lossy-json /pass.json/userInfo/memberId', 'warning lossy-json /pass.json/userInfo/list/1']);
+    expect(located((await verifyPass(bytes)).issues)).toEqual([
+      'warning lossy-json /pass.json/userInfo/memberId',
+      'warning lossy-json /pass.json/userInfo/list/1',
+    ]);
   });
 });
 
@@ -95,6 +102,10 @@ describe('checkNumberFidelity', () => {
   });
 
   test('too many digits, beyond 2^53, overflow, keys with / and ~, strings that look like numbers', () => {
-    expect(check('{"a/b": {"c~d": [0, 9007199254740993]}, "s": "12345678901234567890", "x": 1e400, "y": 0.1000000000000000055511151231257827}')).toEqual(['/a~1b/c~0d/1', '/x', '/y']);
+    expect(check('{"a/b": {"c~d": [0, 9007199254740993]}, "s": "12345678901234567890", "x": 1e400, "y": 0.1000000000000000055511151231257827}')).toEqual([
+      '/a~1b/c~0d/1',
+      '/x',
+      '/y',
+    ]);
   });
 });

@@ -92,9 +92,7 @@ describe('checkSignature accepts good signatures', () => {
     const resigned = rebuild(root, path, (info) =>
       tlv(
         info.tag,
-        concatBytes(
-          info.children.map((child, index) => (index === 3 ? tlv(0xa0, unsortedContent) : index === 5 ? tlv(0x04, signature) : child.raw)),
-        ),
+        concatBytes(info.children.map((child, index) => (index === 3 ? tlv(0xa0, unsortedContent) : index === 5 ? tlv(0x04, signature) : child.raw))),
       ),
     );
     expect(resigned).not.toEqual(sorted);
@@ -196,7 +194,12 @@ describe('checkSignature reports what is wrong', () => {
 
   test('an expired WWDR: certificate-expired naming the WWDR', async () => {
     const now = Date.now();
-    const pki = await makePki({ wwdrNotBefore: new Date(now - 900 * DAY), wwdrNotAfter: new Date(now - 10 * DAY), notBefore: new Date(now - 300 * DAY), notAfter: new Date(now + 300 * DAY) });
+    const pki = await makePki({
+      wwdrNotBefore: new Date(now - 900 * DAY),
+      wwdrNotAfter: new Date(now - 10 * DAY),
+      notBefore: new Date(now - 300 * DAY),
+      notAfter: new Date(now + 300 * DAY),
+    });
     const then = new Date(now - 20 * DAY);
     const old = await createPassSigner({ certificate: pki.certPem, privateKey: pki.keyPem, wwdr: pki.wwdrPem, at: then });
     const check = await checkSignature(await old.sign(manifest, { signingTime: then }), manifest, { roots: [pki.rootPem] });
@@ -236,7 +239,9 @@ describe('checkSignature reports what is wrong', () => {
     const wrong = await checkSignature(await opensslSign(['-certfile', unrelated.path]), manifest);
     expect(codes(wrong)).toEqual(['wrong-wwdr']);
     expect(wrong.issues[0]?.message).toContain('"C=US, O=Example Test CA, OU=G3, CN=Other Intermediate Certification Authority" (WWDR G3)');
-    expect(wrong.issues[0]?.message).toContain('issued by "C=US, O=Example Test CA, OU=G4, CN=Test Worldwide Developer Relations Certification Authority" (WWDR G4)');
+    expect(wrong.issues[0]?.message).toContain(
+      'issued by "C=US, O=Example Test CA, OU=G4, CN=Test Worldwide Developer Relations Certification Authority" (WWDR G4)',
+    );
     expect(wrong.issues[0]?.message).toContain('AppleWWDRCAG4.cer');
     const impostor = await otherWwdr({ sameName: true });
     expect(codes(await checkSignature(await opensslSign(['-certfile', impostor.path]), manifest))).toEqual(['untrusted-chain']);
@@ -246,7 +251,10 @@ describe('checkSignature reports what is wrong', () => {
     const g3 = await makePki({ wwdrSubject: '/C=US/O=Example Test CA/OU=G3/CN=Test Worldwide Developer Relations Certification Authority' });
     const name = `g3-sign-${++counter}`;
     writeFileSync(join(g3.dir, `${name}.content`), manifest);
-    await openssl(['cms', '-sign', '-binary', '-outform', 'DER', '-signer', g3.certPath, '-inkey', g3.keyPath, '-in', `${name}.content`, '-out', `${name}.der`], g3.dir);
+    await openssl(
+      ['cms', '-sign', '-binary', '-outform', 'DER', '-signer', g3.certPath, '-inkey', g3.keyPath, '-in', `${name}.content`, '-out', `${name}.der`],
+      g3.dir,
+    );
     const check = await checkSignature(new Uint8Array(readFileSync(join(g3.dir, `${name}.der`))), manifest);
     expect(codes(check)).toEqual(['missing-wwdr']);
     expect(check.issues[0]?.message).toContain('OU=G3');

@@ -45,7 +45,15 @@ describe.skipIf(!chromiumAvailable)('the signer in Chromium (Web Crypto)', () =>
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       timeout: 30_000,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+        '--disable-quic',
+      ],
     });
   });
   afterAll(async () => {
@@ -55,7 +63,15 @@ describe.skipIf(!chromiumAvailable)('the signer in Chromium (Web Crypto)', () =>
   test('signs byte-identically to Node, checks its own and refuses a tampered manifest; decrypts PBES2 keys', async () => {
     const pki = await makePki();
     const aes192Pem = await openssl(['pkcs8', '-topk8', '-in', pki.keyPath, '-v2', 'aes-192-cbc', '-passout', `pass:${PASSPHRASE}`]);
-    const input = { certificate: pki.certPem, wwdr: pki.wwdrPem, key: pki.keyPem, pkcs1: pki.keyPkcs1Pem, encrypted: pki.encryptedKeyPem, aes192: aes192Pem, root: pki.rootPem };
+    const input = {
+      certificate: pki.certPem,
+      wwdr: pki.wwdrPem,
+      key: pki.keyPem,
+      pkcs1: pki.keyPkcs1Pem,
+      encrypted: pki.encryptedKeyPem,
+      aes192: aes192Pem,
+      root: pki.rootPem,
+    };
     const run = `
       import { createPassSigner } from '/signer.js';
       import { checkSignature } from '/check.js';

@@ -20,17 +20,20 @@ describe('the signer on Web Crypto', () => {
     expect(importRsaSigningKey).toBe(web.importRsaSigningKey);
   });
 
-  test.each(['sha256', 'sha1'] as const)('%s: openssl verifies it, checkSignature accepts it, and the RSA value is node:crypto’s to the byte', async (digest) => {
-    const pki = await makePki();
-    const signature = await (await signer()).sign(manifest, { signingTime, digest });
-    expect(await opensslVerify(signature, manifest)).toEqual({ code: 0, stderr: '' });
-    expect((await checkSignature(signature, manifest, { roots: [pki.rootPem] })).issues).toEqual([]);
-    const signerInfo = parseDer(signature).children[1]?.children[0]?.children.at(-1)?.children[0];
-    const attributes = signerInfo?.children[3]?.raw ?? new Uint8Array();
-    const signed = Uint8Array.from([0x31, ...attributes.subarray(1)]);
-    expect(Buffer.from(signerInfo?.children[5]?.content ?? []).equals(nodeSign(digest, signed, pki.keyPem))).toBe(true);
-    const changed = new Uint8Array(manifest);
-    changed[2] = 0x41;
-    expect((await checkSignature(signature, changed)).issues.map((issue) => issue.code)).toEqual(['digest-mismatch']);
-  });
+  test.each(['sha256', 'sha1'] as const)(
+    '%s: openssl verifies it, checkSignature accepts it, and the RSA value is node:crypto’s to the byte',
+    async (digest) => {
+      const pki = await makePki();
+      const signature = await (await signer()).sign(manifest, { signingTime, digest });
+      expect(await opensslVerify(signature, manifest)).toEqual({ code: 0, stderr: '' });
+      expect((await checkSignature(signature, manifest, { roots: [pki.rootPem] })).issues).toEqual([]);
+      const signerInfo = parseDer(signature).children[1]?.children[0]?.children.at(-1)?.children[0];
+      const attributes = signerInfo?.children[3]?.raw ?? new Uint8Array();
+      const signed = Uint8Array.from([0x31, ...attributes.subarray(1)]);
+      expect(Buffer.from(signerInfo?.children[5]?.content ?? []).equals(nodeSign(digest, signed, pki.keyPem))).toBe(true);
+      const changed = new Uint8Array(manifest);
+      changed[2] = 0x41;
+      expect((await checkSignature(signature, changed)).issues.map((issue) => issue.code)).toEqual(['digest-mismatch']);
+    },
+  );
 });

@@ -1,10 +1,10 @@
 import { describe, expectTypeOf, test } from 'vitest';
-import { PassmintError } from '../../src/errors.js';
+import type { PassmintError } from '../../src/errors.js';
 import type { Issue } from '../../src/issues.js';
 import {
   checkSignature,
   createPassSigner,
-  SignerError,
+  type SignerError,
   type DigestName,
   type PassSigner,
   type PassSignerOptions,

@@ -61,14 +61,25 @@ describe('createPassSigner reads what Apple issues', () => {
       ['PKCS#1 DER', { ...(await base()), privateKey: await keyVariantDer(['rsa', '-traditional']) }],
       [
         'encrypted PKCS#8 DER (AES-128, HMAC-SHA1)',
-        { ...(await base()), privateKey: await keyVariantDer(['pkcs8', '-topk8', '-v2', 'aes-128-cbc', '-v2prf', 'hmacWithSHA1', '-passout', `pass:${PASSPHRASE}`]), passphrase: PASSPHRASE },
+        {
+          ...(await base()),
+          privateKey: await keyVariantDer(['pkcs8', '-topk8', '-v2', 'aes-128-cbc', '-v2prf', 'hmacWithSHA1', '-passout', `pass:${PASSPHRASE}`]),
+          passphrase: PASSPHRASE,
+        },
       ],
       [
         'encrypted PKCS#8 PEM (AES-192, HMAC-SHA512)',
-        { ...(await base()), privateKey: await keyVariant(['pkcs8', '-topk8', '-v2', 'aes-192-cbc', '-v2prf', 'hmacWithSHA512', '-passout', `pass:${PASSPHRASE}`]), passphrase: PASSPHRASE },
+        {
+          ...(await base()),
+          privateKey: await keyVariant(['pkcs8', '-topk8', '-v2', 'aes-192-cbc', '-v2prf', 'hmacWithSHA512', '-passout', `pass:${PASSPHRASE}`]),
+          passphrase: PASSPHRASE,
+        },
       ],
       ['DER certificates', { ...(await base()), certificate: pki.certDer, wwdr: pki.wwdrDer }],
-      ['PEM as bytes (a .pem file read without an encoding)', { certificate: new TextEncoder().encode(pki.certPem), privateKey: new TextEncoder().encode(pki.keyPem), wwdr: new TextEncoder().encode(pki.wwdrPem) }],
+      [
+        'PEM as bytes (a .pem file read without an encoding)',
+        { certificate: new TextEncoder().encode(pki.certPem), privateKey: new TextEncoder().encode(pki.keyPem), wwdr: new TextEncoder().encode(pki.wwdrPem) },
+      ],
     ];
     for (const [form, options] of forms) {
       const signature = await (await createPassSigner(options)).sign(manifest, { signingTime });
@@ -168,7 +179,9 @@ describe('createPassSigner refuses, saying what to do', () => {
     expect(pairs).toEqual([['certificate-expired', '/certificate']]);
     expect(messages[0]).toMatch(/^The certificate "UID=pass\.com\.example\.test, .*" expired on \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
     // Judged at a time it was valid, it is accepted.
-    await expect(createPassSigner({ ...(await base(pki)), at: new Date(now - 60 * DAY) })).resolves.toMatchObject({ passTypeIdentifier: 'pass.com.example.test' });
+    await expect(createPassSigner({ ...(await base(pki)), at: new Date(now - 60 * DAY) })).resolves.toMatchObject({
+      passTypeIdentifier: 'pass.com.example.test',
+    });
     await expect(createPassSigner({ ...(await base(pki)), at: new Date(Number.NaN) })).rejects.toThrow(TypeError);
   });
 
@@ -180,7 +193,12 @@ describe('createPassSigner refuses, saying what to do', () => {
 
   test('an expired WWDR: certificate-expired at /wwdr, pointing to the current one', async () => {
     const now = Date.now();
-    const pki = await makePki({ wwdrNotBefore: new Date(now - 900 * DAY), wwdrNotAfter: new Date(now - 10 * DAY), notBefore: new Date(now - 300 * DAY), notAfter: new Date(now + 300 * DAY) });
+    const pki = await makePki({
+      wwdrNotBefore: new Date(now - 900 * DAY),
+      wwdrNotAfter: new Date(now - 10 * DAY),
+      notBefore: new Date(now - 300 * DAY),
+      notAfter: new Date(now + 300 * DAY),
+    });
     const { pairs, messages } = await failure(await base(pki));
     expect(pairs).toEqual([['certificate-expired', '/wwdr']]);
     expect(messages[0]).toContain('WWDR G4');
@@ -272,7 +290,10 @@ describe('createPassSigner refuses, saying what to do', () => {
     const rebuilt = sequence(
       sequence(
         algorithm?.children[0]?.raw ?? new Uint8Array(),
-        sequence(sequence(kdf?.children[0]?.raw ?? new Uint8Array(), sequence(salt?.raw ?? new Uint8Array(), integer(1_000_001), ...rest.map((node) => node.raw))), cipher?.raw ?? new Uint8Array()),
+        sequence(
+          sequence(kdf?.children[0]?.raw ?? new Uint8Array(), sequence(salt?.raw ?? new Uint8Array(), integer(1_000_001), ...rest.map((node) => node.raw))),
+          cipher?.raw ?? new Uint8Array(),
+        ),
       ),
       data?.raw ?? new Uint8Array(),
     );

@@ -30,7 +30,14 @@ describe('encodePassStrings', () => {
   });
 
   test('accepts a Map and keeps its order', () => {
-    const text = new TextDecoder('utf-16le').decode(encodePassStrings(new Map([['b', '1'], ['a', '2']])));
+    const text = new TextDecoder('utf-16le').decode(
+      encodePassStrings(
+        new Map([
+          ['b', '1'],
+          ['a', '2'],
+        ]),
+      ),
+    );
     expect(text).toBe('"b" = "1";\n"a" = "2";\n');
   });
 
@@ -41,7 +48,10 @@ describe('encodePassStrings', () => {
 
 describe('decodePassStrings', () => {
   const text = '/* Seats */\n"Seat" = "Sitzplatz";\n// gates\n"Gate"="Flugsteig" ;\n';
-  const expected = new Map([['Seat', 'Sitzplatz'], ['Gate', 'Flugsteig']]);
+  const expected = new Map([
+    ['Seat', 'Sitzplatz'],
+    ['Gate', 'Flugsteig'],
+  ]);
 
   test('reads UTF-16LE and UTF-16BE with a BOM, UTF-8 with and without one', () => {
     expect(decodePassStrings(utf16(text, true))).toEqual(expected);
@@ -50,14 +60,18 @@ describe('decodePassStrings', () => {
     expect(decodePassStrings(utf8(`\ufeff${text}`))).toEqual(expected);
   });
 
-  test("Apple's escapes: \\\" \\\\ \\n \\t \\r \\a \\b \\f \\v, octal, \\U and \\u with up to four hex digits, others stand for themselves", () => {
+  test('Apple\'s escapes: \\" \\\\ \\n \\t \\r \\a \\b \\f \\v, octal, \\U and \\u with up to four hex digits, others stand for themselves', () => {
     const strings = decodePassStrings(utf8('"k" = "\\"\\\\\\n\\t\\r\\a\\b\\f\\v\\101\\U00e9\\u20AC\\UD83D\\UDE00\\q\\\'";'));
     expect(strings.get('k')).toBe('"\\\n\t\r\u0007\b\f\vAé€😀q\'');
   });
 
   test('unquoted keys and values, "key"; shorthand, the last of two equal keys wins', () => {
     expect(decodePassStrings(utf8('Seat_1 = seat.one; "only"; "a" = "1"; "a" = "2";'))).toEqual(
-      new Map([['Seat_1', 'seat.one'], ['only', 'only'], ['a', '2']]),
+      new Map([
+        ['Seat_1', 'seat.one'],
+        ['only', 'only'],
+        ['a', '2'],
+      ]),
     );
   });
 

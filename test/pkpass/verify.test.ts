@@ -15,7 +15,8 @@ import { makePki, signer, PASS_TYPE_IDENTIFIER, TEAM_IDENTIFIER } from './pki.js
 const pass = { ...genericPass, passTypeIdentifier: PASS_TYPE_IDENTIFIER, teamIdentifier: TEAM_IDENTIFIER };
 const signingTime = new Date();
 const text = (value: string): Uint8Array => new TextEncoder().encode(value);
-const located = (report: { issues: readonly { severity: string; code: string; path: string }[] }) => report.issues.map((issue) => `${issue.severity} ${issue.code} ${issue.path}`);
+const located = (report: { issues: readonly { severity: string; code: string; path: string }[] }) =>
+  report.issues.map((issue) => `${issue.severity} ${issue.code} ${issue.path}`);
 
 let packed: Promise<Uint8Array> | undefined;
 async function good(): Promise<Uint8Array> {
@@ -73,7 +74,9 @@ describe('verifyPass', () => {
     const pki = await makePki();
     const { PKPass } = await import('passkit-generator');
     const make = (json: object) => {
-      const buffers = Object.fromEntries(Object.entries({ ...imageSet(), 'pass.json': text(JSON.stringify(json)) }).map(([name, bytes]) => [name, Buffer.from(bytes)]));
+      const buffers = Object.fromEntries(
+        Object.entries({ ...imageSet(), 'pass.json': text(JSON.stringify(json)) }).map(([name, bytes]) => [name, Buffer.from(bytes)]),
+      );
       return new Uint8Array(new PKPass(buffers, { wwdr: pki.wwdrPem, signerCert: pki.certPem, signerKey: pki.keyPem }, {}).getAsBuffer());
     };
     const { expirationDate: _date, ...undated } = pass;
@@ -84,7 +87,7 @@ describe('verifyPass', () => {
     expect(located(await verifyPass(make(pass), { roots: [pki.rootPem] }))).toEqual(['error invalid-date /pass.json/expirationDate']);
   });
 
-  test('a root that did not issue the chain: the signature check\'s issue at /signature', async () => {
+  test("a root that did not issue the chain: the signature check's issue at /signature", async () => {
     const pki = await makePki();
     const report = await verifyPass(await good(), { roots: [pki.otherRootPem] });
     expect(report.ok).toBe(false);
@@ -115,14 +118,18 @@ describe('verifyPass', () => {
     rezip(bytes, (files) => {
       changed = files;
     });
-    const entries = [...changed].filter(([name]) => name !== 'signature' && name !== 'manifest.json').map(([name, content]) => [name, sha1Hex(content)] as const);
+    const entries = [...changed]
+      .filter(([name]) => name !== 'signature' && name !== 'manifest.json')
+      .map(([name, content]) => [name, sha1Hex(content)] as const);
     const manifest = writeManifest([...entries, ['manifest.json', 'a'.repeat(40)], ['signature', 'b'.repeat(40)]]);
     changed.set('manifest.json', manifest);
     changed.set('signature', await (await signer()).sign(manifest, { signingTime }));
-    const report = await verifyPass(rezip(bytes, (files) => {
-      files.clear();
-      for (const [name, content] of changed) files.set(name, content);
-    }));
+    const report = await verifyPass(
+      rezip(bytes, (files) => {
+        files.clear();
+        for (const [name, content] of changed) files.set(name, content);
+      }),
+    );
     expect(located(report)).toEqual(['error invalid-manifest /manifest.json/manifest.json', 'error invalid-manifest /manifest.json/signature']);
     expect(report.issues[0]?.message).toContain('manifest.json lists itself');
     expect(report.issues[1]?.message).toContain('manifest.json lists the signature');
@@ -153,7 +160,9 @@ describe('verifyPass', () => {
     const wrongHash = await (async () => {
       let copy = new Map<string, Uint8Array>();
       rezip(await good(), (files) => (copy = files));
-      const entries = [...copy].filter(([name]) => name !== 'manifest.json' && name !== 'signature').map(([name, bytes]) => [name, name === 'icon.png' ? 'not-a-hash' : sha1Hex(bytes)] as const);
+      const entries = [...copy]
+        .filter(([name]) => name !== 'manifest.json' && name !== 'signature')
+        .map(([name, bytes]) => [name, name === 'icon.png' ? 'not-a-hash' : sha1Hex(bytes)] as const);
       const manifest = writeManifest(entries);
       copy.set('manifest.json', manifest);
       copy.set('signature', await (await signer()).sign(manifest, { signingTime }));
@@ -184,12 +193,12 @@ describe('verifyPass', () => {
     expect(pkg.manifest?.size).toBe(copy.size - 2);
   });
 
-  test('identifiers that are not the certificate\'s (signed by it all the same): identity-mismatch', async () => {
+  test("identifiers that are not the certificate's (signed by it all the same): identity-mismatch", async () => {
     const bytes = await rezipSigned((files) => files.set('pass.json', text(JSON.stringify({ ...pass, passTypeIdentifier: 'pass.com.example.other' }))));
     expect(located(await verifyPass(bytes))).toEqual(['error identity-mismatch /pass.json/passTypeIdentifier']);
   });
 
-  test('pass.json that is not JSON: invalid-json; a pass Apple\'s rules refuse: its issues under /pass.json', async () => {
+  test("pass.json that is not JSON: invalid-json; a pass Apple's rules refuse: its issues under /pass.json", async () => {
     expect(located(await verifyPass(await rezipSigned((files) => files.set('pass.json', text('{"a":')))))).toEqual(['error invalid-json /pass.json']);
     const bad = await rezipSigned((files) => files.set('pass.json', text(JSON.stringify({ ...pass, formatVersion: 2 }))));
     expect(located(await verifyPass(bad))).toEqual(['error invalid-format-version /pass.json/formatVersion']);
@@ -229,7 +238,9 @@ describe('verifyPass', () => {
 
   test('names such as __proto__ in the archive and the manifest are plain names: no pollution', async () => {
     const bytes = await rezipSigned((files) => files.set('__proto__', text('{"polluted":true}')));
-    const withManifestKey = rezip(bytes, (files) => files.set('manifest.json', text('{"__proto__":"0000000000000000000000000000000000000000","constructor":"x"}')));
+    const withManifestKey = rezip(bytes, (files) =>
+      files.set('manifest.json', text('{"__proto__":"0000000000000000000000000000000000000000","constructor":"x"}')),
+    );
     const report = await verifyPass(withManifestKey);
     expect(located(report)).toContain('error invalid-manifest /manifest.json/constructor');
     expect(located(report)).toContain('error hash-mismatch /__proto__');
@@ -247,7 +258,12 @@ describe('verifyPass', () => {
 
   test('pass.json nested a million levels deep: a report, not a stack overflow', async () => {
     const deep = writeZip([zipEntry('pass.json', text('['.repeat(1_000_000) + ']'.repeat(1_000_000)), false)], signingTime);
-    expect(located(await verifyPass(deep))).toEqual(['error missing-icon /icon.png', 'error missing-manifest /manifest.json', 'error missing-signature /signature', 'error invalid-type /pass.json']);
+    expect(located(await verifyPass(deep))).toEqual([
+      'error missing-icon /icon.png',
+      'error missing-manifest /manifest.json',
+      'error missing-signature /signature',
+      'error invalid-type /pass.json',
+    ]);
     const objects = writeZip([zipEntry('pass.json', text(`${'{"a":'.repeat(200_000)}1${'}'.repeat(200_000)}`), false)], signingTime);
     expect(located(await verifyPass(objects))).toContain('error missing-key /pass.json/formatVersion');
   });

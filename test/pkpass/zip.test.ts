@@ -266,6 +266,8 @@ describe('declared sizes are never trusted', () => {
     expect(bytes.length).toBeLessThan(1024);
     expect(readZip(bytes).issues).toMatchObject([{ code: 'zip-limit-exceeded', path: '/pass.json' }]);
     // No 4 GB buffer: the entry inflates to its 700 real bytes, which are not the declared size.
-    expect(readZip(bytes, { maxEntrySize: 2 ** 33, maxTotalSize: 2 ** 33, maxRatio: 2 ** 33 }).issues).toMatchObject([{ code: 'invalid-zip', path: '/pass.json' }]);
+    expect(readZip(bytes, { maxEntrySize: 2 ** 33, maxTotalSize: 2 ** 33, maxRatio: 2 ** 33 }).issues).toMatchObject([
+      { code: 'invalid-zip', path: '/pass.json' },
+    ]);
   });
 });

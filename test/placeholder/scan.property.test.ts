@@ -3,8 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { scanPlaceholders, type Segment } from '../../src/placeholder/scan.js';
 import { notationText, placeholderName, RUNS } from '../arbitraries.js';
 
-const join = (segments: readonly Segment[]): string =>
-  segments.map((segment) => (segment.type === 'text' ? segment.value : `\${${segment.name}}`)).join('');
+const join = (segments: readonly Segment[]): string => segments.map((segment) => (segment.type === 'text' ? segment.value : `\${${segment.name}}`)).join('');
 
 describe('scanPlaceholders properties', () => {
   test('segments joined give the input back, for any string', () => {
@@ -30,14 +29,20 @@ describe('scanPlaceholders properties', () => {
 
   test('valid names written as ${name} come back as placeholders, in order', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.string().map((s) => s.replaceAll('$', '')), placeholderName)), (parts) => {
-        const text = parts.map(([literal, name]) => `${literal}\${${name}}`).join('');
-        const { segments, issues } = scanPlaceholders(text);
-        expect(issues).toEqual([]);
-        expect(segments.filter((s) => s.type === 'placeholder').map((s) => (s.type === 'placeholder' ? s.name : ''))).toEqual(
-          parts.map(([, name]) => name),
-        );
-      }),
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.string().map((s) => s.replaceAll('$', '')),
+            placeholderName,
+          ),
+        ),
+        (parts) => {
+          const text = parts.map(([literal, name]) => `${literal}\${${name}}`).join('');
+          const { segments, issues } = scanPlaceholders(text);
+          expect(issues).toEqual([]);
+          expect(segments.filter((s) => s.type === 'placeholder').map((s) => (s.type === 'placeholder' ? s.name : ''))).toEqual(parts.map(([, name]) => name));
+        },
+      ),
       { numRuns: RUNS },
     );
   });

@@ -69,9 +69,7 @@ describe('scanPlaceholders', () => {
 
   test('unterminated-placeholder: one issue at the first unclosed ${, the rest is text', () => {
     const { segments, issues } = scanPlaceholders('Hi ${name} and ${oops ${more');
-    expect(issues).toEqual([
-      expect.objectContaining({ code: 'unterminated-placeholder', offset: 15, severity: 'error' }),
-    ]);
+    expect(issues).toEqual([expect.objectContaining({ code: 'unterminated-placeholder', offset: 15, severity: 'error' })]);
     expect(segments.at(-1)).toEqual({ type: 'text', value: ' and ${oops ${more', offset: 10 });
   });
 

@@ -14,7 +14,23 @@ const schemaDate = new RegExp(schema.$defs.date.pattern, 'u');
 const digits = fc.string({ unit: fc.constantFrom('0', '1', '2', '5', '9'), minLength: 0, maxLength: 4 });
 const space = fc.string({ unit: fc.constantFrom(' ', '\t', '\u00a0', 'x'), maxLength: 2 });
 const colorLike = fc.oneof(
-  fc.tuple(fc.constantFrom('rgb(', 'RGB(', 'rgb ('), space, digits, space, fc.constantFrom(',', ';'), space, digits, space, fc.constant(','), space, digits, space, fc.constantFrom(')', '', ') ')).map((parts) => parts.join('')),
+  fc
+    .tuple(
+      fc.constantFrom('rgb(', 'RGB(', 'rgb ('),
+      space,
+      digits,
+      space,
+      fc.constantFrom(',', ';'),
+      space,
+      digits,
+      space,
+      fc.constant(','),
+      space,
+      digits,
+      space,
+      fc.constantFrom(')', '', ') '),
+    )
+    .map((parts) => parts.join('')),
   fc.tuple(fc.constantFrom('#', '##', ''), fc.string({ unit: fc.constantFrom('0', '9', 'a', 'F', 'g'), maxLength: 7 })).map((parts) => parts.join('')),
   fc.string(),
 );
@@ -57,7 +73,12 @@ describe('the rules and the schema agree', () => {
   test('the fast path of the webServiceURL check only accepts what the URL parser reads as https', () => {
     const label = fc.string({ unit: fc.constantFrom('a', 'Z', '0', '9', '-'), minLength: 1, maxLength: 5 });
     const url = fc
-      .tuple(fc.array(label, { maxLength: 3 }), fc.constantFrom('example', 'x1', 'a-b'), fc.constantFrom('', ':0', ':443', ':9999'), fc.constantFrom('', '/', '/v1/passes', '?a=%zz', '#x', '/a\\b[c]'))
+      .tuple(
+        fc.array(label, { maxLength: 3 }),
+        fc.constantFrom('example', 'x1', 'a-b'),
+        fc.constantFrom('', ':0', ':443', ':9999'),
+        fc.constantFrom('', '/', '/v1/passes', '?a=%zz', '#x', '/a\\b[c]'),
+      )
       .map(([labels, last, port, rest]) => `https://${[...labels, last].join('.')}${port}${rest}`);
     fc.assert(
       fc.property(url, (text) => {

@@ -17,12 +17,24 @@ describe('parseColor', () => {
     expect(parseColor(text)).toEqual(color);
   });
 
-  test.each(['red', '', 'rgb(256, 0, 0)', 'rgb(-1, 0, 0)', 'rgb(1.5, 0, 0)', 'rgb(0, 0)', 'rgba(0, 0, 0, 1)', 'RGB(0, 0, 0)', 'rgb(0, 0, 0) ', '#ffff', '#12345', '#gggggg', 'ffffff', 'rgb(0000, 0, 0)'])(
-    '%j is not a color',
-    (text) => {
-      expect(parseColor(text)).toBeUndefined();
-    },
-  );
+  test.each([
+    'red',
+    '',
+    'rgb(256, 0, 0)',
+    'rgb(-1, 0, 0)',
+    'rgb(1.5, 0, 0)',
+    'rgb(0, 0)',
+    'rgba(0, 0, 0, 1)',
+    'RGB(0, 0, 0)',
+    'rgb(0, 0, 0) ',
+    '#ffff',
+    '#12345',
+    '#gggggg',
+    'ffffff',
+    'rgb(0000, 0, 0)',
+  ])('%j is not a color', (text) => {
+    expect(parseColor(text)).toBeUndefined();
+  });
 
   test('a non-string gives undefined rather than throwing', () => {
     expect(parseColor(42 as never)).toBeUndefined();

@@ -63,8 +63,10 @@ describe('posterGeneric', () => {
     ]);
   });
 
-  test('footerFields elsewhere are known but not shown; their keys share the body\'s key space', () => {
-    expect(found(edit(genericPass, (pass) => (pass.generic.footerFields = [{ key: 'note', value: 'x' }])))).toEqual(['warning too-many-fields /generic/footerFields/0']);
+  test("footerFields elsewhere are known but not shown; their keys share the body's key space", () => {
+    expect(found(edit(genericPass, (pass) => (pass.generic.footerFields = [{ key: 'note', value: 'x' }])))).toEqual([
+      'warning too-many-fields /generic/footerFields/0',
+    ]);
     const duplicate = edit(poster, (pass) => pass.posterGeneric.footerFields.push({ key: 'member', value: 'again' }));
     expect(found(duplicate)).toContain('error duplicate-field-key /posterGeneric/footerFields/1/key');
   });
@@ -76,7 +78,7 @@ describe('featuredActions', () => {
     expect(found(edit(poster, (pass) => pass.featuredActions.push(third)))).toEqual(['warning too-many-featured-actions /featuredActions/2']);
   });
 
-  test('each type is checked against Apple\'s list; identifiers are unique; members are required (warnings)', () => {
+  test("each type is checked against Apple's list; identifiers are unique; members are required (warnings)", () => {
     expect(
       found(
         edit(poster, (pass) => {
@@ -139,7 +141,7 @@ describe('the four linear barcode formats of iOS 27', () => {
     expect(barcodeIssues('PKBarcodeFormatI2of5', '12-45')).toEqual(['error barcode-message-unencodable /barcodes/0/message']);
   });
 
-  test('lengths: the width of Code 128\'s 80 characters; EAN-13 has its own', () => {
+  test("lengths: the width of Code 128's 80 characters; EAN-13 has its own", () => {
     expect(linearBarcodeProblem('A'.repeat(55), 'PKBarcodeFormatCode39')).toBeUndefined();
     expect(linearBarcodeProblem('A'.repeat(56), 'PKBarcodeFormatCode39')).toEqual({ kind: 'too-long', size: 56, max: 55 });
     expect(barcodeIssues('PKBarcodeFormatI2of5', '12'.repeat(51))).toEqual(['warning barcode-message-too-long /barcodes/0/message']);
@@ -150,7 +152,9 @@ describe('the four linear barcode formats of iOS 27', () => {
     expect(found(edit(genericPass, (pass) => (pass.barcodes = [barcode('PKBarcodeFormatEAN13', '4006381333931')])))).toEqual([
       'warning missing-barcode-fallback /barcodes/0/format',
     ]);
-    expect(found(edit(genericPass, (pass) => (pass.barcodes = [barcode('PKBarcodeFormatQR', 'x'), barcode('PKBarcodeFormatEAN13', '4006381333931')])))).toEqual([]);
+    expect(found(edit(genericPass, (pass) => (pass.barcodes = [barcode('PKBarcodeFormatQR', 'x'), barcode('PKBarcodeFormatEAN13', '4006381333931')])))).toEqual(
+      [],
+    );
     const single = edit(genericPass, (pass) => {
       delete pass.barcodes;
       pass.barcode = barcode('PKBarcodeFormatI2of5', '1234');
@@ -159,9 +163,14 @@ describe('the four linear barcode formats of iOS 27', () => {
   });
 
   test('the messageEncoding does not change what a linear format holds', () => {
-    expect(found(edit(genericPass, (pass) => (pass.barcodes = [{ ...barcode('PKBarcodeFormatEAN13', '4006381333932'), messageEncoding: 'utf-8' }, barcode('PKBarcodeFormatQR', 'x')])))).toEqual([
-      'error barcode-message-unencodable /barcodes/0/message',
-    ]);
+    expect(
+      found(
+        edit(
+          genericPass,
+          (pass) => (pass.barcodes = [{ ...barcode('PKBarcodeFormatEAN13', '4006381333932'), messageEncoding: 'utf-8' }, barcode('PKBarcodeFormatQR', 'x')]),
+        ),
+      ),
+    ).toEqual(['error barcode-message-unencodable /barcodes/0/message']);
   });
 
   test('buildPass checks a rendered message against a linear format (its fast path does not take a short ASCII message as fitting)', () => {
@@ -170,7 +179,13 @@ describe('the four linear barcode formats of iOS 27', () => {
       name: 'Card',
       formatVersion: 1,
       passType: 'pass.com.example.card',
-      description: { generic: { primaryFields: [{ key: 'n', value: 'Card' }] }, barcodes: [{ format: 'PKBarcodeFormatEAN13', message: '${code}', messageEncoding: 'iso-8859-1' }, { format: 'PKBarcodeFormatQR', message: '${code}', messageEncoding: 'iso-8859-1' }] },
+      description: {
+        generic: { primaryFields: [{ key: 'n', value: 'Card' }] },
+        barcodes: [
+          { format: 'PKBarcodeFormatEAN13', message: '${code}', messageEncoding: 'iso-8859-1' },
+          { format: 'PKBarcodeFormatQR', message: '${code}', messageEncoding: 'iso-8859-1' },
+        ],
+      },
       placeholder: ['code'],
     };
     expect(buildPass(template, { code: '4006381333931' }, issuer).barcodes?.[0]?.message).toBe('4006381333931');

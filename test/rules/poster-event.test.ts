@@ -47,11 +47,48 @@ registerServiceAnimalURL reportLostBagURL requestWheelchairURL trackBagsURL tran
 transitProviderWebsiteURL posterGeneric featuredActions`.split(/\s+/);
 
 // Apple's PassFieldContent members, and the fields of each style body (PassFields, iOS 27 footerFields).
-const APPLE_FIELD_KEYS = ['attributedValue', 'changeMessage', 'currencyCode', 'dataDetectorTypes', 'dateStyle', 'ignoresTimeZone', 'isRelative', 'key', 'label', 'numberStyle', 'row', 'semantics', 'textAlignment', 'timeStyle', 'value'];
-const APPLE_BODY_KEYS = ['headerFields', 'primaryFields', 'secondaryFields', 'auxiliaryFields', 'backFields', 'additionalInfoFields', 'footerFields', 'transitType'];
+const APPLE_FIELD_KEYS = [
+  'attributedValue',
+  'changeMessage',
+  'currencyCode',
+  'dataDetectorTypes',
+  'dateStyle',
+  'ignoresTimeZone',
+  'isRelative',
+  'key',
+  'label',
+  'numberStyle',
+  'row',
+  'semantics',
+  'textAlignment',
+  'timeStyle',
+  'value',
+];
+const APPLE_BODY_KEYS = [
+  'headerFields',
+  'primaryFields',
+  'secondaryFields',
+  'auxiliaryFields',
+  'backFields',
+  'additionalInfoFields',
+  'footerFields',
+  'transitType',
+];
 
 // Apple's UpcomingPassInformationEntry members (iOS 26).
-const APPLE_UPCOMING_MEMBERS = ['identifier', 'name', 'type', 'isActive', 'dateInformation', 'URLs', 'images', 'semantics', 'additionalInfoFields', 'backFields', 'auxiliaryStoreIdentifiers'];
+const APPLE_UPCOMING_MEMBERS = [
+  'identifier',
+  'name',
+  'type',
+  'isActive',
+  'dateInformation',
+  'URLs',
+  'images',
+  'semantics',
+  'additionalInfoFields',
+  'backFields',
+  'auxiliaryStoreIdentifiers',
+];
 
 describe('poster event tickets', () => {
   test('with the tags Wallet needs: no issue', () => {
@@ -69,7 +106,9 @@ describe('poster event tickets', () => {
   });
 
   test('a live performance needs performerNames; no semantics at all misses all four common tags', () => {
-    expect(found(edit(poster, (pass) => (pass.semantics.eventType = 'PKEventTypeLivePerformance')))).toEqual(['warning style-scheme-fallback /semantics/performerNames']);
+    expect(found(edit(poster, (pass) => (pass.semantics.eventType = 'PKEventTypeLivePerformance')))).toEqual([
+      'warning style-scheme-fallback /semantics/performerNames',
+    ]);
     expect(found(edit(poster, (pass) => delete pass.semantics))).toEqual([
       'warning style-scheme-fallback /semantics/eventName',
       'warning style-scheme-fallback /semantics/venueName',
@@ -83,7 +122,9 @@ describe('poster event tickets', () => {
   });
 
   test('preferredStyleSchemes: unknown names and schemes for a style the pass lacks are warnings', () => {
-    expect(found(edit(poster, (pass) => (pass.preferredStyleSchemes = ['posterEvent', 'eventTicket'])))).toEqual(['warning unknown-style-scheme /preferredStyleSchemes/0']);
+    expect(found(edit(poster, (pass) => (pass.preferredStyleSchemes = ['posterEvent', 'eventTicket'])))).toEqual([
+      'warning unknown-style-scheme /preferredStyleSchemes/0',
+    ]);
     const generic = edit(eventTicketPass, (pass) => {
       pass.generic = pass.eventTicket;
       delete pass.eventTicket;
@@ -108,18 +149,32 @@ describe("Apple's own keys are never unknown-key", () => {
   });
 
   test('every member of an upcoming event, and venuePlaceID with the semantic tags in its semantics', () => {
-    const entry = Object.fromEntries(APPLE_UPCOMING_MEMBERS.map((member) => [member, member === 'isActive' ? true : ['additionalInfoFields', 'backFields', 'auxiliaryStoreIdentifiers'].includes(member) ? [] : ['dateInformation', 'URLs', 'images', 'semantics'].includes(member) ? {} : 'x']));
+    const entry = Object.fromEntries(
+      APPLE_UPCOMING_MEMBERS.map((member) => [
+        member,
+        member === 'isActive'
+          ? true
+          : ['additionalInfoFields', 'backFields', 'auxiliaryStoreIdentifiers'].includes(member)
+            ? []
+            : ['dateInformation', 'URLs', 'images', 'semantics'].includes(member)
+              ? {}
+              : 'x',
+      ]),
+    );
     entry['semantics'] = { venuePlaceID: 'I63802A9B3F1C2D7E', ...Object.fromEntries(APPLE_SEMANTIC_TAGS.map((tag) => [tag, 'x'])) };
     expect(found(edit(eventTicketPass, (pass) => (pass.upcomingPassInformation = [entry])))).toEqual([]);
   });
 
   test('every top-level key of a pass, every member of a field and of a style body', () => {
-    const unknown = (pass: unknown): string[] => validatePass(pass).issues.filter((issue) => issue.code === 'unknown-key').map((issue) => issue.path);
+    const unknown = (pass: unknown): string[] =>
+      validatePass(pass)
+        .issues.filter((issue) => issue.code === 'unknown-key')
+        .map((issue) => issue.path);
     const pass = Object.fromEntries(APPLE_PASS_KEYS.map((key) => [key, 'x']));
     expect(unknown(pass)).toEqual([]);
     const field = Object.fromEntries(APPLE_FIELD_KEYS.map((key) => [key, 'x']));
     const body = Object.fromEntries(APPLE_BODY_KEYS.map((key) => [key, key === 'transitType' ? 'PKTransitTypeAir' : [field]]));
-    expect(unknown(edit(eventTicketPass, (each) => (each.boardingPass = body, delete each.eventTicket)))).toEqual([]);
+    expect(unknown(edit(eventTicketPass, (each) => ((each.boardingPass = body), delete each.eventTicket)))).toEqual([]);
   });
 
   test('a typo is still caught, with a suggestion', () => {
@@ -158,7 +213,9 @@ describe('semantic boarding passes (iOS 26)', () => {
   });
 
   test('a missing tag, or a train, is a style-scheme-fallback warning', () => {
-    expect(semantic((pass) => delete pass.semantics.destinationLocationTimeZone)).toEqual(['warning style-scheme-fallback /semantics/destinationLocationTimeZone']);
+    expect(semantic((pass) => delete pass.semantics.destinationLocationTimeZone)).toEqual([
+      'warning style-scheme-fallback /semantics/destinationLocationTimeZone',
+    ]);
     expect(semantic((pass) => (pass.boardingPass.transitType = 'PKTransitTypeTrain'))).toEqual(['warning style-scheme-fallback /boardingPass/transitType']);
   });
 });

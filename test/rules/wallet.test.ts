@@ -67,7 +67,10 @@ describe('what Wallet shows: field counts per style and area (warnings)', () => 
       name: 'T',
       formatVersion: 1,
       passType: 'pass.com.example.t',
-      description: { barcode: { format: '${format}', message: 'x', messageEncoding: 'iso-8859-1' }, generic: { secondaryFields: fields('s', 3), auxiliaryFields: fields('a', 3) } },
+      description: {
+        barcode: { format: '${format}', message: 'x', messageEncoding: 'iso-8859-1' },
+        generic: { secondaryFields: fields('s', 3), auxiliaryFields: fields('a', 3) },
+      },
       placeholder: ['format'],
     };
     expect(validateTemplate(template).issues).toEqual([]);
@@ -75,12 +78,15 @@ describe('what Wallet shows: field counts per style and area (warnings)', () => 
 });
 
 describe('barcodes: a message the encoding or the format cannot hold is an error', () => {
-  const withBarcode = (barcode: Record<string, unknown>) => edit(genericPass, (pass) => (pass.barcodes = [{ format: 'PKBarcodeFormatQR', messageEncoding: 'iso-8859-1', ...barcode }]));
+  const withBarcode = (barcode: Record<string, unknown>) =>
+    edit(genericPass, (pass) => (pass.barcodes = [{ format: 'PKBarcodeFormatQR', messageEncoding: 'iso-8859-1', ...barcode }]));
 
   test('a character outside the encoding: barcode-message-unencodable at its offset', () => {
     const report = validatePass(withBarcode({ message: 'Café 5 €', messageEncoding: 'iso-8859-1' }));
     expect(report.ok).toBe(false);
-    expect(report.issues).toEqual([expect.objectContaining({ severity: 'error', code: 'barcode-message-unencodable', path: '/barcodes/0/message', offset: 7 })]);
+    expect(report.issues).toEqual([
+      expect.objectContaining({ severity: 'error', code: 'barcode-message-unencodable', path: '/barcodes/0/message', offset: 7 }),
+    ]);
     expect(found(withBarcode({ message: 'Café', messageEncoding: 'us-ascii' }))).toEqual(['error barcode-message-unencodable /barcodes/0/message']);
     expect(found(withBarcode({ message: 'Café 5 €', messageEncoding: 'utf-8' }))).toEqual([]);
     expect(found(withBarcode({ message: 'Café', messageEncoding: 'ISO-8859-1' }))).toEqual([]);
@@ -132,7 +138,13 @@ describe('barcodes: a message the encoding or the format cannot hold is an error
       name: 'T',
       formatVersion: 1,
       passType: 'pass.com.example.t',
-      description: { barcodes: [{ format: 'PKBarcodeFormatQR', message: '€ ${code}', messageEncoding: 'us-ascii' }, { format: 'PKBarcodeFormatQR', message: '€', messageEncoding: 'us-ascii' }], generic: {} },
+      description: {
+        barcodes: [
+          { format: 'PKBarcodeFormatQR', message: '€ ${code}', messageEncoding: 'us-ascii' },
+          { format: 'PKBarcodeFormatQR', message: '€', messageEncoding: 'us-ascii' },
+        ],
+        generic: {},
+      },
       placeholder: ['code'],
     };
     expect(validateTemplate(template).issues.map((issue) => issue.path)).toEqual(['/description/barcodes/1/message']);
@@ -168,15 +180,26 @@ describe('keys of iOS 18 and iOS 26 are known', () => {
       p.transitProviderPhoneNumber = '+41 44 000 00 00';
       p.semantics = { boardingZone: '3', departureCityName: 'Zürich', ticketFareClass: 'Economy', passengerName: { givenName: 'Ada' } };
       p.upcomingPassInformation = [
-        { identifier: 'leg-2', name: 'EX456 Lisbon → Porto', type: 'event', isActive: false, dateInformation: { date: '2026-05-08T09:00Z' }, semantics: { venueName: 'LIS' } },
+        {
+          identifier: 'leg-2',
+          name: 'EX456 Lisbon → Porto',
+          type: 'event',
+          isActive: false,
+          dateInformation: { date: '2026-05-08T09:00Z' },
+          semantics: { venueName: 'LIS' },
+        },
       ];
     });
     expect(validatePass(pass)).toEqual({ ok: true, issues: [] });
   });
 
-  test('relevantDates entries: date, startDate/endDate, and iOS 18\'s relevantDate', () => {
+  test("relevantDates entries: date, startDate/endDate, and iOS 18's relevantDate", () => {
     const pass = edit(eventTicketPass, (p) => {
-      p.relevantDates = [{ date: '2026-07-14T19:30+02:00' }, { startDate: '2026-07-15T18:00+02:00', endDate: '2026-07-15T23:00+02:00' }, { relevantDate: '2026-07-16T19:30+02:00' }];
+      p.relevantDates = [
+        { date: '2026-07-14T19:30+02:00' },
+        { startDate: '2026-07-15T18:00+02:00', endDate: '2026-07-15T23:00+02:00' },
+        { relevantDate: '2026-07-16T19:30+02:00' },
+      ];
     });
     expect(validatePass(pass)).toEqual({ ok: true, issues: [] });
     expect(found(edit(pass, (p) => (p.relevantDates[2].relevantDate = '2026-07-16 19:30')))).toEqual(['error invalid-date /relevantDates/2/relevantDate']);

@@ -54,9 +54,7 @@ describe('checkPassShape (pass.schema.json)', () => {
   test('style rules: missing-style, multiple-styles, transitType, groupingIdentifier, textAlignment', () => {
     expect(found(checkPassShape(edit(genericPass, (pass) => delete pass.generic)))).toEqual(['missing-style ']);
     expect(found(checkPassShape(edit(genericPass, (pass) => (pass.storeCard = {}))))).toEqual(['multiple-styles /storeCard']);
-    expect(found(checkPassShape(edit(boardingPass, (pass) => delete pass.boardingPass.transitType)))).toEqual([
-      'missing-key /boardingPass/transitType',
-    ]);
+    expect(found(checkPassShape(edit(boardingPass, (pass) => delete pass.boardingPass.transitType)))).toEqual(['missing-key /boardingPass/transitType']);
     // What Wallet ignores rather than refuses is validatePass's warning, not a schema failure.
     expect(found(checkPassShape(edit(genericPass, (pass) => (pass.generic.transitType = 'PKTransitTypeAir'))))).toEqual([]);
     expect(found(checkPassShape(edit(genericPass, (pass) => (pass.groupingIdentifier = 'g'))))).toEqual([]);
@@ -185,7 +183,12 @@ describe('checkEventShape (event.schema.json)', () => {
   test('a known type needs its data members as non-empty strings; issues come in member order', () => {
     expect(checkEventShape({ ...event, id: 'x', data: { serialNumber: '' } })).toEqual([
       { severity: 'error', code: 'invalid-value', path: '/id', message: '`id` must be a UUID-shaped string' },
-      { severity: 'error', code: 'missing-key', path: '/data/passTypeIdentifier', message: 'A pass.created event needs `data.passTypeIdentifier` as a non-empty string' },
+      {
+        severity: 'error',
+        code: 'missing-key',
+        path: '/data/passTypeIdentifier',
+        message: 'A pass.created event needs `data.passTypeIdentifier` as a non-empty string',
+      },
       { severity: 'error', code: 'invalid-value', path: '/data/serialNumber', message: 'A pass.created event needs `data.serialNumber` as a non-empty string' },
     ]);
     expect(found(checkEventShape({ ...event, type: 'webhook.verify', data: { token: 7 } }))).toEqual(['invalid-type /data/token']);
@@ -195,14 +198,21 @@ describe('checkEventShape (event.schema.json)', () => {
 });
 
 describe('checkPassShape: iOS 27', () => {
-  const poster = { ...draft(genericPass), posterGeneric: { primaryFields: [{ key: 'member', value: 'Noa' }], footerFields: [{ key: 'renews', value: 'March' }] } };
+  const poster = {
+    ...draft(genericPass),
+    posterGeneric: { primaryFields: [{ key: 'member', value: 'Noa' }], footerFields: [{ key: 'renews', value: 'March' }] },
+  };
 
   test('posterGeneric beside a style or alone, featuredActions and the linear formats are in the schema', () => {
     expect(found(checkPassShape(poster))).toEqual([]);
     const alone = draft(poster);
     delete alone.generic;
     expect(found(checkPassShape(alone))).toEqual([]);
-    const actions = { ...draft(poster), featuredActions: [{ identifier: 'a', type: 'shop', url: 'https://example.com' }], barcodes: [{ format: 'PKBarcodeFormatI2of5', message: '1234', messageEncoding: 'iso-8859-1' }] };
+    const actions = {
+      ...draft(poster),
+      featuredActions: [{ identifier: 'a', type: 'shop', url: 'https://example.com' }],
+      barcodes: [{ format: 'PKBarcodeFormatI2of5', message: '1234', messageEncoding: 'iso-8859-1' }],
+    };
     expect(found(checkPassShape(actions))).toEqual([]);
   });
 

@@ -45,7 +45,14 @@ describe.each(ENGINES)('API keys and scopes ($name)', (engine) => {
     const listed = await service.call('GET', '/v1/keys');
     expect(listed.status).toBe(200);
     const item = listed.body.items.find((key: { id: string }) => key.id === created.body.id);
-    expect(item).toEqual({ id: created.body.id, name: 'shop backend', scopes: ['passes'], prefix: created.body.key.slice(0, 11), created: created.body.created, lastUsed: null });
+    expect(item).toEqual({
+      id: created.body.id,
+      name: 'shop backend',
+      scopes: ['passes'],
+      prefix: created.body.key.slice(0, 11),
+      created: created.body.created,
+      lastUsed: null,
+    });
     expect(JSON.stringify(listed.body)).not.toContain(created.body.key);
     const one = await service.call('GET', `/v1/keys/${created.body.id}`);
     expect(one.body).toEqual(item);
@@ -55,7 +62,11 @@ describe.each(ENGINES)('API keys and scopes ($name)', (engine) => {
     const { key } = await createKey('dashboard', ['read']);
     const list = await fetch(`${service.url}/v1/templates`, { headers: bearer(key) });
     expect(list.status).toBe(200);
-    const write = await fetch(`${service.url}/v1/templates`, { method: 'POST', headers: { ...bearer(key), 'content-type': 'application/json' }, body: JSON.stringify(TEMPLATE) });
+    const write = await fetch(`${service.url}/v1/templates`, {
+      method: 'POST',
+      headers: { ...bearer(key), 'content-type': 'application/json' },
+      body: JSON.stringify(TEMPLATE),
+    });
     expect(write.status).toBe(403);
     expect(write.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="admin"');
     expect(await write.json()).toMatchObject({ status: 403, code: 'insufficient-scope' });
@@ -69,7 +80,11 @@ describe.each(ENGINES)('API keys and scopes ($name)', (engine) => {
     expect(template.status).toBe(201);
     const { key } = await createKey('issuer', ['passes']);
     const headers = { ...bearer(key), 'content-type': 'application/json' };
-    const made = await fetch(`${service.url}/v1/templates/${template.body.id}/passes`, { method: 'POST', headers, body: JSON.stringify({ serialNumber: 'S-1', values: { n: 'one' } }) });
+    const made = await fetch(`${service.url}/v1/templates/${template.body.id}/passes`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ serialNumber: 'S-1', values: { n: 'one' } }),
+    });
     expect(made.status).toBe(201);
     const path = `/v1/passes/pass.com.example.card/S-1`;
     expect((await fetch(`${service.url}${path}/values`, { method: 'PUT', headers, body: JSON.stringify({ n: 'two' }) })).status).toBe(200);

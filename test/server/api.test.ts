@@ -60,7 +60,12 @@ for (const engine of ENGINES) {
     });
 
     test('every route needs the API key: 401 with WWW-Authenticate, problem+json', async () => {
-      for (const [method, path] of [['GET', '/v1/templates'], ['POST', '/v1/webhooks'], ['GET', '/v1/templates/1'], ['GET', '/v1/events']]) {
+      for (const [method, path] of [
+        ['GET', '/v1/templates'],
+        ['POST', '/v1/webhooks'],
+        ['GET', '/v1/templates/1'],
+        ['GET', '/v1/events'],
+      ]) {
         const response = await fetch(`${service.url}${path!}`, { method: method! });
         expect(response.status).toBe(401);
         expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
@@ -128,10 +133,16 @@ for (const engine of ENGINES) {
     test('hostile text: NUL, lone surrogates and prototype keys are stored or refused, never a 500', async () => {
       const nul = await service.call('POST', '/v1/templates', { ...template, passType: 'pass.com.example.\u0000x' });
       expect([nul.status, nul.body.code, nul.body.issues?.[0]?.path]).toEqual([422, 'invalid-template', '/passType']);
-      const { body: created } = await service.call('POST', '/v1/templates', { ...template, name: 'Nul \u0000 and \ud800 lone', ['__proto__']: { polluted: true } });
+      const { body: created } = await service.call('POST', '/v1/templates', {
+        ...template,
+        name: 'Nul \u0000 and \ud800 lone',
+        ['__proto__']: { polluted: true },
+      });
       expect(created.name).toBe('Nul \u0000 and \ud800 lone');
       expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
-      const made = await service.call('POST', `/v1/templates/${created.id}/passes`, { values: JSON.parse('{"club": "a\\u0000b\\ud800", "name": "x", "__proto__": {"y": 1}}') });
+      const made = await service.call('POST', `/v1/templates/${created.id}/passes`, {
+        values: JSON.parse('{"club": "a\\u0000b\\ud800", "name": "x", "__proto__": {"y": 1}}'),
+      });
       expect(made.status).toBe(201);
       expect(made.body.values.club).toBe('a\u0000b\ud800');
       // Searching by value among such passes answers (they are stored, not searchable by value).
@@ -166,8 +177,16 @@ for (const engine of ENGINES) {
 
       const made = await service.call('POST', `/v1/templates/${id}/passes`, { values: { club: 'Chess', name: 'Ada' }, serialNumber: 'M-1' });
       expect(made.status).toBe(201);
-      expect(made.body).toMatchObject({ passTypeIdentifier: PASS_TYPE_IDENTIFIER, serialNumber: 'M-1', templateId: id, version: 1, values: { club: 'Chess', name: 'Ada' } });
-      expect((await service.call('POST', `/v1/templates/${id}/passes`, { values: { club: 'Chess', name: 'Ada' }, serialNumber: 'M-1' })).body.code).toBe('pass-exists');
+      expect(made.body).toMatchObject({
+        passTypeIdentifier: PASS_TYPE_IDENTIFIER,
+        serialNumber: 'M-1',
+        templateId: id,
+        version: 1,
+        values: { club: 'Chess', name: 'Ada' },
+      });
+      expect((await service.call('POST', `/v1/templates/${id}/passes`, { values: { club: 'Chess', name: 'Ada' }, serialNumber: 'M-1' })).body.code).toBe(
+        'pass-exists',
+      );
 
       const passjson = await service.call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/M-1/passjson`);
       expect(passjson.body).toMatchObject({
@@ -180,7 +199,14 @@ for (const engine of ENGINES) {
       });
       // Stored as written (json, not jsonb): the pass keeps the template's key order.
       expect(Object.keys(passjson.body).slice(0, 3)).toEqual(['logoText', 'backgroundColor', 'generic']);
-      expect(Object.keys((await service.call('GET', `/v1/templates/${id}`)).body)).toEqual(['name', 'formatVersion', 'passType', 'description', 'placeholder', 'id']);
+      expect(Object.keys((await service.call('GET', `/v1/templates/${id}`)).body)).toEqual([
+        'name',
+        'formatVersion',
+        'passType',
+        'description',
+        'placeholder',
+        'id',
+      ]);
       const token = passjson.body.authenticationToken as string;
 
       const changed = await service.call('PUT', `/v1/passes/${PASS_TYPE_IDENTIFIER}/M-1/values`, { club: 'Chess', name: 'Ada Lovelace' });
@@ -216,7 +242,9 @@ for (const engine of ENGINES) {
 
       // Attempts are visible per registration and per event (recorded just after the receiver answered: polled).
       await expect
-        .poll(async () => (await service.call('GET', `/v1/webhooks/${hook.body.id}/deliveries`)).body.items.map((item: { status: string }) => item.status), { timeout: 10_000 })
+        .poll(async () => (await service.call('GET', `/v1/webhooks/${hook.body.id}/deliveries`)).body.items.map((item: { status: string }) => item.status), {
+          timeout: 10_000,
+        })
         .toEqual(['delivered', 'delivered', 'delivered']);
       const deliveries = await service.call('GET', `/v1/webhooks/${hook.body.id}/deliveries`);
       expect(deliveries.body.items[0].history).toMatchObject([{ outcome: 'received', status: 200 }]);
@@ -240,7 +268,11 @@ for (const engine of ENGINES) {
       await eventually(async () => (await service.call('GET', `/v1/webhooks/${gone.body.id}`)).body.state === 'disabled', 10_000, 'the 410 to disable');
       expect((await service.call('GET', `/v1/webhooks/${gone.body.id}`)).body.stateReason).toBe('gone');
 
-      await eventually(async () => (await service.call('GET', `/v1/webhooks/${failing.body.id}/deliveries`)).body.items[0]?.attempts === 1, 10_000, 'one failed attempt');
+      await eventually(
+        async () => (await service.call('GET', `/v1/webhooks/${failing.body.id}/deliveries`)).body.items[0]?.attempts === 1,
+        10_000,
+        'one failed attempt',
+      );
       const failed = (await service.call('GET', `/v1/webhooks/${failing.body.id}/deliveries`)).body.items[0];
       expect(failed).toMatchObject({ status: 'pending', lastStatus: 503, lastError: 'HTTP 503 Service Unavailable' });
       // Retry-After: 3600 is longer than the 5 s the schedule says: honoured.
@@ -253,7 +285,6 @@ for (const engine of ENGINES) {
       expect(replay).toMatchObject({ status: 202, body: { queued: 1 } });
       await eventually(() => receiver.received.some((entry) => entry.path === '/failing'), 10_000, 'the replayed event');
       expect(receiver.received.find((entry) => entry.path === '/failing')?.event.id).toBe(failed.eventId);
-
 
       // A rotated secret signs what comes next.
       const rotated = await service.call('POST', `/v1/webhooks/${good.body.id}/secret`);
@@ -294,11 +325,17 @@ for (const engine of ENGINES) {
       expect(register.status).toBe(201);
       const serials = await fetch(`${pass.webServiceURL}/v1/devices/${device}/registrations/${PASS_TYPE_IDENTIFIER}`);
       expect((await serials.json()).serialNumbers).toEqual(['D-1']);
-      const latest = await fetch(`${pass.webServiceURL}/v1/passes/${PASS_TYPE_IDENTIFIER}/D-1`, { headers: { authorization: `ApplePass ${pass.authenticationToken}` } });
+      const latest = await fetch(`${pass.webServiceURL}/v1/passes/${PASS_TYPE_IDENTIFIER}/D-1`, {
+        headers: { authorization: `ApplePass ${pass.authenticationToken}` },
+      });
       expect(latest.status).toBe(200);
       expect(latest.headers.get('content-type')).toBe('application/vnd.apple.pkpass');
       expect((await fetch(registration, { method: 'POST', headers: { authorization: 'ApplePass wrong-token-123456789' }, body: '{}' })).status).toBe(401);
-      await eventually(() => receiver.received.some((entry) => entry.path === '/wallet' && entry.event.type === 'registration.created'), 10_000, 'registration.created');
+      await eventually(
+        () => receiver.received.some((entry) => entry.path === '/wallet' && entry.event.type === 'registration.created'),
+        10_000,
+        'registration.created',
+      );
       const event = receiver.received.find((entry) => entry.path === '/wallet' && entry.event.type === 'registration.created');
       expect(event?.event.data).toMatchObject({ serialNumber: 'D-1', passTypeIdentifier: PASS_TYPE_IDENTIFIER, deviceLibraryIdentifier: device });
     });

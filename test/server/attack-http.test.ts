@@ -56,7 +56,7 @@ describe('attacks on the HTTP layer', () => {
     expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout');
   }, 30_000);
 
-  test('values changed through another Host (an internal name, or a forged one) keep the pass\'s webServiceURL when the service has no public URL', async () => {
+  test("values changed through another Host (an internal name, or a forged one) keep the pass's webServiceURL when the service has no public URL", async () => {
     const template = {
       name: 'Member card',
       formatVersion: 1,
@@ -66,7 +66,8 @@ describe('attacks on the HTTP layer', () => {
     };
     const id = (await service.call('POST', '/v1/templates', template)).body.id as number;
     expect((await service.call('POST', `/v1/templates/${id}/passes`, { values: { name: 'Ada' }, serialNumber: 'H-1' })).status).toBe(201);
-    const passjson = async (): Promise<{ webServiceURL: string }> => (await service.call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/H-1/passjson`)).body as { webServiceURL: string };
+    const passjson = async (): Promise<{ webServiceURL: string }> =>
+      (await service.call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/H-1/passjson`)).body as { webServiceURL: string };
     const before = await passjson();
     const body = JSON.stringify({ name: 'Grace' });
     const answer = await exchange(

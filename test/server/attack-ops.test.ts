@@ -43,7 +43,7 @@ describe('attacks on the routes that need no key', () => {
     expect(mostRunning).toBe(1);
   });
 
-  test('the Google images route takes from the address\'s bucket before any work: past the rate, 429 rate-limited with Retry-After', async () => {
+  test("the Google images route takes from the address's bucket before any work: past the rate, 429 rate-limited with Retry-After", async () => {
     const image = `${service.url}/google/images/1/${'0'.repeat(64)}/logo.png`;
     const statuses: number[] = [];
     let last: Response | undefined;

@@ -51,7 +51,12 @@ describe('attacks on the personalize endpoint', () => {
     for (const id of [rewards, plain]) expect((await service.call('PUT', `/v1/templates/${id}/files/icon.png`, png(29, 29))).status).toBe(201);
     const file = new TextEncoder().encode(JSON.stringify(personalization));
     expect((await service.call('PUT', `/v1/templates/${rewards}/files/personalization.json`, file)).status).toBe(201);
-    for (const [id, serial] of [[rewards, 'R-1'], [rewards, 'R-2'], [rewards, 'R-3'], [plain, 'P-1']] as const) {
+    for (const [id, serial] of [
+      [rewards, 'R-1'],
+      [rewards, 'R-2'],
+      [rewards, 'R-3'],
+      [plain, 'P-1'],
+    ] as const) {
       expect((await service.call('POST', `/v1/templates/${id}/passes`, { values: { fullName: 'Ada Lovelace' }, serialNumber: serial })).status).toBe(201);
     }
   });
@@ -79,7 +84,7 @@ describe('attacks on the personalize endpoint', () => {
     expect(await stateOf('P-1')).toEqual(before);
   });
 
-  test('a pass already personalized is not personalized again by a stranger (404, the member\'s values stay); the same signup again is not signed again (404), nothing changed', async () => {
+  test("a pass already personalized is not personalized again by a stranger (404, the member's values stay); the same signup again is not signed again (404), nothing changed", async () => {
     const first = await personalize('R-2', { personalizationToken: 'a1b2c3d4e5f6', requiredPersonalizationInfo: { fullName: 'Grace Hopper' } });
     expect(first.status).toBe(200);
     const before = await stateOf('R-2');
@@ -94,7 +99,7 @@ describe('attacks on the personalize endpoint', () => {
     expect(await stateOf('R-2')).toEqual(before);
   });
 
-  test('a signup sent with another Host keeps the pass\'s webServiceURL (the service has no public URL of its own)', async () => {
+  test("a signup sent with another Host keeps the pass's webServiceURL (the service has no public URL of its own)", async () => {
     const passjson = async (): Promise<{ webServiceURL: string; authenticationToken: string }> =>
       (await service.call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/R-3/passjson`)).body as { webServiceURL: string; authenticationToken: string };
     const before = await passjson();

@@ -54,10 +54,14 @@ describe('preparing a large bundle', () => {
     const id = (await service.call('POST', '/v1/templates', template)).body.id as number;
     expect((await service.call('PUT', `/v1/templates/${id}/files/icon.png`, png(29, 29))).status).toBe(201);
     // 12 MiB that deflate does not shrink (hundreds of milliseconds of compression in all), stored directly: the upload is not what is measured.
-    for (let index = 0; index < 12; index++) expect(await putTemplateFile(database.db, id, `notes-${index}.txt`, new Uint8Array(randomBytes(1024 * 1024)))).toBe('stored');
+    for (let index = 0; index < 12; index++)
+      expect(await putTemplateFile(database.db, id, `notes-${index}.txt`, new Uint8Array(randomBytes(1024 * 1024)))).toBe('stored');
     // The inserts may take longer than the server keeps an idle connection (5 s): a pooled one it is closing
     // would reset the next request, so one that may fail goes first.
-    await fetch(`${service.url}/healthz`).then((answer) => answer.arrayBuffer(), () => undefined);
+    await fetch(`${service.url}/healthz`).then(
+      (answer) => answer.arrayBuffer(),
+      () => undefined,
+    );
     const pass = await service.call('POST', `/v1/templates/${id}/passes`, { serialNumber: 'BIG', values: {} });
     expect(pass.status).toBe(201);
 

@@ -53,7 +53,7 @@ export function startServe(script: string, args: readonly string[], env: Record<
     const onData = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
       const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url === undefined || !output.includes('Passes are') && !output.includes('Signing as')) return;
+      if (url === undefined || (!output.includes('Passes are') && !output.includes('Signing as'))) return;
       clearTimeout(timer);
       const apiKey = /API key[^:]*: (\S+)/.exec(output)?.[1];
       resolve({ child, url, output: () => output, apiKey, exited });

@@ -95,13 +95,18 @@ test('on PostgreSQL, only the claims of processes with no connection left are fr
   const starter = await openPostgres({ connectionString: url });
   try {
     await migrate(starter);
-    await starter.query(`insert into passmint_pushes (push_token, topic, status, locked_until, lease, claimed_by)
+    await starter.query(
+      `insert into passmint_pushes (push_token, topic, status, locked_until, lease, claimed_by)
       values ('a', 't', 'pending', now() + interval '1 minute', gen_random_uuid(), $1),
-             ('g', 't', 'pending', now() + interval '1 minute', gen_random_uuid(), $2)`, [claimOwner(alive), claimOwner(gone)]);
+             ('g', 't', 'pending', now() + interval '1 minute', gen_random_uuid(), $2)`,
+      [claimOwner(alive), claimOwner(gone)],
+    );
     expect(await releaseOrphanedClaims(starter, 'gone')).toBe(0); // both still connected
     await gone.close();
-    await eventually(async () => (await releaseOrphanedClaims(starter, 'gone')) === 1, 5000, 'the closed one\'s claim freed');
-    const rows = await starter.query<{ push_token: string; held: boolean }>('select push_token, locked_until is not null as held from passmint_pushes order by push_token');
+    await eventually(async () => (await releaseOrphanedClaims(starter, 'gone')) === 1, 5000, "the closed one's claim freed");
+    const rows = await starter.query<{ push_token: string; held: boolean }>(
+      'select push_token, locked_until is not null as held from passmint_pushes order by push_token',
+    );
     expect(rows).toEqual([
       { push_token: 'a', held: true },
       { push_token: 'g', held: false },

@@ -88,7 +88,12 @@ const engines = [
       await client.connect();
       try {
         const rows = async (sql: string): Promise<any[]> => (await client.query(sql)).rows;
-        return { passes: await rows(QUERIES.passes), registrations: await rows(QUERIES.registrations), updated: await rows(QUERIES.updated), unsent: (await rows(QUERIES.unsent))[0].n };
+        return {
+          passes: await rows(QUERIES.passes),
+          registrations: await rows(QUERIES.registrations),
+          updated: await rows(QUERIES.updated),
+          unsent: (await rows(QUERIES.unsent))[0].n,
+        };
       } finally {
         await client.end();
       }
@@ -103,7 +108,12 @@ const engines = [
       const db = await openPglite({ dataDir: join(dataDir, 'data') });
       try {
         const rows = (sql: string): Promise<any[]> => db.query(sql);
-        return { passes: await rows(QUERIES.passes), registrations: await rows(QUERIES.registrations), updated: await rows(QUERIES.updated), unsent: (await rows(QUERIES.unsent))[0].n };
+        return {
+          passes: await rows(QUERIES.passes),
+          registrations: await rows(QUERIES.registrations),
+          updated: await rows(QUERIES.updated),
+          unsent: (await rows(QUERIES.unsent))[0].n,
+        };
       } finally {
         await db.close();
       }
@@ -229,10 +239,11 @@ describe.each(engines)('on $name', ({ name, rounds: ROUNDS, live, args, read }) 
 
     // Every pass.updated event reaches every webhook registration.
     await eventually(
-      () => hooks.every((path) => {
-        const got = new Set(receiver.received.filter((entry) => entry.path === path).map((entry) => entry.event.id));
-        return updated.every((event) => got.has(event.id));
-      }),
+      () =>
+        hooks.every((path) => {
+          const got = new Set(receiver.received.filter((entry) => entry.path === path).map((entry) => entry.event.id));
+          return updated.every((event) => got.has(event.id));
+        }),
       45_000,
       'every pass.updated at every webhook',
     );

@@ -147,10 +147,11 @@ describe.each(engines)('on $name', ({ name, rounds: ROUNDS, args, read }) => {
     };
     const outboxIds = await allEvents();
     await eventually(
-      () => paths.every((path) => {
-        const got = new Set(receiver.received.filter((entry) => entry.path === path).map((entry) => entry.event.id));
-        return [...outboxIds].every((id) => got.has(id));
-      }),
+      () =>
+        paths.every((path) => {
+          const got = new Set(receiver.received.filter((entry) => entry.path === path).map((entry) => entry.event.id));
+          return [...outboxIds].every((id) => got.has(id));
+        }),
       60_000,
       'every event at every registration',
     );

@@ -43,7 +43,10 @@ for (const engine of ENGINES) {
       expect((await service.call('POST', `/v1/templates/${id}/passes`, { serialNumber: 'C-2', values: { name: 'Ada' } })).status).toBe(201);
       expect(await logoTextOf('C-2')).toBe('Two');
       // As another process would change it: the row only.
-      await database.db.query(`update passmint_templates set template = jsonb_set(template::jsonb, '{description,logoText}', '"Three"')::json, version = version + 1 where id = $1`, [id]);
+      await database.db.query(
+        `update passmint_templates set template = jsonb_set(template::jsonb, '{description,logoText}', '"Three"')::json, version = version + 1 where id = $1`,
+        [id],
+      );
       expect((await service.call('POST', `/v1/templates/${id}/passes`, { serialNumber: 'C-3', values: { name: 'Ada' } })).status).toBe(201);
       expect(await logoTextOf('C-3')).toBe('Three');
       const events = await database.db.query<{ n: number }>(`select count(*)::int as n from passmint_events where type = 'pass.created'`);

@@ -82,7 +82,8 @@ for (const engine of ENGINES) {
       const after = classCalls().length;
       expect((await service.call('PUT', `/v1/passes/${PASS_TYPE}/C-1/values`, { name: 'Ada' })).status).toBe(200);
       await eventually(
-        async () => JSON.stringify(standIn.store.get('genericObject')?.get(`${ISSUER}.pass_2ecom_2eexample_2emember.C-1`)).includes('"Ada"') && (await jobsDone()),
+        async () =>
+          JSON.stringify(standIn.store.get('genericObject')?.get(`${ISSUER}.pass_2ecom_2eexample_2emember.C-1`)).includes('"Ada"') && (await jobsDone()),
         10_000,
         'the object patched',
       );

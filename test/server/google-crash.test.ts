@@ -40,11 +40,16 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'service-account.json'), account.json);
   writeFileSync(join(dir, 'keys.json'), JSON.stringify({ keys: createCallbackSigner().rootKeys() }));
   googleArgs = [
-    '--google-credentials', join(dir, 'service-account.json'),
-    '--google-issuer-id', ISSUER,
-    '--google-api-url', standIn.apiUrl,
-    '--google-token-url', standIn.tokenUrl,
-    '--google-callback-keys', join(dir, 'keys.json'),
+    '--google-credentials',
+    join(dir, 'service-account.json'),
+    '--google-issuer-id',
+    ISSUER,
+    '--google-api-url',
+    standIn.apiUrl,
+    '--google-token-url',
+    standIn.tokenUrl,
+    '--google-callback-keys',
+    join(dir, 'keys.json'),
   ];
 });
 
@@ -178,7 +183,7 @@ describe.each(engines)('on $name', ({ name, rounds: ROUNDS, live, args, read }) 
     await eventually(
       () => passes.every((pass) => objectOf(pass.serial_number).includes(JSON.stringify(pass.pass_values.n))),
       30_000,
-      'every object with its pass\'s last values',
+      "every object with its pass's last values",
     );
     // And nothing is left owed (a sync a killed process had claimed waits out its lease first).
     if (live) await eventually(async () => (await read()).owed === 0, 20_000, 'no sync owed');

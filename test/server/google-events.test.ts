@@ -8,7 +8,7 @@ import { createEvent } from '../../src/webhooks/event.js';
 const base = { serialNumber: 'M-1', passTypeIdentifier: 'pass.com.example.member' };
 
 describe('registration events name their wallet', () => {
-  test('Apple\'s and Google\'s shapes are events', () => {
+  test("Apple's and Google's shapes are events", () => {
     const apple = createEvent('registration.created', { ...base, wallet: 'apple', deviceLibraryIdentifier: 'device-1' });
     const google = createEvent('registration.deleted', { ...base, wallet: 'google', objectId: '3388000000012345678.pass_2ecom_2eexample_2emember.M-1' });
     expect(checkEvent(apple)).toBeUndefined();

@@ -28,9 +28,17 @@ describe('changeMessages', () => {
   });
 
   test('nothing owed: the same value, no changeMessage, or a field that is new', () => {
-    const before = pass({ primaryFields: [{ key: 'a', value: 'x', changeMessage: '%@' }, { key: 'b', value: 'x' }] });
+    const before = pass({
+      primaryFields: [
+        { key: 'a', value: 'x', changeMessage: '%@' },
+        { key: 'b', value: 'x' },
+      ],
+    });
     const after = pass({
-      primaryFields: [{ key: 'a', value: 'x', changeMessage: '%@' }, { key: 'b', value: 'y' }],
+      primaryFields: [
+        { key: 'a', value: 'x', changeMessage: '%@' },
+        { key: 'b', value: 'y' },
+      ],
       secondaryFields: [{ key: 'c', value: 'new', changeMessage: '%@' }],
     });
     expect(changeMessages(before, after)).toEqual([]);

@@ -22,7 +22,10 @@ describe('Google Wallet with two services on one PostgreSQL', () => {
   let standIn: GoogleStandIn;
 
   beforeAll(async () => {
-    [database, standIn] = await Promise.all([createPostgresDatabase(), startGoogleStandIn({ publicKeyPem: account.publicKeyPem, clientEmail: account.clientEmail })]);
+    [database, standIn] = await Promise.all([
+      createPostgresDatabase(),
+      startGoogleStandIn({ publicKeyPem: account.publicKeyPem, clientEmail: account.clientEmail }),
+    ]);
     connections = [await openPostgres({ connectionString: database.url }), await openPostgres({ connectionString: database.url })];
     const google = { credentials: readGoogleCredentials(account.json), issuerId: ISSUER, apiUrl: standIn.apiUrl, tokenUrl: standIn.tokenUrl };
     services = [];
@@ -35,7 +38,7 @@ describe('Google Wallet with two services on one PostgreSQL', () => {
     await database?.drop();
   });
 
-  test('every object ends with its pass\'s last values, whichever process synced it', async () => {
+  test("every object ends with its pass's last values, whichever process synced it", async () => {
     const [a, b] = services as [Service, Service];
     const { body: template } = await a.call('POST', '/v1/templates', {
       name: 'Shared',
@@ -45,7 +48,8 @@ describe('Google Wallet with two services on one PostgreSQL', () => {
       placeholder: ['n'],
     });
     const serials = Array.from({ length: 6 }, (_, index) => `S-${index}`);
-    for (const serial of serials) expect((await a.call('POST', `/v1/templates/${template.id}/passes`, { values: { n: 'v0' }, serialNumber: serial })).status).toBe(201);
+    for (const serial of serials)
+      expect((await a.call('POST', `/v1/templates/${template.id}/passes`, { values: { n: 'v0' }, serialNumber: serial })).status).toBe(201);
     const last = new Map<string, string>();
     await Promise.all(
       serials.map(async (serial, index) => {
@@ -57,9 +61,14 @@ describe('Google Wallet with two services on one PostgreSQL', () => {
         }
       }),
     );
-    const objectOf = (serial: string): string => JSON.stringify(standIn.store.get('genericObject')?.get(`${ISSUER}.pass_2ecom_2eexample_2eshared.${serial}`) ?? null);
+    const objectOf = (serial: string): string =>
+      JSON.stringify(standIn.store.get('genericObject')?.get(`${ISSUER}.pass_2ecom_2eexample_2eshared.${serial}`) ?? null);
     await eventually(() => serials.every((serial) => objectOf(serial).includes(JSON.stringify(last.get(serial)))), 20_000, 'every object with its last value');
-    await eventually(async () => (await connections[0]!.query<{ n: number }>('select count(*)::int as n from passmint_google_jobs where wanted > done'))[0]!.n === 0, 10_000, 'nothing owed');
+    await eventually(
+      async () => (await connections[0]!.query<{ n: number }>('select count(*)::int as n from passmint_google_jobs where wanted > done'))[0]!.n === 0,
+      10_000,
+      'nothing owed',
+    );
     // Both processes synced objects: each has its own OAuth token.
     const tokens = new Set(standIn.requests.filter((request) => request.path.includes('/genericObject')).map((request) => request.authorization));
     expect(tokens.size).toBe(2);

@@ -27,9 +27,16 @@ describe('passmint serve --google-*', () => {
   test('none given: no Google; all given: the options createServer takes', () => {
     expect(read()).toBeUndefined();
     const options = read(
-      '--google-credentials', 'key.json', '--google-issuer-id', '3388000000012345678',
-      '--google-api-url', 'http://127.0.0.1:9/walletobjects/v1/', '--google-token-url', 'http://127.0.0.1:9/token',
-      '--google-callback-keys', 'keys.json',
+      '--google-credentials',
+      'key.json',
+      '--google-issuer-id',
+      '3388000000012345678',
+      '--google-api-url',
+      'http://127.0.0.1:9/walletobjects/v1/',
+      '--google-token-url',
+      'http://127.0.0.1:9/token',
+      '--google-callback-keys',
+      'keys.json',
     )!;
     expect(options.issuerId).toBe('3388000000012345678');
     expect(options.credentials.clientEmail).toBe(testServiceAccount().clientEmail);
@@ -42,17 +49,21 @@ describe('passmint serve --google-*', () => {
   test('each mistake is a usage error naming its option', () => {
     expect(() => read('--google-credentials', 'key.json')).toThrow('Google Wallet needs both --google-credentials and --google-issuer-id');
     expect(() => read('--google-api-url', 'http://x/')).toThrow('need --google-credentials and --google-issuer-id');
-    expect(() => read('--google-credentials', 'key.json', '--google-issuer-id', 'issuer')).toThrow('--google-issuer-id is the issuer\'s number');
+    expect(() => read('--google-credentials', 'key.json', '--google-issuer-id', 'issuer')).toThrow("--google-issuer-id is the issuer's number");
     expect(() => read('--google-credentials', 'oauth-client.json', '--google-issuer-id', '1')).toThrow('--google-credentials oauth-client.json:');
     expect(() => read('--google-credentials', 'missing.json', '--google-issuer-id', '1')).toThrow('Cannot read the Google service-account key missing.json');
-    expect(() => read('--google-credentials', 'key.json', '--google-issuer-id', '1', '--google-token-url', 'token')).toThrow('--google-token-url is an http(s) URL');
-    expect(() => read('--google-credentials', 'key.json', '--google-issuer-id', '1', '--google-callback-keys', 'key.json')).toThrow('--google-callback-keys key.json:');
+    expect(() => read('--google-credentials', 'key.json', '--google-issuer-id', '1', '--google-token-url', 'token')).toThrow(
+      '--google-token-url is an http(s) URL',
+    );
+    expect(() => read('--google-credentials', 'key.json', '--google-issuer-id', '1', '--google-callback-keys', 'key.json')).toThrow(
+      '--google-callback-keys key.json:',
+    );
     expect(() => read('--google-credentials', 'key.json', '--google-issuer-id', '1', '--google-callback-keys', 'no-keys.json')).toThrow('no key with');
   });
 });
 
 describe('createServer({ google })', () => {
-  test('an issuer id that is not Google\'s digits is refused at start', async () => {
+  test("an issuer id that is not Google's digits is refused at start", async () => {
     await expect(createServer({ google: { credentials: readGoogleCredentials(testServiceAccount().json), issuerId: 'my-issuer' } })).rejects.toMatchObject({
       name: 'GoogleWalletError',
       code: 'invalid-issuer-id',

@@ -87,8 +87,10 @@ for (const engine of ENGINES) {
       await database?.dispose();
     });
 
-    test('a new pass puts its template\'s class and its object at Google; the class names the callback and a content-named logo served here', async () => {
-      expect((await service.call('POST', `/v1/templates/${templateId}/passes`, { values: { level: 'Silver', name: 'Ada' }, serialNumber: 'G-1' })).status).toBe(201);
+    test("a new pass puts its template's class and its object at Google; the class names the callback and a content-named logo served here", async () => {
+      expect((await service.call('POST', `/v1/templates/${templateId}/passes`, { values: { level: 'Silver', name: 'Ada' }, serialNumber: 'G-1' })).status).toBe(
+        201,
+      );
       await eventually(() => objectOf('G-1') !== undefined, 10_000, 'the object at the stand-in');
       const classId = `${ISSUER}.pass_2ecom_2eexample_2emember.template-${templateId}`;
       const walletClass = standIn.store.get('genericClass')?.get(classId) as any;
@@ -125,9 +127,12 @@ for (const engine of ENGINES) {
       const seen = standIn.requests.length;
       expect((await service.call('PUT', `/v1/passes/${PASS_TYPE}/G-2/values`, { level: 'Bronze', name: 'Bea' })).status).toBe(200);
       await eventually(async () => JSON.stringify(objectOf('G-2')).includes('"Bea"') && (await jobsDone()), 10_000, 'the patch');
-      expect(standIn.requests.slice(seen).filter((request) => request.path.startsWith('/walletobjects/')).map((request) => `${request.method} ${request.path.split('/').pop()}`)).toEqual([
-        `PATCH ${ISSUER}.pass_2ecom_2eexample_2emember.G-2`,
-      ]);
+      expect(
+        standIn.requests
+          .slice(seen)
+          .filter((request) => request.path.startsWith('/walletobjects/'))
+          .map((request) => `${request.method} ${request.path.split('/').pop()}`),
+      ).toEqual([`PATCH ${ISSUER}.pass_2ecom_2eexample_2emember.G-2`]);
       expect(messagesTo('G-2')).toEqual([]);
 
       const levels = ['Silver', 'Gold', 'Platinum', 'Diamond', 'Titanium'];
@@ -191,7 +196,7 @@ for (const engine of ENGINES) {
       expect(JSON.stringify(objectOf('G-1'))).not.toContain('"Stufe"');
     });
 
-    test('a deleted pass\'s object becomes INACTIVE', async () => {
+    test("a deleted pass's object becomes INACTIVE", async () => {
       await service.call('POST', `/v1/templates/${templateId}/passes`, { values: { level: 'Gold', name: 'Ed' }, serialNumber: 'G-5' });
       await eventually(() => objectOf('G-5') !== undefined, 10_000, 'the object at the stand-in');
       expect(objectOf('G-5')!['state']).not.toBe('INACTIVE');
@@ -199,7 +204,7 @@ for (const engine of ENGINES) {
       await eventually(() => objectOf('G-5')!['state'] === 'INACTIVE', 10_000, 'the object INACTIVE');
     });
 
-    test('the save link: JSON with the API key, a redirect with the pass\'s own token, 401 without either', async () => {
+    test("the save link: JSON with the API key, a redirect with the pass's own token, 401 without either", async () => {
       await service.call('POST', `/v1/templates/${templateId}/passes`, { values: { level: 'Gold', name: 'Cy' }, serialNumber: 'G-3' });
       const link = await service.call('GET', `/v1/passes/${PASS_TYPE}/G-3/google`);
       expect(link.status).toBe(200);
@@ -245,11 +250,16 @@ for (const engine of ENGINES) {
           message: { classId, objectId, expTimeMillis: Date.now() + 60_000, eventType, nonce },
           intermediateExpiration: Date.now() + 3_600_000,
         });
-      const post = (body: string): Promise<Response> => fetch(`${service.url}/google/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const post = (body: string): Promise<Response> =>
+        fetch(`${service.url}/google/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 
       const save = callback('save', 'nonce-save-1');
       expect((await post(save)).status).toBe(200);
-      await eventually(() => receiver.received.some((entry) => entry.path === '/google' && entry.event.type === 'registration.created'), 10_000, 'registration.created');
+      await eventually(
+        () => receiver.received.some((entry) => entry.path === '/google' && entry.event.type === 'registration.created'),
+        10_000,
+        'registration.created',
+      );
       const created = receiver.received.find((entry) => entry.event.type === 'registration.created')!;
       expect(created.signatureValid).toBe(true);
       expect(created.event.data).toEqual({ serialNumber: 'G-4', passTypeIdentifier: PASS_TYPE, wallet: 'google', objectId });
@@ -258,18 +268,26 @@ for (const engine of ENGINES) {
       expect((await post(save)).status).toBe(200);
       expect((await post(callback('save', 'nonce-save-1'))).status).toBe(200);
       expect((await post(callback('del', 'nonce-del-1'))).status).toBe(200);
-      await eventually(() => receiver.received.some((entry) => entry.path === '/google' && entry.event.type === 'registration.deleted'), 10_000, 'registration.deleted');
+      await eventually(
+        () => receiver.received.some((entry) => entry.path === '/google' && entry.event.type === 'registration.deleted'),
+        10_000,
+        'registration.deleted',
+      );
       const deleted = receiver.received.find((entry) => entry.event.type === 'registration.deleted')!;
       expect(deleted.event.data).toEqual({ serialNumber: 'G-4', passTypeIdentifier: PASS_TYPE, wallet: 'google', objectId });
-      const stored = await database.db.query<{ type: string }>(`select type from passmint_events where type like 'registration.%' and body like '%"wallet":"google"%' order by seq`);
+      const stored = await database.db.query<{ type: string }>(
+        `select type from passmint_events where type like 'registration.%' and body like '%"wallet":"google"%' order by seq`,
+      );
       expect(stored.map((row) => row.type)).toEqual(['registration.created', 'registration.deleted']);
     });
 
-    test('a callback that is not Google\'s is refused with its reason, and tells nobody', async () => {
+    test("a callback that is not Google's is refused with its reason, and tells nobody", async () => {
       const objectId = `${ISSUER}.pass_2ecom_2eexample_2emember.G-1`;
       const message = { classId: 'x', objectId, expTimeMillis: Date.now() + 60_000, eventType: 'save', nonce: 'nonce-bad' };
-      const post = (body: string): Promise<Response> => fetch(`${service.url}/google/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      const count = async (): Promise<number> => (await database.db.query<{ n: number }>(`select count(*)::int as n from passmint_events where type like 'registration.%'`))[0]!.n;
+      const post = (body: string): Promise<Response> =>
+        fetch(`${service.url}/google/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const count = async (): Promise<number> =>
+        (await database.db.query<{ n: number }>(`select count(*)::int as n from passmint_events where type like 'registration.%'`))[0]!.n;
       const before = await count();
 
       const valid = JSON.parse(signer.sign({ issuerId: ISSUER, message, intermediateExpiration: Date.now() + 3_600_000 }));
@@ -286,7 +304,9 @@ for (const engine of ENGINES) {
       const otherIssuer = await post(signer.sign({ issuerId: '1111', message, intermediateExpiration: Date.now() + 3_600_000 }));
       expect(otherIssuer.status).toBe(401);
 
-      const expired = await post(signer.sign({ issuerId: ISSUER, message: { ...message, expTimeMillis: Date.now() - 1000 }, intermediateExpiration: Date.now() + 3_600_000 }));
+      const expired = await post(
+        signer.sign({ issuerId: ISSUER, message: { ...message, expTimeMillis: Date.now() - 1000 }, intermediateExpiration: Date.now() + 3_600_000 }),
+      );
       expect(expired.status).toBe(401);
       expect((await expired.json()).detail).toBe('The callback was refused: message-expired.');
 
@@ -308,10 +328,7 @@ describe('Google Wallet links too long to carry the pass', () => {
   let standIn: GoogleStandIn;
 
   beforeAll(async () => {
-    [database, standIn] = await Promise.all([
-      ENGINES[0]!.open(),
-      startGoogleStandIn({ publicKeyPem: account.publicKeyPem, clientEmail: account.clientEmail }),
-    ]);
+    [database, standIn] = await Promise.all([ENGINES[0]!.open(), startGoogleStandIn({ publicKeyPem: account.publicKeyPem, clientEmail: account.clientEmail })]);
   });
   afterAll(async () => {
     await standIn?.close();
@@ -329,7 +346,10 @@ describe('Google Wallet links too long to carry the pass', () => {
       description: { generic: { primaryFields: [{ key: 'a', label: 'A', value: '${a}' }], backFields: [{ key: 'terms', label: 'Terms', value: '${terms}' }] } },
       placeholder: ['a', 'terms'],
     });
-    await idle.call('POST', `/v1/templates/${template.id}/passes`, { values: { a: 'x', terms: 'Terms and conditions apply. '.repeat(80) }, serialNumber: 'L-1' });
+    await idle.call('POST', `/v1/templates/${template.id}/passes`, {
+      values: { a: 'x', terms: 'Terms and conditions apply. '.repeat(80) },
+      serialNumber: 'L-1',
+    });
     const early = await idle.call('GET', `/v1/passes/${PASS_TYPE}/L-1/google`);
     expect(early.status).toBe(503);
     expect(early.body.code).toBe('google-not-ready');
@@ -348,7 +368,7 @@ describe('Google Wallet links too long to carry the pass', () => {
     await working.close();
   });
 
-  test('a callback while Google\'s root keys cannot be fetched is 503 google-keys-unavailable', async () => {
+  test("a callback while Google's root keys cannot be fetched is 503 google-keys-unavailable", async () => {
     const asked: string[] = [];
     const offline: typeof fetch = async (input) => {
       asked.push(String(input instanceof Request ? input.url : input));
@@ -391,7 +411,9 @@ describe('Google Wallet links too long to carry the pass', () => {
     expect(resource.body.links.pkpass).toContain('/pkpass?token=');
     expect(resource.body.links.google).toBeUndefined();
     expect((await fetch(`${plain.url}/google/callback`, { method: 'POST', body: '{}' })).status).toBe(404);
-    const jobs = await database.db.query<{ n: number }>(`select count(*)::int as n from passmint_google_jobs where pass_type_identifier = 'pass.com.example.plain'`);
+    const jobs = await database.db.query<{ n: number }>(
+      `select count(*)::int as n from passmint_google_jobs where pass_type_identifier = 'pass.com.example.plain'`,
+    );
     expect(jobs[0]!.n).toBe(0);
     await plain.close();
   });
@@ -416,7 +438,10 @@ describe('Google refusing a message for its own count', () => {
     const fetchThrough: typeof fetch = async (input, init) => {
       if (String(input instanceof Request ? input.url : input).endsWith('/addMessage')) {
         refused++;
-        return new Response(JSON.stringify({ error: { code: 429, message: 'QuotaExceededException', status: 'RESOURCE_EXHAUSTED' } }), { status: 429, headers: { 'content-type': 'application/json' } });
+        return new Response(JSON.stringify({ error: { code: 429, message: 'QuotaExceededException', status: 'RESOURCE_EXHAUSTED' } }), {
+          status: 429,
+          headers: { 'content-type': 'application/json' },
+        });
       }
       return fetch(input, init);
     };
@@ -432,7 +457,8 @@ describe('Google refusing a message for its own count', () => {
     });
     await service.call('POST', `/v1/templates/${template.id}/passes`, { values: { gate: 'A1' }, serialNumber: 'Q-1' });
     const object = (): string => JSON.stringify(standIn.store.get('genericObject')?.get(`${ISSUER}.pass_2ecom_2eexample_2emember.Q-1`) ?? null);
-    const owed = async (): Promise<number> => (await database.db.query<{ n: number }>('select count(*)::int as n from passmint_google_jobs where wanted > done'))[0]!.n;
+    const owed = async (): Promise<number> =>
+      (await database.db.query<{ n: number }>('select count(*)::int as n from passmint_google_jobs where wanted > done'))[0]!.n;
     await eventually(async () => object().includes('"A1"') && (await owed()) === 0, 10_000, 'the object');
     await service.call('PUT', `/v1/passes/${PASS_TYPE}/Q-1/values`, { gate: 'B2' });
     await eventually(async () => object().includes('"B2"') && (await owed()) === 0, 10_000, 'the update');

@@ -7,7 +7,12 @@ export interface Service {
   readonly server: PassmintServer;
   readonly url: string;
   readonly key: string;
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers; bytes: Uint8Array }>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers; bytes: Uint8Array }>;
   close(): Promise<void>;
 }
 

@@ -222,7 +222,10 @@ for (const engine of ENGINES) {
 
     test('a body with 120,000 issues is answered with the first 100 and their count, not a 17 MB problem', async () => {
       // Before the fix every issue was listed: 180 KB of empty fields came back as 17 MB (96 times the request).
-      const body = JSON.stringify({ ...template, description: { ...template.description, generic: { primaryFields: Array.from({ length: 60_000 }, () => ({})) } } });
+      const body = JSON.stringify({
+        ...template,
+        description: { ...template.description, generic: { primaryFields: Array.from({ length: 60_000 }, () => ({})) } },
+      });
       const refused = await service.call('POST', '/v1/templates', body);
       expect([refused.status, refused.body.code, refused.body.issues.length]).toEqual([422, 'invalid-template', 100]);
       expect(refused.body.detail).toMatch(/^The template has errors\. \(\d{6} issues; the first 100 are listed\)$/);

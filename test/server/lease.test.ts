@@ -52,7 +52,9 @@ for (const engine of ENGINES) {
         const hook = await insertWebhook(database.db, `${receiver.url}${path}`, 'whsec_lease_test_1');
         await setWebhookState(database.db, hook.id, 'enabled', null);
       }
-      const events = Array.from({ length: 2 }, (_, index) => createEvent('pass.created', { serialNumber: `L-${index}`, passTypeIdentifier: 'pass.com.example.l' }));
+      const events = Array.from({ length: 2 }, (_, index) =>
+        createEvent('pass.created', { serialNumber: `L-${index}`, passTypeIdentifier: 'pass.com.example.l' }),
+      );
       await database.db.transaction((tx) => addEvents(tx, events));
       // Below createServer's check on purpose: only the heartbeat (every third of the lease) keeps these claims,
       // each across two and a half leases; a loaded machine may delay a beat by most of a second.
@@ -95,7 +97,13 @@ describe('two passmint serve processes on one PostgreSQL', () => {
       await fetch(`${processes[1]!.url}/v1/templates`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ name: 'T', formatVersion: 1, passType: 'pass.com.example.l', description: { generic: { primaryFields: [{ key: 'k', value: '${v}' }] } }, placeholder: ['v'] }),
+        body: JSON.stringify({
+          name: 'T',
+          formatVersion: 1,
+          passType: 'pass.com.example.l',
+          description: { generic: { primaryFields: [{ key: 'k', value: '${v}' }] } },
+          placeholder: ['v'],
+        }),
       })
     ).json();
     const count = 4;

@@ -208,7 +208,7 @@ describe('the rate per client address', () => {
     await database?.dispose();
   });
 
-  test('past it, Apple\'s web service answers 429 rate-limited with Retry-After; the API key\'s routes are not limited', async () => {
+  test("past it, Apple's web service answers 429 rate-limited with Retry-After; the API key's routes are not limited", async () => {
     const log = () => fetch(`${service.url}/wallet/v1/log`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"logs":["x"]}' });
     const statuses: number[] = [];
     for (let index = 0; index < 3; index++) statuses.push((await log()).status);
@@ -238,7 +238,11 @@ describe('the rate per client address behind a proxy (trustProxy)', () => {
 
   test('the address is the last X-Forwarded-For entry: each client has its own bucket', async () => {
     const log = (forwarded: string) =>
-      fetch(`${service.url}/wallet/v1/log`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': forwarded }, body: '{"logs":[]}' });
+      fetch(`${service.url}/wallet/v1/log`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': forwarded },
+        body: '{"logs":[]}',
+      });
     expect((await log('198.51.100.1, 203.0.113.1')).status).toBe(200);
     expect((await log('198.51.100.2, 203.0.113.2')).status).toBe(200);
     // A different first entry (which a client may write) does not make a new client.

@@ -59,7 +59,10 @@ describe('the metrics an operator watches', () => {
     });
     expect((await service.call('POST', `/v1/templates/${template.id}/passes`, { values: { n: 'one' }, serialNumber: 'M-1' })).status).toBe(201);
     const pass = (await service.call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/M-1/passjson`)).body;
-    for (const [device, pushToken] of [['device-good', goodToken], ['device-gone', goneToken]] as const) {
+    for (const [device, pushToken] of [
+      ['device-good', goodToken],
+      ['device-gone', goneToken],
+    ] as const) {
       const registered = await fetch(`${pass.webServiceURL}/v1/devices/${device}/registrations/${PASS_TYPE_IDENTIFIER}/M-1`, {
         method: 'POST',
         headers: { authorization: `ApplePass ${pass.authenticationToken}`, 'content-type': 'application/json' },

@@ -37,7 +37,8 @@ export async function openApiChecker(serviceUrl: string): Promise<AnswerCheck> {
     const segments = path.split('?')[0]!.split('/');
     return Object.keys(doc.paths).find((candidate) => {
       const parts = candidate.split('/');
-      if (parts[parts.length - 1] === '{path}') return segments.length >= parts.length && parts.slice(0, -1).every((part, index) => part.startsWith('{') || part === segments[index]);
+      if (parts[parts.length - 1] === '{path}')
+        return segments.length >= parts.length && parts.slice(0, -1).every((part, index) => part.startsWith('{') || part === segments[index]);
       return parts.length === segments.length && parts.every((part, index) => part.startsWith('{') || part === segments[index]);
     });
   };
@@ -50,7 +51,8 @@ export async function openApiChecker(serviceUrl: string): Promise<AnswerCheck> {
     // A path that is no route: a 404 problem like any other.
     if (template === undefined) return status === 404 && type === 'application/problem+json' ? undefined : `${where}: the path is not documented`;
     const operation = doc.paths[template]![method.toLowerCase()];
-    if (operation === undefined) return status === 405 && type === 'application/problem+json' ? undefined : `${where}: ${method} is not documented on ${template}`;
+    if (operation === undefined)
+      return status === 405 && type === 'application/problem+json' ? undefined : `${where}: ${method} is not documented on ${template}`;
     const index = String(status) in operation.responses ? String(status) : type === 'application/problem+json' ? 'default' : undefined;
     if (index === undefined) return `${where}: the status is not documented on ${method} ${template}`;
     if (body === undefined || body === '' || !type.endsWith('json')) return undefined;

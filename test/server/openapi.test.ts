@@ -66,13 +66,18 @@ describe('the OpenAPI document', () => {
     const segments = path.split('?')[0]!.split('/');
     return Object.keys(doc.paths).find((candidate) => {
       const parts = candidate.split('/');
-      if (parts[parts.length - 1] === '{path}') return segments.length >= parts.length && parts.slice(0, -1).every((part, index) => part.startsWith('{') || part === segments[index]);
+      if (parts[parts.length - 1] === '{path}')
+        return segments.length >= parts.length && parts.slice(0, -1).every((part, index) => part.startsWith('{') || part === segments[index]);
       return parts.length === segments.length && parts.every((part, index) => part.startsWith('{') || part === segments[index]);
     });
   };
 
   /** Calls the service and checks the answer against the document: the status is documented (a problem may fall under `default`), the body validates. */
-  const call = async (method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; key?: string | null } = {}): Promise<{ status: number; body: any }> => {
+  const call = async (
+    method: string,
+    path: string,
+    init: { body?: unknown; headers?: Record<string, string>; key?: string | null } = {},
+  ): Promise<{ status: number; body: any }> => {
     const headers: Record<string, string> = { ...(init.key === null ? {} : { authorization: `Bearer ${init.key ?? service.key}` }), ...init.headers };
     let requestBody: BodyInit | undefined;
     if (init.body instanceof Uint8Array) requestBody = init.body as Uint8Array<ArrayBuffer>;
@@ -99,7 +104,7 @@ describe('the OpenAPI document', () => {
     const documentedResponse = operation!.responses[String(response.status)] ?? (isProblem ? operation!.responses['default'] : undefined);
     expect(documentedResponse, `${method} ${pathTemplate} answers ${response.status} as documented`).toBeDefined();
     checked.add(`${method.toLowerCase()} ${pathTemplate}`);
-    let body: unknown = undefined;
+    let body: unknown;
     if (bytes.length > 0 && type.endsWith('json')) {
       body = JSON.parse(new TextDecoder().decode(bytes));
       const media = documentedResponse!.content?.[type];
@@ -110,7 +115,10 @@ describe('the OpenAPI document', () => {
       expect(validate, pointer).toBeDefined();
       if (!validate!(body)) expect.fail(`${method} ${path} ${response.status}: ${ajv.errorsText(validate!.errors)}\n${JSON.stringify(body).slice(0, 500)}`);
     } else if (bytes.length > 0) {
-      expect(documentedResponse!.content?.[type] ?? documentedResponse!.content?.[type.replace(/^image\/.*$/, 'image/png')], `${method} ${pathTemplate} ${response.status} documents ${type}`).toBeDefined();
+      expect(
+        documentedResponse!.content?.[type] ?? documentedResponse!.content?.[type.replace(/^image\/.*$/, 'image/png')],
+        `${method} ${pathTemplate} ${response.status} documents ${type}`,
+      ).toBeDefined();
     }
     return { status: response.status, body };
   };
@@ -122,11 +130,24 @@ describe('the OpenAPI document', () => {
       for (const method of route.methods) if (method !== 'HEAD') served.add(`${method.toLowerCase()} ${documented(route.pattern)}`);
     }
     for (const [kind, path] of Object.entries(WALLET_ROUTES)) {
-      for (const method of allowedMethods[kind as keyof typeof allowedMethods].split(', ')) if (method !== 'HEAD') served.add(`${method.toLowerCase()} ${path}`);
+      for (const method of allowedMethods[kind as keyof typeof allowedMethods].split(', '))
+        if (method !== 'HEAD') served.add(`${method.toLowerCase()} ${path}`);
     }
-    const inDocument = new Set(Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).filter((method) => METHODS.includes(method)).map((method) => `${method} ${path}`)));
-    expect([...served].filter((operation) => !inDocument.has(operation)), 'served but not documented').toEqual([]);
-    expect([...inDocument].filter((operation) => !served.has(operation)), 'documented but not served').toEqual([]);
+    const inDocument = new Set(
+      Object.entries(doc.paths).flatMap(([path, methods]) =>
+        Object.keys(methods)
+          .filter((method) => METHODS.includes(method))
+          .map((method) => `${method} ${path}`),
+      ),
+    );
+    expect(
+      [...served].filter((operation) => !inDocument.has(operation)),
+      'served but not documented',
+    ).toEqual([]);
+    expect(
+      [...inDocument].filter((operation) => !served.has(operation)),
+      'documented but not served',
+    ).toEqual([]);
   });
 
   test('the compiled schemas refuse what does not match (the checks below can fail)', () => {
@@ -157,7 +178,9 @@ describe('the OpenAPI document', () => {
     expect((await call('GET', '/v1/templates/999999')).status).toBe(404);
     expect((await call('PUT', `/v1/templates/${id}`, { body: template })).status).toBe(200);
     expect((await call('PUT', `/v1/templates/${id}/files/icon.png`, { body: png(29, 29), headers: { 'content-type': 'image/png' } })).status).toBe(201);
-    expect((await call('PUT', `/v1/templates/${id}/files/en.lproj/logo.png`, { body: png(50, 50), headers: { 'content-type': 'image/png' } })).status).toBe(201);
+    expect((await call('PUT', `/v1/templates/${id}/files/en.lproj/logo.png`, { body: png(50, 50), headers: { 'content-type': 'image/png' } })).status).toBe(
+      201,
+    );
     expect((await call('GET', `/v1/templates/${id}/files`)).body.items).toHaveLength(2);
     expect((await call('DELETE', `/v1/templates/${id}/files/en.lproj/logo.png`)).status).toBe(204);
 
@@ -172,7 +195,10 @@ describe('the OpenAPI document', () => {
     expect((await call('PUT', `${pass}/values`, { body: { club: 'Chess', name: 'Ada L.' } })).status).toBe(200);
     expect((await call('PUT', `${pass}/values`, { body: [1] })).status).toBe(422);
     // Imports and jobs (one record, so the JSON lines of the results are one JSON value).
-    const imported = await call('POST', `/v1/templates/${id}/imports`, { body: new TextEncoder().encode('serialNumber,club,name\nO-2,Chess,Bob\n'), headers: { 'content-type': 'text/csv' } });
+    const imported = await call('POST', `/v1/templates/${id}/imports`, {
+      body: new TextEncoder().encode('serialNumber,club,name\nO-2,Chess,Bob\n'),
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(imported.status).toBe(202);
     expect((await call('GET', '/v1/jobs')).status).toBe(200);
     await eventually(async () => (await call('GET', `/v1/jobs/${imported.body.id}`)).body.finishedAt !== null, 10_000, 'the import');
@@ -192,14 +218,19 @@ describe('the OpenAPI document', () => {
     const registration = `/wallet/v1/devices/${device}/registrations/${PASS_TYPE_IDENTIFIER}/O-1`;
     const apple = { authorization: `ApplePass ${token}` };
     expect((await call('POST', registration, { key: null, headers: apple, body: { pushToken: 'ab'.repeat(32) } })).status).toBe(201);
-    expect((await call('POST', registration, { key: null, headers: { authorization: 'ApplePass wrong-token-123456789' }, body: { pushToken: 'ab'.repeat(32) } })).status).toBe(401);
+    expect(
+      (await call('POST', registration, { key: null, headers: { authorization: 'ApplePass wrong-token-123456789' }, body: { pushToken: 'ab'.repeat(32) } }))
+        .status,
+    ).toBe(401);
     expect((await call('GET', `/wallet/v1/devices/${device}/registrations/${PASS_TYPE_IDENTIFIER}`, { key: null })).status).toBe(200);
     expect((await call('GET', `/wallet/v1/passes/${PASS_TYPE_IDENTIFIER}/O-1`, { key: null, headers: apple })).status).toBe(200);
     expect((await call('POST', '/wallet/v1/log', { key: null, body: { logs: ['hello'] } })).status).toBe(200);
     expect((await call('POST', '/wallet/v1/log', { key: null, body: { nope: 1 } })).status).toBe(400);
     expect((await call('DELETE', registration, { key: null, headers: apple })).status).toBe(200);
     // Over a registration cap the answer is 200 with nothing stored; 429 is the rate limit of every /wallet route.
-    const register = doc.paths['/wallet/v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}/{serialNumber}']!['post'] as unknown as { responses: Record<string, { description: string }> };
+    const register = doc.paths['/wallet/v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}/{serialNumber}']!['post'] as unknown as {
+      responses: Record<string, { description: string }>;
+    };
     expect(register.responses['200']!.description).toMatch(/registration cap/);
     expect(register.responses['429']!.description).toMatch(/rate-limited/);
 
@@ -217,7 +248,9 @@ describe('the OpenAPI document', () => {
     expect((await call('PUT', `/v1/webhooks/${hookId}/events`, { body: { events: ['pass.created', 'pass.updated'] } })).status).toBe(200);
     expect((await call('PUT', `/v1/webhooks/${hookId}/events`, { body: { events: ['nope'] } })).status).toBe(422);
     expect((await call('PUT', `/v1/webhooks/${hookId}/events`, { body: { events: null } })).status).toBe(200);
-    const rotation = doc.paths['/v1/webhooks/{id}/secret']!['post'] as unknown as { requestBody: { required: boolean; content: Record<string, { schema: { properties: object } }> } };
+    const rotation = doc.paths['/v1/webhooks/{id}/secret']!['post'] as unknown as {
+      requestBody: { required: boolean; content: Record<string, { schema: { properties: object } }> };
+    };
     expect(rotation.requestBody.required).toBe(false);
     expect(Object.keys(rotation.requestBody.content['application/json']!.schema.properties)).toEqual(['secret']);
     expect((await call('PUT', `${pass}/values`, { body: { club: 'Go', name: 'Ada' } })).status).toBe(200);
@@ -257,11 +290,26 @@ describe('the OpenAPI document', () => {
 
   test('every list documents limit, after and before, and the 400 invalid-query a bad cursor gets', async () => {
     type Parameter = { name: string; in: string };
-    type ListOperation = { parameters?: Parameter[]; responses: Record<string, { description: string; content?: Record<string, { schema: { properties?: object } }> }> };
+    type ListOperation = {
+      parameters?: Parameter[];
+      responses: Record<string, { description: string; content?: Record<string, { schema: { properties?: object } }> }>;
+    };
     const lists = Object.entries(doc.paths)
       .map(([path, methods]) => [path, methods['get'] as unknown as ListOperation | undefined] as const)
-      .filter(([, get]) => get?.responses['200']?.content?.['application/json']?.schema.properties !== undefined && 'next' in get.responses['200'].content['application/json'].schema.properties);
-    expect(lists.map(([path]) => path).sort()).toEqual(['/v1/events', '/v1/events/{id}', '/v1/jobs', '/v1/passes', '/v1/templates', '/v1/webhooks', '/v1/webhooks/{id}/deliveries']);
+      .filter(
+        ([, get]) =>
+          get?.responses['200']?.content?.['application/json']?.schema.properties !== undefined &&
+          'next' in get.responses['200'].content['application/json'].schema.properties,
+      );
+    expect(lists.map(([path]) => path).sort()).toEqual([
+      '/v1/events',
+      '/v1/events/{id}',
+      '/v1/jobs',
+      '/v1/passes',
+      '/v1/templates',
+      '/v1/webhooks',
+      '/v1/webhooks/{id}/deliveries',
+    ]);
     for (const [path, get] of lists) {
       const query = (get!.parameters ?? []).filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
       expect(query, path).toEqual(expect.arrayContaining(['limit', 'after', 'before']));
@@ -277,7 +325,11 @@ describe('the OpenAPI document', () => {
   });
 
   test('the requests above reached most documented operations', () => {
-    const all = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).filter((method) => METHODS.includes(method)).map((method) => `${method} ${path}`));
+    const all = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.keys(methods)
+        .filter((method) => METHODS.includes(method))
+        .map((method) => `${method} ${path}`),
+    );
     const missed = all.filter((operation) => !checked.has(operation));
     // Not reachable here without Google's signed callbacks or a rewards pass: the save link's 200, the callback's 200, an image, personalize.
     expect(missed.sort()).toEqual(['post /wallet/v1/passes/{passTypeIdentifier}/{serialNumber}/personalize']);

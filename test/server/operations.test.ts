@@ -26,7 +26,9 @@ describe.each(ENGINES)('health, readiness, metrics, logs ($name)', (engine) => {
     // The same database, with a switch that makes every plain query fail as if it were away.
     const flaky: SqlDatabase = new Proxy(database.db, {
       get(target, name, receiver) {
-        if (name === 'query') return (text: string, params?: readonly unknown[]) => (down ? Promise.reject(new Error('Connection terminated unexpectedly')) : target.query(text, params));
+        if (name === 'query')
+          return (text: string, params?: readonly unknown[]) =>
+            down ? Promise.reject(new Error('Connection terminated unexpectedly')) : target.query(text, params);
         const value = Reflect.get(target, name, receiver) as unknown;
         return typeof value === 'function' ? value.bind(target) : value;
       },
@@ -75,7 +77,7 @@ describe.each(ENGINES)('health, readiness, metrics, logs ($name)', (engine) => {
     }
   });
 
-  test('every answer carries X-Request-Id: the client\'s when it is safe, else a new one', async () => {
+  test("every answer carries X-Request-Id: the client's when it is safe, else a new one", async () => {
     const given = await fetch(`${service.url}/healthz`, { headers: { 'x-request-id': 'abc-123' } });
     expect(given.headers.get('x-request-id')).toBe('abc-123');
     const unsafe = await fetch(`${service.url}/healthz`, { headers: { 'x-request-id': 'a b"c' } });

@@ -23,8 +23,20 @@ describe('the outbox signal on PostgreSQL', () => {
 
   test('another instance is signalled, the sender is not; after its connection is terminated the listener is back', async () => {
     const heard = { a: 0, b: 0 };
-    const a: OutboxSignal = await createOutboxSignal({ connectionString: database.url, db, instanceId: 'instance-a', onSignal: () => heard.a++, maxRetryMs: 200 });
-    const b: OutboxSignal = await createOutboxSignal({ connectionString: database.url, db, instanceId: 'instance-b', onSignal: () => heard.b++, maxRetryMs: 200 });
+    const a: OutboxSignal = await createOutboxSignal({
+      connectionString: database.url,
+      db,
+      instanceId: 'instance-a',
+      onSignal: () => heard.a++,
+      maxRetryMs: 200,
+    });
+    const b: OutboxSignal = await createOutboxSignal({
+      connectionString: database.url,
+      db,
+      instanceId: 'instance-b',
+      onSignal: () => heard.b++,
+      maxRetryMs: 200,
+    });
     try {
       // Each is signalled once when it starts listening.
       await eventually(() => heard.a === 1 && heard.b === 1, 5000, 'both listening');
@@ -50,13 +62,28 @@ describe('the outbox signal on PostgreSQL', () => {
     const receiver: Receiver = await startReceiver();
     const servers: PassmintServer[] = [];
     try {
-      const front = await createServer({ databaseUrl: database.url, workers: false, delivery: { allowPrivateNetworks: true }, onError: (error) => expect.fail(String(error)) });
+      const front = await createServer({
+        databaseUrl: database.url,
+        workers: false,
+        delivery: { allowPrivateNetworks: true },
+        onError: (error) => expect.fail(String(error)),
+      });
       servers.push(front);
-      const worker = await createServer({ databaseUrl: database.url, delivery: { allowPrivateNetworks: true, pollMs: 60_000 }, onError: (error) => expect.fail(String(error)) });
+      const worker = await createServer({
+        databaseUrl: database.url,
+        delivery: { allowPrivateNetworks: true, pollMs: 60_000 },
+        onError: (error) => expect.fail(String(error)),
+      });
       servers.push(worker);
       const key = front.firstApiKey ?? (await front.addApiKey());
       const call = async (method: string, path: string, body: unknown) => {
-        const response = await front.fetch(new Request(`http://front${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+        const response = await front.fetch(
+          new Request(`http://front${path}`, {
+            method,
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          }),
+        );
         return { status: response.status, body: (await response.json()) as Record<string, unknown> };
       };
       // Enabled without the handshake (the front runs no workers, and this is about the wake-up).
@@ -74,7 +101,11 @@ describe('the outbox signal on PostgreSQL', () => {
         placeholder: ['name'],
       });
       expect((await call('POST', `/v1/templates/${template.body['id']}/passes`, { values: { name: 'Ada' } })).status).toBe(201);
-      await eventually(() => receiver.received.some((entry) => entry.path === '/signal' && entry.event.type === 'pass.created'), 10_000, 'delivered long before the next poll');
+      await eventually(
+        () => receiver.received.some((entry) => entry.path === '/signal' && entry.event.type === 'pass.created'),
+        10_000,
+        'delivered long before the next poll',
+      );
     } finally {
       for (const server of servers) await server.close();
       await receiver.close();

@@ -68,7 +68,9 @@ for (const engine of ENGINES) {
       const events = [passEvent('O'), passEvent('O'), passEvent('O')];
       await database.db.transaction((tx) => addEvents(tx, events));
       // The first event is not due for an hour: the later ones wait behind it.
-      await database.db.query(`update passmint_deliveries set next_attempt_at = now() + interval '1 hour' where event_seq = (select min(seq) from passmint_events)`);
+      await database.db.query(
+        `update passmint_deliveries set next_attempt_at = now() + interval '1 hour' where event_seq = (select min(seq) from passmint_events)`,
+      );
       const worker = createDeliveryWorker(database.db, { allowPrivateNetworks: true });
       expect(await worker.runOnce()).toBe(0);
       // Its retry comes due (the later two wait behind it, parked: left so).
@@ -82,13 +84,29 @@ for (const engine of ENGINES) {
       const down = await enabledWebhook('/down');
       await enabledWebhook('/up');
       receiver.statusFor.set('/down', 503);
-      await database.db.transaction((tx) => addEvents(tx, Array.from({ length: 5 }, (_, index) => passEvent(`B-${index}`))));
+      await database.db.transaction((tx) =>
+        addEvents(
+          tx,
+          Array.from({ length: 5 }, (_, index) => passEvent(`B-${index}`)),
+        ),
+      );
       const worker = createDeliveryWorker(database.db, { allowPrivateNetworks: true });
       while ((await worker.runOnce()) > 0);
-      expect(receiver.received.filter((entry) => entry.path === '/up').map((entry) => entry.event.data['serialNumber']).sort()).toEqual(['B-0', 'B-1', 'B-2', 'B-3', 'B-4']);
+      expect(
+        receiver.received
+          .filter((entry) => entry.path === '/up')
+          .map((entry) => entry.event.data['serialNumber'])
+          .sort(),
+      ).toEqual(['B-0', 'B-1', 'B-2', 'B-3', 'B-4']);
       const held = await listDeliveries(database.db, { webhookId: down.id }, { direction: 'before', cursor: undefined, limit: 10 });
       // Five passes, one event each: each failed once and waits its retry.
-      expect(held.map((delivery) => [delivery.status, delivery.attempts])).toEqual([['pending', 1], ['pending', 1], ['pending', 1], ['pending', 1], ['pending', 1]]);
+      expect(held.map((delivery) => [delivery.status, delivery.attempts])).toEqual([
+        ['pending', 1],
+        ['pending', 1],
+        ['pending', 1],
+        ['pending', 1],
+        ['pending', 1],
+      ]);
       receiver.statusFor.delete('/down');
     });
 
@@ -104,14 +122,23 @@ for (const engine of ENGINES) {
       await database.db.query(`update passmint_deliveries set locked_until = now() - interval '1 millisecond'`);
       expect(await worker.runOnce()).toBe(1);
       expect(receiver.received.map((entry) => entry.event.data['serialNumber'])).toEqual(['L-1']);
-      const [delivery] = await listDeliveries(database.db, { webhookId: (await database.db.query<{ id: string }>('select id from passmint_webhooks'))[0]!.id }, { direction: 'before', cursor: undefined, limit: 10 });
+      const [delivery] = await listDeliveries(
+        database.db,
+        { webhookId: (await database.db.query<{ id: string }>('select id from passmint_webhooks'))[0]!.id },
+        { direction: 'before', cursor: undefined, limit: 10 },
+      );
       expect(delivery).toMatchObject({ status: 'delivered', attempts: 1 });
     });
 
     test('workers running side by side never claim one delivery twice', async () => {
       const paths = ['/w1', '/w2', '/w3', '/w4'];
       for (const path of paths) await enabledWebhook(path);
-      await database.db.transaction((tx) => addEvents(tx, Array.from({ length: 15 }, (_, index) => passEvent(`C-${index}`))));
+      await database.db.transaction((tx) =>
+        addEvents(
+          tx,
+          Array.from({ length: 15 }, (_, index) => passEvent(`C-${index}`)),
+        ),
+      );
       const workers = Array.from({ length: 3 }, () => createDeliveryWorker(database.db, { allowPrivateNetworks: true, pollMs: 10, batchSize: 4 }));
       for (const worker of workers) {
         worker.start();

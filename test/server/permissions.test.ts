@@ -62,10 +62,19 @@ test('under umask 000, a fresh data folder and everything in it are 0700 / 0600'
     await fetch(`${url}/v1/templates`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ name: 'T', formatVersion: 1, passType: 'pass.com.example.p', description: { generic: { primaryFields: [{ key: 'k', value: '${v}' }] } }, placeholder: ['v'] }),
+      body: JSON.stringify({
+        name: 'T',
+        formatVersion: 1,
+        passType: 'pass.com.example.p',
+        description: { generic: { primaryFields: [{ key: 'k', value: '${v}' }] } },
+        placeholder: ['v'],
+      }),
     })
   ).json();
-  expect((await fetch(`${url}/v1/templates/${template.id}/passes`, { method: 'POST', headers, body: JSON.stringify({ serialNumber: 'P-1', values: { v: '1' } }) })).status).toBe(201);
+  expect(
+    (await fetch(`${url}/v1/templates/${template.id}/passes`, { method: 'POST', headers, body: JSON.stringify({ serialNumber: 'P-1', values: { v: '1' } }) }))
+      .status,
+  ).toBe(201);
   expect(readdirSync(data)).toContain('passmint.pid');
   expect(notPrivate(data)).toEqual([]);
 

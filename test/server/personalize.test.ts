@@ -26,7 +26,10 @@ const template = {
   },
   placeholder: ['points', 'fullName'],
 };
-const personalization = { requiredPersonalizationFields: ['PKPassPersonalizationFieldName', 'PKPassPersonalizationFieldEmailAddress'], description: 'Join Example Rewards' };
+const personalization = {
+  requiredPersonalizationFields: ['PKPassPersonalizationFieldName', 'PKPassPersonalizationFieldEmailAddress'],
+  description: 'Join Example Rewards',
+};
 const personalizationToken = '7c1e0f5a-wallet-personalization-token';
 
 for (const engine of ENGINES) {
@@ -58,7 +61,10 @@ for (const engine of ENGINES) {
       }
       const made = await service.call('POST', `/v1/templates/${id}/passes`, { values: { points: 0, fullName: 'New member' }, serialNumber: 'R-1' });
       expect(made.status).toBe(201);
-      const passjson = (await service.call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/R-1/passjson`)).body as { authenticationToken: string; webServiceURL: string };
+      const passjson = (await service.call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/R-1/passjson`)).body as {
+        authenticationToken: string;
+        webServiceURL: string;
+      };
       const first = await readPass(new Uint8Array(await (await fetch(made.body.links.pkpass as string)).arrayBuffer()));
       expect([...first.files.keys()].sort()).toEqual(['icon.png', 'personalization.json', 'personalizationLogo@2x.png']);
 
@@ -83,7 +89,11 @@ for (const engine of ENGINES) {
       expect(resource.values).toMatchObject({ points: 0, fullName: 'Ada Lovelace', emailAddress: 'ada@example.com', personalization: info });
 
       const events = (await service.call('GET', '/v1/events?limit=10')).body as { items: { type: string; data: unknown }[] };
-      expect(events.items.find((event) => event.type === 'pass.personalized')?.data).toEqual({ serialNumber: 'R-1', passTypeIdentifier: PASS_TYPE_IDENTIFIER, personalization: info });
+      expect(events.items.find((event) => event.type === 'pass.personalized')?.data).toEqual({
+        serialNumber: 'R-1',
+        passTypeIdentifier: PASS_TYPE_IDENTIFIER,
+        personalization: info,
+      });
       expect(events.items.some((event) => event.type === 'pass.updated')).toBe(true);
     });
   });

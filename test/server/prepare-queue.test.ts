@@ -30,7 +30,9 @@ describe('createPrepareQueue', () => {
     }
     const byPath = new Map(prepared.files.map((file) => [file.path, file]));
     // Deflated where that saves space (the text), stored where it does not (PNG, noise).
-    expect([byPath.get('notes.txt')!.compressed.method, byPath.get('icon@2x.png')!.compressed.method, byPath.get('noise.bin')!.compressed.method]).toEqual([8, 0, 0]);
+    expect([byPath.get('notes.txt')!.compressed.method, byPath.get('icon@2x.png')!.compressed.method, byPath.get('noise.bin')!.compressed.method]).toEqual([
+      8, 0, 0,
+    ]);
   });
 
   test('files Wallet refuses: a PackError with the issues prepareFiles reports', async () => {

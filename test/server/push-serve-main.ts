@@ -38,7 +38,10 @@ process.stdout.write(`passmint serve: listening on ${url}\n`);
 if (server.firstApiKey !== undefined) process.stdout.write(`API key (shown once; only its hash is stored): ${server.firstApiKey}\n`);
 process.stdout.write('Passes are not signed.\n');
 const stop = (): void => {
-  void server.close().then(() => apns.close()).then(() => process.exit(0));
+  void server
+    .close()
+    .then(() => apns.close())
+    .then(() => process.exit(0));
 };
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);

@@ -55,7 +55,8 @@ describe('the queue tables', () => {
       );
     };
     const held = async (serial: string): Promise<boolean> =>
-      (await database.db.query<{ held: boolean }>(`select locked_until is not null as held from passmint_google_jobs where serial_number = $1`, [serial]))[0]!.held;
+      (await database.db.query<{ held: boolean }>(`select locked_until is not null as held from passmint_google_jobs where serial_number = $1`, [serial]))[0]!
+        .held;
     const uptime = async (): Promise<number> =>
       (await database.db.query<{ up: number }>('select extract(epoch from now() - pg_postmaster_start_time())::float8 as up'))[0]!.up;
     const up = await uptime();
@@ -151,7 +152,9 @@ describe('a Google sync claim whose answer was lost with the connection', () => 
     expect((await service.call('POST', `/v1/templates/${template.id}/passes`, { serialNumber: 'Q-2', values: { v: '1' } })).status).toBe(201);
     await eventually(() => standIn.store.get('genericObject')?.get(`${issuer}.pass_2ecom_2eexample_2eq.Q-2`) !== undefined, 30_000, 'the object at Google');
     expect(lost).toBe(1);
-    process.stdout.write(`[queue-claims] a lost Google claim: the object reached Google ${((Date.now() - started) / 1000).toFixed(1)} s after the change (lease: 60 s)\n`);
+    process.stdout.write(
+      `[queue-claims] a lost Google claim: the object reached Google ${((Date.now() - started) / 1000).toFixed(1)} s after the change (lease: 60 s)\n`,
+    );
     // Recorded just after Google answered.
     const job = async (): Promise<unknown> =>
       (await database.db.query(`select locked_until is not null as held, wanted > done as owed from passmint_google_jobs where serial_number = 'Q-2'`))[0];

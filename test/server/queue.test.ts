@@ -45,7 +45,15 @@ for (const engine of ENGINES) {
     };
     const row = async (id: number) =>
       (
-        await database.db.query<{ status: string; attempts: number; held: boolean; lease: string | null; claimed_by: string | null; wait_ms: number; last_error: string | null }>(
+        await database.db.query<{
+          status: string;
+          attempts: number;
+          held: boolean;
+          lease: string | null;
+          claimed_by: string | null;
+          wait_ms: number;
+          last_error: string | null;
+        }>(
           `select status, attempts, locked_until > now() as held, lease::text as lease, claimed_by, last_error,
                   (extract(epoch from next_attempt_at - now()) * 1000)::int as wait_ms
              from passmint_pushes where id = $1`,
@@ -68,14 +76,22 @@ for (const engine of ENGINES) {
       await queued(2);
       const lease = crypto.randomUUID();
       const jobs = await claim<ClaimedPush>(database.db, PUSHES, 2, 60_000, lease, OWNER);
-      await database.db.query('update passmint_pushes set locked_until = now() - interval \'1 second\'');
+      await database.db.query("update passmint_pushes set locked_until = now() - interval '1 second'");
       // Only the first is extended (the second's claim is not the one named): the second is free again.
-      await extend(database.db, PUSHES, [{ id: jobs[0]!.id, lease }, { id: jobs[1]!.id, lease: crypto.randomUUID() }], 60_000);
+      await extend(
+        database.db,
+        PUSHES,
+        [
+          { id: jobs[0]!.id, lease },
+          { id: jobs[1]!.id, lease: crypto.randomUUID() },
+        ],
+        60_000,
+      );
       const again = await claim<ClaimedPush>(database.db, PUSHES, 5, 60_000, crypto.randomUUID(), OWNER);
       expect(again.map((job) => job.id)).toEqual([jobs[1]!.id]);
     });
 
-    test('complete with a lease: only that claim\'s holder records; without one, any row still held', async () => {
+    test("complete with a lease: only that claim's holder records; without one, any row still held", async () => {
       await queued(1);
       const lease = crypto.randomUUID();
       const [job] = await claim<ClaimedPush>(database.db, PUSHES, 1, 60_000, lease, OWNER);
@@ -101,7 +117,7 @@ for (const engine of ENGINES) {
       expect(await claim(database.db, PUSHES, 5, 60_000, crypto.randomUUID(), OWNER)).toEqual([]);
     });
 
-    test('releaseLost frees the owner\'s claims except those in flight; releaseOrphans (every) frees all', async () => {
+    test("releaseLost frees the owner's claims except those in flight; releaseOrphans (every) frees all", async () => {
       await queued(3);
       const kept = crypto.randomUUID();
       const lost = crypto.randomUUID();

@@ -23,7 +23,10 @@ function bareReplay(eventId: string, body?: string): Promise<{ status: number; t
   return new Promise((resolve, reject) => {
     const sent = request(`${service.url}/v1/events/${eventId}/replay`, { method: 'POST', headers: { authorization: `Bearer ${service.key}` } }, (response) => {
       let text = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+      response
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => (text += chunk))
+        .on('end', () => resolve({ status: response.statusCode ?? 0, text }));
     });
     sent.on('error', reject);
     sent.end(body);
@@ -35,15 +38,27 @@ function curlStyleReplay(eventId: string): Promise<string> {
   const { hostname, port } = new URL(service.url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => {
-      socket.write(`POST /v1/events/${eventId}/replay HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${service.key}\r\nConnection: close\r\n\r\n`);
+      socket.write(
+        `POST /v1/events/${eventId}/replay HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${service.key}\r\nConnection: close\r\n\r\n`,
+      );
     });
     let text = '';
-    socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve(text)).on('error', reject);
+    socket
+      .setEncoding('utf8')
+      .on('data', (chunk: string) => (text += chunk))
+      .on('end', () => resolve(text))
+      .on('error', reject);
   });
 }
 
 test('a replay with no body, or an empty chunked one, or an empty chunked one, is 202; a body that is not JSON is still 415/400', async () => {
-  const template = { name: 'T', formatVersion: 1, passType: 'pass.com.example.replay', description: { generic: { primaryFields: [{ key: 'n', value: '${n}' }] } }, placeholder: ['n'] };
+  const template = {
+    name: 'T',
+    formatVersion: 1,
+    passType: 'pass.com.example.replay',
+    description: { generic: { primaryFields: [{ key: 'n', value: '${n}' }] } },
+    placeholder: ['n'],
+  };
   const { body: created } = await service.call('POST', '/v1/templates', template);
   await service.call('POST', `/v1/templates/${created.id}/passes`, { values: { n: 'x' } });
   const events = await service.call('GET', '/v1/events?limit=1');

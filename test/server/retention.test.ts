@@ -8,14 +8,19 @@ const HOOK = '00000000-0000-4000-8000-000000000001';
 /** An event `daysAgo` old with one delivery per given status, each with `attempts` attempts. */
 async function addEvent(database: TestDatabase, seq: number, daysAgo: number, deliveries: readonly string[], attempts = 2): Promise<void> {
   const { db } = database;
-  await db.query(
-    `insert into passmint_events (seq, id, type, body, created_at) values ($1, $2, 'pass.updated', '{}', now() - $3 * interval '1 day')`,
-    [seq, crypto.randomUUID(), daysAgo],
-  );
+  await db.query(`insert into passmint_events (seq, id, type, body, created_at) values ($1, $2, 'pass.updated', '{}', now() - $3 * interval '1 day')`, [
+    seq,
+    crypto.randomUUID(),
+    daysAgo,
+  ]);
   for (const [index, status] of deliveries.entries()) {
     const webhook = index === 0 ? HOOK : crypto.randomUUID();
     if (index > 0) await db.query(`insert into passmint_webhooks (id, url, secret, state) values ($1, 'https://example.com/', 's', 'enabled')`, [webhook]);
-    const [delivery] = await db.query<{ id: number }>(`insert into passmint_deliveries (event_seq, webhook_id, status) values ($1, $2, $3) returning id`, [seq, webhook, status]);
+    const [delivery] = await db.query<{ id: number }>(`insert into passmint_deliveries (event_seq, webhook_id, status) values ($1, $2, $3) returning id`, [
+      seq,
+      webhook,
+      status,
+    ]);
     for (let attempt = 0; attempt < attempts; attempt++) {
       await db.query(`insert into passmint_attempts (delivery_id, outcome, duration_ms) values ($1, 'retry', 5)`, [delivery!.id]);
     }
@@ -59,22 +64,33 @@ describe.each(ENGINES)('retention ($name)', (engine) => {
 
   test('deletes APNs pushes that ended and were last due before the limit, and Google messages older than the limit; keeps pending pushes and recent rows', async () => {
     const push = (status: string, daysAgo: number) =>
-      database.db.query(`insert into passmint_pushes (push_token, topic, status, next_attempt_at) values ('t', 'pass.example', $1, now() - $2 * interval '1 day')`, [status, daysAgo]);
+      database.db.query(
+        `insert into passmint_pushes (push_token, topic, status, next_attempt_at) values ('t', 'pass.example', $1, now() - $2 * interval '1 day')`,
+        [status, daysAgo],
+      );
     await push('sent', 40); // goes
     await push('gone', 40); // goes
     await push('failed', 31); // goes
     await push('pending', 40); // still owed: stays
     await push('sent', 2); // recent: stays
     const message = (id: string, daysAgo: number) =>
-      database.db.query(`insert into passmint_google_messages (message_id, object_id, body, status, sent_at) values ($1, 'o', 'b', 'sent', now() - $2 * interval '1 day')`, [id, daysAgo]);
+      database.db.query(
+        `insert into passmint_google_messages (message_id, object_id, body, status, sent_at) values ($1, 'o', 'b', 'sent', now() - $2 * interval '1 day')`,
+        [id, daysAgo],
+      );
     await message('m-old', 40); // goes
     await message('m-old-2', 35); // goes
     await message('m-new', 0.5); // within the day Google counts: stays
     const entries: unknown[] = [];
     const retention = createRetention(database.db, { days: 30, batchSize: 2, log: (entry) => entries.push(entry) });
     expect(await retention.runOnce()).toEqual({ ...NOTHING, pushes: 3, googleMessages: 2 });
-    expect((await database.db.query<{ status: string }>('select status from passmint_pushes order by status')).map((row) => row.status)).toEqual(['pending', 'sent']);
-    expect((await database.db.query<{ message_id: string }>('select message_id from passmint_google_messages')).map((row) => row.message_id)).toEqual(['m-new']);
+    expect((await database.db.query<{ status: string }>('select status from passmint_pushes order by status')).map((row) => row.status)).toEqual([
+      'pending',
+      'sent',
+    ]);
+    expect((await database.db.query<{ message_id: string }>('select message_id from passmint_google_messages')).map((row) => row.message_id)).toEqual([
+      'm-new',
+    ]);
     expect(entries).toEqual([expect.objectContaining({ type: 'retention', pushes: 3, googleMessages: 2 })]);
   });
 

@@ -41,14 +41,22 @@ test('three processes started at once migrate once, make one API key, and delive
 
   const paths = ['/x', '/y', '/z'];
   for (const path of paths) {
-    const hook = await (await fetch(`${processes[0]!.url}/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: `${receiver.url}${path}` }) })).json();
+    const hook = await (
+      await fetch(`${processes[0]!.url}/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: `${receiver.url}${path}` }) })
+    ).json();
     receiver.secrets.set(path, [hook.secret]);
   }
   const template = await (
     await fetch(`${processes[1]!.url}/v1/templates`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ name: 'T', formatVersion: 1, passType: 'pass.com.example.t', description: { generic: { primaryFields: [{ key: 'k', value: '${v}' }] } }, placeholder: ['v'] }),
+      body: JSON.stringify({
+        name: 'T',
+        formatVersion: 1,
+        passType: 'pass.com.example.t',
+        description: { generic: { primaryFields: [{ key: 'k', value: '${v}' }] } },
+        placeholder: ['v'],
+      }),
     })
   ).json();
 
@@ -70,7 +78,8 @@ test('three processes started at once migrate once, make one API key, and delive
   await client.connect();
   try {
     // Every delivery recorded (just after its receiver answered): nothing is left to send, so a double claim has shown up by now.
-    const pending = async (): Promise<number> => Number((await client.query<{ n: string }>(`select count(*) as n from passmint_deliveries where status = 'pending'`)).rows[0]!.n);
+    const pending = async (): Promise<number> =>
+      Number((await client.query<{ n: string }>(`select count(*) as n from passmint_deliveries where status = 'pending'`)).rows[0]!.n);
     await eventually(async () => (await pending()) === 0, 30_000, 'every delivery recorded');
     for (const path of paths) {
       const ids = receiver.received.filter((entry) => entry.path === path).map((entry) => entry.event.id);

@@ -75,7 +75,11 @@ describe('passmint serve keys', () => {
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
     // One JSON line per request: the route template, never the key or the token.
-    const lines = again.output().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+    const lines = again
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
     expect(lines.filter((line) => line.type === 'request').map(({ method, route, status, requestId }) => ({ method, route, status, requestId }))).toEqual([
       { method: 'GET', route: '/v1/keys', status: 200, requestId: 'test-req-1' },
       { method: 'GET', route: '/v1/keys', status: 401, requestId: 'test-req-1' },
@@ -144,7 +148,10 @@ describe('passmint serve keys', () => {
       cpSync(dirname(cli.script), bare, { recursive: true });
       const script = join(bare, basename(cli.script));
       const env = { DATABASE_URL: 'postgres://passmint:secret-pw@127.0.0.1:5432/passmint' };
-      for (const args of [['serve', 'keys', 'list'], ['serve', '--port', '0']]) {
+      for (const args of [
+        ['serve', 'keys', 'list'],
+        ['serve', '--port', '0'],
+      ]) {
         const run = await runCli(script, args, env);
         expect(run.code).toBe(1);
         expect(run.stderr).toBe(

@@ -31,11 +31,20 @@ describe('passmint serve', () => {
     const created = await fetch(`${first.url}/v1/templates`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ name: 'Card', formatVersion: 1, passType: 'pass.com.example.card', description: { generic: { primaryFields: [{ key: 'n', value: '${n}' }] } }, placeholder: ['n'] }),
+      body: JSON.stringify({
+        name: 'Card',
+        formatVersion: 1,
+        passType: 'pass.com.example.card',
+        description: { generic: { primaryFields: [{ key: 'n', value: '${n}' }] } },
+        placeholder: ['n'],
+      }),
     });
     expect(created.status).toBe(201);
     // A second process on the same folder would corrupt it: refused while the first runs.
-    const second = await startServe(cli.script, ['--data', data]).then(() => 'started', (error: Error) => error.message);
+    const second = await startServe(cli.script, ['--data', data]).then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
     expect(second).toMatch(/ended \(1\)/);
     expect(second).toContain(`in use by process ${first.child.pid}`);
     first.child.kill('SIGTERM');
@@ -55,7 +64,7 @@ describe('passmint serve', () => {
   test('a data folder left locked by a process that is gone (SIGKILL) is taken over', async () => {
     const data = join(dir, 'stale');
     const gone = spawnSync(process.execPath, ['-e', '0']).pid;
-    (await openPglite({ dataDir: data }).then((db) => db.close()));
+    await openPglite({ dataDir: data }).then((db) => db.close());
     writeFileSync(join(data, 'passmint.pid'), String(gone));
     const db = await openPglite({ dataDir: data });
     expect(await db.query<{ n: number }>('select 1 as n')).toEqual([{ n: 1 }]);
@@ -67,7 +76,10 @@ describe('passmint serve', () => {
     const usage = startServe(cli.script, ['--port', 'x']);
     await expect(usage).rejects.toThrow(/--port is a whole number[\s\S]*ended \(2\)|ended \(2\)/);
     const unreachable = startServe(cli.script, ['--database-url', 'postgres://user:hunter2@127.0.0.1:1/db']);
-    const error = await unreachable.then(() => undefined, (caught: Error) => caught.message);
+    const error = await unreachable.then(
+      () => undefined,
+      (caught: Error) => caught.message,
+    );
     expect(error).toMatch(/ended \(1\)/);
     expect(error).toContain('cannot open the database (postgres://user:***@127.0.0.1:1/db)');
     expect(error).not.toContain('hunter2');
@@ -89,7 +101,10 @@ describe('passmint serve', () => {
   test('a port already taken: exit 1, naming --port', async () => {
     const first = await startServe(cli.script, ['--data', join(dir, 'port-a')]);
     const port = new URL(first.url).port;
-    const second = await startServe(cli.script, ['--data', join(dir, 'port-b'), '--port', port]).then(() => 'started', (caught: Error) => caught.message);
+    const second = await startServe(cli.script, ['--data', join(dir, 'port-b'), '--port', port]).then(
+      () => 'started',
+      (caught: Error) => caught.message,
+    );
     first.child.kill('SIGTERM');
     expect(second).toMatch(/ended \(1\)/);
     expect(second).toContain(`cannot listen on 127.0.0.1:${port}`);

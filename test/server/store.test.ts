@@ -18,9 +18,15 @@ for (const engine of ENGINES) {
         expect((await insertPass(db, id, {}, pass))?.serialNumber).toBe('S1');
         expect(await insertPass(db, id, {}, pass)).toBeUndefined(); // same serial: not inserted twice
         expect(await deleteTemplate(db, id)).toBe('in-use');
-        const refused = await db.query('delete from passmint_templates where id = $1', [id]).then(() => undefined, (error: unknown) => error);
+        const refused = await db.query('delete from passmint_templates where id = $1', [id]).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
         expect(isForeignKeyViolation(refused)).toBe(true);
-        const orphan = await insertPass(db, id + 1000, {}, { ...pass, serialNumber: 'S2' }).then(() => undefined, (error: unknown) => error);
+        const orphan = await insertPass(db, id + 1000, {}, { ...pass, serialNumber: 'S2' }).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
         expect(isForeignKeyViolation(orphan)).toBe(true);
         expect(await deleteTemplate(db, id + 1000)).toBe('missing');
       } finally {

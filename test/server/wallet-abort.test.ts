@@ -44,7 +44,13 @@ describe('a /wallet request cut off mid-body', () => {
     http = listening.server;
     port = listening.port;
     const call = async (path: string, body: unknown) =>
-      (await fetch(`${listening.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${server.firstApiKey!}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<{
+      (
+        await fetch(`${listening.url}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${server.firstApiKey!}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json() as Promise<{
         id: number;
         links: { pkpass: string };
       }>;
@@ -62,11 +68,17 @@ describe('a /wallet request cut off mid-body', () => {
     `POST /wallet/v1/devices/device-1/registrations/${PASS_TYPE_IDENTIFIER}/S1 HTTP/1.1\r\nHost: x\r\n${authorization}Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"pushToken": "`;
 
   const cases: readonly (readonly [string, () => string])[] = [
-    ['POST /v1/log (no credentials needed)', () => 'POST /wallet/v1/log HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"logs": ["'],
+    [
+      'POST /v1/log (no credentials needed)',
+      () => 'POST /wallet/v1/log HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"logs": ["',
+    ],
     ['POST /v1/log, chunked', () => 'POST /wallet/v1/log HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"log'],
-    ['a registration with the pass\'s token', () => register(`Authorization: ApplePass ${token}\r\n`)],
+    ["a registration with the pass's token", () => register(`Authorization: ApplePass ${token}\r\n`)],
     ['a registration without credentials', () => register('')],
-    ['an API upload with the API key', () => `PUT /v1/templates/1/files/icon.png HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${server.firstApiKey!}\r\nContent-Length: 100000\r\n\r\n\u0089PNG`],
+    [
+      'an API upload with the API key',
+      () => `PUT /v1/templates/1/files/icon.png HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${server.firstApiKey!}\r\nContent-Length: 100000\r\n\r\n\u0089PNG`,
+    ],
   ];
 
   for (const [name, head] of cases) {

@@ -25,14 +25,24 @@ for (const engine of ENGINES) {
       try {
         let woken = 0;
         const store = createSqlWalletStore(database.db, { events: true, onEvents: () => woken++ });
-        const registration = { deviceLibraryIdentifier: 'device-1', passTypeIdentifier: 'pass.com.example.member', serialNumber: 'S1', pushToken: 'ab'.repeat(32) };
+        const registration = {
+          deviceLibraryIdentifier: 'device-1',
+          passTypeIdentifier: 'pass.com.example.member',
+          serialNumber: 'S1',
+          pushToken: 'ab'.repeat(32),
+        };
         expect(await store.register(registration)).toBe('created');
         expect(await store.register(registration)).toBe('existing');
         expect(await store.unregister('device-1', 'pass.com.example.member', 'S1')).toBe(true);
         expect(await store.unregister('device-1', 'pass.com.example.member', 'S1')).toBe(false);
         const rows = await database.db.query<{ type: string; body: string }>('select type, body from passmint_events order by seq');
         expect(rows.map((row) => row.type)).toEqual(['registration.created', 'registration.deleted']);
-        expect(JSON.parse(rows[0]!.body).data).toEqual({ serialNumber: 'S1', passTypeIdentifier: 'pass.com.example.member', deviceLibraryIdentifier: 'device-1', wallet: 'apple' });
+        expect(JSON.parse(rows[0]!.body).data).toEqual({
+          serialNumber: 'S1',
+          passTypeIdentifier: 'pass.com.example.member',
+          deviceLibraryIdentifier: 'device-1',
+          wallet: 'apple',
+        });
         expect(woken).toBe(2);
       } finally {
         await database.dispose();

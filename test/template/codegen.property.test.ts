@@ -26,7 +26,15 @@ function defineOwn(target: Record<string, unknown>, key: string, value: unknown)
 const hostileJson: fc.Arbitrary<unknown> = fc.letrec<{ json: unknown }>((tie) => ({
   json: fc.oneof(
     { depthSize: 'small' },
-    fc.oneof(hostileText, fc.constantFrom('${y}', '${', '}'), fc.integer(), fc.constant(-0), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null)),
+    fc.oneof(
+      hostileText,
+      fc.constantFrom('${y}', '${', '}'),
+      fc.integer(),
+      fc.constant(-0),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.boolean(),
+      fc.constant(null),
+    ),
     fc.array(tie('json'), { maxLength: 3 }),
     fc.uniqueArray(fc.tuple(hostileKey, tie('json')), { maxLength: 3, selector: ([key]) => key }).map((entries) => {
       const out: Record<string, unknown> = {};
@@ -97,7 +105,7 @@ describe('generated code and interpreter agree', () => {
     fc.assert(
       fc.property(arbitrary, ({ pool, spec, values: list, strict, extra, bare }) => {
         const values: Record<string, unknown> = bare ? (Object.create(null) as Record<string, unknown>) : {};
-        pool.forEach((name, index) => defineOwn(values, name, list[index]));
+        for (const [index, name] of pool.entries()) defineOwn(values, name, list[index]);
         if (extra !== undefined && !Object.hasOwn(values, extra[0])) defineOwn(values, extra[0], extra[1]);
         const template = templateOf(specToTemplate(spec), pool) as unknown as PassTemplate;
         const generated = compileTemplate(template, { codegen: true, strict });

@@ -76,13 +76,15 @@ describe('generatePlan', () => {
   test('a wide body is split into small functions and still gives what the interpreter gives', () => {
     // Alternating key orders: no run of same-shaped fields, so every field is a literal.
     const backFields = Array.from({ length: 3000 }, (_, index) =>
-      index % 2 === 0 ? { key: `f${index}`, label: `L ${index}`, value: `v \${p${index % 7}}` } : { key: `f${index}`, value: `v \${p${index % 7}}`, label: `L ${index}` },
+      index % 2 === 0
+        ? { key: `f${index}`, label: `L ${index}`, value: `v \${p${index % 7}}` }
+        : { key: `f${index}`, value: `v \${p${index % 7}}`, label: `L ${index}` },
     );
     const wide = Object.fromEntries(Array.from({ length: 300 }, (_, index) => [`k${index}`, index % 2 === 0 ? `\${p${index % 7}}` : index]));
     const body = { backFields, wide } as unknown as JsonValue;
     const plan = planBody(body);
     const source = generateSource(plan) ?? '';
-    const functions = source.match(/function f\d+\(s\)\{[^]*?\}(?=function|var |return\{)/g) ?? [];
+    const functions = source.match(/function f\d+\(s\)\{[\s\S]*?\}(?=function|var |return\{)/g) ?? [];
     expect(functions.length).toBeGreaterThan(20);
     const slots = plan.names.map((_, index) => `value ${index}`);
     expect(exactShape(generatePlan(plan)?.(slots))).toBe(exactShape(interpretPlan(plan.root)(slots)));
@@ -94,7 +96,10 @@ describe('generatePlan', () => {
     const mixed: JsonValue[] = [
       'first',
       { nested: ['${p1}'] },
-      ...Array.from({ length: 9 }, (_, index): JsonValue => ({ key: 'same', n: index % 3 === 0 ? -0 : index, whole: `\${p${index}}`, t: `\${p1}-\${p2}:\${p${index}}!` })),
+      ...Array.from(
+        { length: 9 },
+        (_, index): JsonValue => ({ key: 'same', n: index % 3 === 0 ? -0 : index, whole: `\${p${index}}`, t: `\${p1}-\${p2}:\${p${index}}!` }),
+      ),
       '${p3}',
       ...Array.from({ length: 8 }, (_, index): JsonValue => ({ a: `x\${p${index}}`, b: `\${p2}\${p3}` })),
       ...Array.from({ length: 8 }, (_, index): JsonValue => ({ ['__proto__']: `\${p${index}}`, c: index })),
@@ -208,10 +213,13 @@ describe('the fast value path gives the same results as the checking path', () =
     expect(codes(instance)).toStrictEqual([['missing-value a'], ['missing-value a']]);
     expect(read).toStrictEqual([]);
     // An own `__proto__` that claims Object.prototype, over a prototype that has `a`.
-    const disguised = Object.create({ a: 'inherited' }, {
-      ['__proto__']: { value: Object.prototype, enumerable: true },
-      b: { value: 'B', enumerable: true },
-    }) as Record<string, unknown>;
+    const disguised = Object.create(
+      { a: 'inherited' },
+      {
+        ['__proto__']: { value: Object.prototype, enumerable: true },
+        b: { value: 'B', enumerable: true },
+      },
+    ) as Record<string, unknown>;
     expect(codes(disguised)).toStrictEqual([['missing-value a'], ['missing-value a']]);
     const bare = Object.assign(Object.create(null) as Record<string, unknown>, { a: 'A', b: 'B' });
     expect(paths[0]?.render(bare)).toMatchObject({ userInfo: { body: { a: 'A', t: 'x B' } } });

@@ -43,7 +43,14 @@ describe('interpreter: reading the values', () => {
       hidden = 'y';
     }
     expect(render(new Values())).toStrictEqual({ a: 'x', b: 'Row y' });
-    expect(render({ get seat() { return 's'; }, hidden: 'h' })).toStrictEqual({ a: 's', b: 'Row h' });
+    expect(
+      render({
+        get seat() {
+          return 's';
+        },
+        hidden: 'h',
+      }),
+    ).toStrictEqual({ a: 's', b: 'Row h' });
     const nonEnumerable = { seat: 'e' };
     defineOwn(nonEnumerable, 'hidden', 'n', false);
     expect(render(nonEnumerable)).toStrictEqual({ a: 'e', b: 'Row n' });
@@ -151,7 +158,14 @@ describe('interpreter: building the body', () => {
       { a0: [], a1: ['${v}'], a2: ['${v}', 'x${v}'], a3: [{ k: '${v}' }, '${v}', ['${v}']], a4: ['${v}', '${v}', '${v}', '${v}'], mixed: [1, '${v}', null] },
       ['v'],
     );
-    expect(render({ v: 'V' })).toStrictEqual({ a0: [], a1: ['V'], a2: ['V', 'xV'], a3: [{ k: 'V' }, 'V', ['V']], a4: ['V', 'V', 'V', 'V'], mixed: [1, 'V', null] });
+    expect(render({ v: 'V' })).toStrictEqual({
+      a0: [],
+      a1: ['V'],
+      a2: ['V', 'xV'],
+      a3: [{ k: 'V' }, 'V', ['V']],
+      a4: ['V', 'V', 'V', 'V'],
+      mixed: [1, 'V', null],
+    });
   });
 
   test('interpretPlan gives the same for the same slots, every time', () => {

@@ -17,7 +17,10 @@ import {
 
 const names = fc.uniqueArray(placeholderName, { minLength: 1, maxLength: 5 });
 const textValue = fc.oneof(notationText, fc.string(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean());
-const wholeValue = fc.oneof(textValue, fc.jsonValue().filter((value) => value !== null));
+const wholeValue = fc.oneof(
+  textValue,
+  fc.jsonValue().filter((value) => value !== null),
+);
 
 function userInfo(body: unknown): unknown {
   return (body as { userInfo: { body: unknown } }).userInfo.body;
@@ -91,14 +94,19 @@ describe('rendering properties', () => {
     const keywords = new Set(['else', 'this', ...Object.keys(Handlebars.helpers)]);
     const identifier = fc.stringMatching(/^[a-z][a-zA-Z0-9_]{0,7}$/).filter((name) => !keywords.has(name));
     const plain = fc.stringMatching(/^[a-zA-Z0-9 .,:;!?@#%&*()+=\-éü€]{0,8}$/);
-    const arbitrary = fc.uniqueArray(identifier, { minLength: 1, maxLength: 4 }).chain((pool) =>
-      fc.record({ pool: fc.constant(pool), spec: specArbitrary(pool, plain, plain), values: fc.tuple(...pool.map(() => plain)) }),
-    );
+    const arbitrary = fc
+      .uniqueArray(identifier, { minLength: 1, maxLength: 4 })
+      .chain((pool) => fc.record({ pool: fc.constant(pool), spec: specArbitrary(pool, plain, plain), values: fc.tuple(...pool.map(() => plain)) }));
     fc.assert(
       fc.property(arbitrary, ({ pool, spec, values: list }) => {
         const values = Object.fromEntries(pool.map((name, index) => [name, list[index]]));
         const ours = compileTemplate(templateOf(specToTemplate(spec), pool) as unknown as PassTemplate).render(values);
-        const source = JSON.stringify(templateOf(specToTemplate(spec, (name) => `{{${name}}}`), pool)['description']);
+        const source = JSON.stringify(
+          templateOf(
+            specToTemplate(spec, (name) => `{{${name}}}`),
+            pool,
+          )['description'],
+        );
         const theirs: unknown = JSON.parse(Handlebars.compile(source, { noEscape: true })(values));
         // Handlebars goes through JSON text, where -0 is written 0: compare ours after the same trip.
         expect(exactShape(JSON.parse(JSON.stringify(ours)))).toBe(exactShape(theirs));

@@ -1,12 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import {
-  compileTemplate,
-  RenderError,
-  renderTemplate,
-  TemplateError,
-  type Issue,
-  type PassTemplate,
-} from '../../src/index.js';
+import { compileTemplate, RenderError, renderTemplate, TemplateError, type Issue, type PassTemplate } from '../../src/index.js';
 import { clone, eventBody, eventTicket, eventValues } from '../fixtures.js';
 
 const template = (description: Record<string, unknown>, placeholder: string[]): PassTemplate => ({
@@ -148,16 +141,12 @@ describe('compileTemplate / render', () => {
     const plain = compileTemplate(template({ logoText: '${a}' }, ['a']));
     expect(plain.render({ a: 'x', extra: 1 } as never)).toMatchObject({ logoText: 'x' });
     const strict = compileTemplate(template({ logoText: '${a}' }, ['a']), { strict: true });
-    expect(renderError(() => strict.render({ a: 'x', extra: 1 } as never))).toEqual([
-      expect.objectContaining({ code: 'unknown-value', placeholder: 'extra' }),
-    ]);
+    expect(renderError(() => strict.render({ a: 'x', extra: 1 } as never))).toEqual([expect.objectContaining({ code: 'unknown-value', placeholder: 'extra' })]);
   });
 
   test('values that are not an object are invalid-value at the root', () => {
     for (const values of [null, undefined, 'x', 3]) {
-      expect(renderError(() => compileTemplate(eventTicket).render(values as never))).toEqual([
-        expect.objectContaining({ code: 'invalid-value', path: '' }),
-      ]);
+      expect(renderError(() => compileTemplate(eventTicket).render(values as never))).toEqual([expect.objectContaining({ code: 'invalid-value', path: '' })]);
     }
   });
 
@@ -217,6 +206,8 @@ describe('values are read once: what is checked is what is rendered', () => {
 
   test('a problem found while copying is reported with its path inside the value', () => {
     const issues = renderError(() => renderTemplate(template({ userInfo: '${info}' }, ['info']), { info: { a: [1, Number.NaN] } }));
-    expect(issues).toEqual([expect.objectContaining({ code: 'invalid-value', placeholder: 'info', message: 'Value of "info": NaN is not a finite number at /a/1' })]);
+    expect(issues).toEqual([
+      expect.objectContaining({ code: 'invalid-value', placeholder: 'info', message: 'Value of "info": NaN is not a finite number at /a/1' }),
+    ]);
   });
 });

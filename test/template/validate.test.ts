@@ -9,14 +9,11 @@ describe('validateTemplate', () => {
     expect(validateTemplate(eventTicket)).toEqual({ ok: true, issues: [] });
   });
 
-  test.each([null, undefined, 42, 'template', [], true, Symbol('x'), () => 1, 10n])(
-    'a non-object (%s) is invalid-template at the root',
-    (value) => {
-      const report = validateTemplate(value);
-      expect(report.ok).toBe(false);
-      expect(report.issues.some((issue) => issue.code === 'invalid-template' && issue.path === '')).toBe(true);
-    },
-  );
+  test.each([null, undefined, 42, 'template', [], true, Symbol('x'), () => 1, 10n])('a non-object (%s) is invalid-template at the root', (value) => {
+    const report = validateTemplate(value);
+    expect(report.ok).toBe(false);
+    expect(report.issues.some((issue) => issue.code === 'invalid-template' && issue.path === '')).toBe(true);
+  });
 
   test('shape errors name the bad member', () => {
     const template = { ...clone(eventTicket), id: '42', passType: 'com.example', placeholder: ['a', 3] };

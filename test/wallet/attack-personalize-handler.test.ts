@@ -10,7 +10,7 @@ import { createMemoryWalletStore } from '../../src/wallet/memory-store.js';
 import { PASS_TYPE_IDENTIFIER, signer } from '../pkpass/pki.js';
 import { serve, type Served } from '../http/serve.js';
 
-describe('attacks on createWalletHandler\'s personalize endpoint', () => {
+describe("attacks on createWalletHandler's personalize endpoint", () => {
   const events: WalletEvent[] = [];
   const heard: string[] = [];
   let signed = 0;

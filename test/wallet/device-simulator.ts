@@ -68,7 +68,10 @@ export class DeviceSimulator {
   async update(passTypeIdentifier: string): Promise<{ serialsStatus: number; serialNumbers: string[]; fetched: number[] }> {
     const since = this.tags.get(passTypeIdentifier);
     const query = since === undefined ? '' : `?passesUpdatedSince=${encodeURIComponent(since)}`;
-    const response = await this.call('GET', `v1/devices/${encodeURIComponent(this.deviceLibraryIdentifier)}/registrations/${encodeURIComponent(passTypeIdentifier)}${query}`);
+    const response = await this.call(
+      'GET',
+      `v1/devices/${encodeURIComponent(this.deviceLibraryIdentifier)}/registrations/${encodeURIComponent(passTypeIdentifier)}${query}`,
+    );
     if (response.status === 204) return { serialsStatus: 204, serialNumbers: [], fetched: [] };
     const body = (await response.json()) as { lastUpdated: string; serialNumbers: string[] };
     this.tags.set(passTypeIdentifier, body.lastUpdated);
@@ -115,7 +118,10 @@ export class DeviceSimulator {
     requiredPersonalizationInfo: Record<string, string>,
   ): Promise<{ status: number; body: Uint8Array; contentType: string | null }> {
     const path = `v1/passes/${encodeURIComponent(pass.passTypeIdentifier)}/${encodeURIComponent(pass.serialNumber)}/personalize`;
-    const response = await this.call('POST', path, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ personalizationToken, requiredPersonalizationInfo }) });
+    const response = await this.call('POST', path, {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ personalizationToken, requiredPersonalizationInfo }),
+    });
     return { status: response.status, body: new Uint8Array(await response.arrayBuffer()), contentType: response.headers.get('content-type') };
   }
 

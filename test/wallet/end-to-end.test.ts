@@ -35,15 +35,16 @@ describe("a pass kept current, end to end over Apple's protocol", () => {
   // The service's current version of the pass, and how it packs it: signed, with the throwaway openssl PKI.
   let version = { pass: {} as Pass, lastModified: Date.UTC(2026, 10, 23, 9, 0, 0) };
   const pack = async (pass: Pass): Promise<Uint8Array> => packPass(pass, images, await signer(), { allowHttp: true });
-  const passVersion = (webServiceURL: string, secondary: string): Pass => ({
-    ...genericPass,
-    passTypeIdentifier: PASS_TYPE_IDENTIFIER,
-    teamIdentifier: TEAM_IDENTIFIER,
-    serialNumber,
-    authenticationToken,
-    webServiceURL,
-    generic: { ...genericPass.generic, secondaryFields: [{ key: 'level', label: 'Level', value: secondary, changeMessage: 'Your level is now %@' }] },
-  }) as unknown as Pass;
+  const passVersion = (webServiceURL: string, secondary: string): Pass =>
+    ({
+      ...genericPass,
+      passTypeIdentifier: PASS_TYPE_IDENTIFIER,
+      teamIdentifier: TEAM_IDENTIFIER,
+      serialNumber,
+      authenticationToken,
+      webServiceURL,
+      generic: { ...genericPass.generic, secondaryFields: [{ key: 'level', label: 'Level', value: secondary, changeMessage: 'Your level is now %@' }] },
+    }) as unknown as Pass;
   let receiver: TestServer;
   let standIn: StandIn;
   let wallet: Served;
@@ -146,13 +147,26 @@ describe("a pass kept current, end to end over Apple's protocol", () => {
     expect(await store.registrationsOf(PASS_TYPE_IDENTIFIER, serialNumber)).toEqual([]);
 
     expect(device.exchanges.map(({ method, status }) => `${method} ${status}`)).toEqual([
-      'POST 201', 'POST 200', 'GET 200', 'GET 200', 'GET 304', 'GET 204', 'DELETE 200', 'POST 200',
+      'POST 201',
+      'POST 200',
+      'GET 200',
+      'GET 200',
+      'GET 304',
+      'GET 204',
+      'DELETE 200',
+      'POST 200',
     ]);
     // The customer's receiver verified both events' signatures (receiveWebhook throws otherwise).
     expect(dispatched).toEqual(['registration.created:received', 'registration.deleted:received']);
     expect(received.map(({ event }) => [event.type, event.data])).toEqual([
-      ['registration.created', { serialNumber, passTypeIdentifier: PASS_TYPE_IDENTIFIER, deviceLibraryIdentifier: device.deviceLibraryIdentifier, wallet: 'apple' }],
-      ['registration.deleted', { serialNumber, passTypeIdentifier: PASS_TYPE_IDENTIFIER, deviceLibraryIdentifier: device.deviceLibraryIdentifier, wallet: 'apple' }],
+      [
+        'registration.created',
+        { serialNumber, passTypeIdentifier: PASS_TYPE_IDENTIFIER, deviceLibraryIdentifier: device.deviceLibraryIdentifier, wallet: 'apple' },
+      ],
+      [
+        'registration.deleted',
+        { serialNumber, passTypeIdentifier: PASS_TYPE_IDENTIFIER, deviceLibraryIdentifier: device.deviceLibraryIdentifier, wallet: 'apple' },
+      ],
     ]);
     expect(received.every(({ signature }) => /^sha1=[0-9a-f]{40}$/.test(signature ?? ''))).toBe(true);
   });

@@ -14,9 +14,7 @@ export const pkpassBytes = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]);
 export function walletFixture(overrides: Partial<WalletHandlerOptions> = {}, store: WalletStore = createMemoryWalletStore()) {
   const events: WalletEvent[] = [];
   const logs: string[][] = [];
-  const passes = new Map<string, WalletPass>([
-    [`${passTypeIdentifier}/${serialNumber}`, { authenticationToken, lastModified, pkpass: () => pkpassBytes }],
-  ]);
+  const passes = new Map<string, WalletPass>([[`${passTypeIdentifier}/${serialNumber}`, { authenticationToken, lastModified, pkpass: () => pkpassBytes }]]);
   const handler = createWalletHandler({
     store,
     findPass: (type, serial) => passes.get(`${type}/${serial}`),

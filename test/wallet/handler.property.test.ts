@@ -8,7 +8,27 @@ import { authenticationToken, deviceLibraryIdentifier, passTypeIdentifier, pushT
 const STATUSES = new Set([200, 201, 204, 304, 400, 401, 404, 405, 413, 414]);
 const segment = fc.oneof(
   fc.string({ maxLength: 12 }).map(encodeURIComponent),
-  fc.constantFrom('%', '%zz', '%C0%AF', '%ED%A0%80', '%00', '%2F', '..', '.', '', 'v1', 'devices', 'registrations', 'passes', 'log', passTypeIdentifier, serialNumber, deviceLibraryIdentifier, '__proto__', 'constructor'),
+  fc.constantFrom(
+    '%',
+    '%zz',
+    '%C0%AF',
+    '%ED%A0%80',
+    '%00',
+    '%2F',
+    '..',
+    '.',
+    '',
+    'v1',
+    'devices',
+    'registrations',
+    'passes',
+    'log',
+    passTypeIdentifier,
+    serialNumber,
+    deviceLibraryIdentifier,
+    '__proto__',
+    'constructor',
+  ),
   fc.stringMatching(/^[A-Za-z0-9._~%-]{0,10}$/),
 );
 const path = fc.oneof(
@@ -18,7 +38,11 @@ const path = fc.oneof(
   fc.tuple(segment, segment).map(([a, b]) => `/v1/passes/${a}/${b}`),
   fc.constant('/v1/log'),
 );
-const query = fc.oneof(fc.constant(''), fc.string({ maxLength: 12 }).map((text) => `?passesUpdatedSince=${encodeURIComponent(text)}`), fc.constantFrom('?passesUpdatedSince=%zz', '?passesUpdatedSince=0', '?a=b&passesUpdatedSince=1'));
+const query = fc.oneof(
+  fc.constant(''),
+  fc.string({ maxLength: 12 }).map((text) => `?passesUpdatedSince=${encodeURIComponent(text)}`),
+  fc.constantFrom('?passesUpdatedSince=%zz', '?passesUpdatedSince=0', '?a=b&passesUpdatedSince=1'),
+);
 const method = fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH');
 const body = fc.oneof(
   fc.constant(undefined),
@@ -28,8 +52,15 @@ const body = fc.oneof(
 );
 const headers = fc.record(
   {
-    authorization: fc.oneof(fc.constant(`ApplePass ${authenticationToken}`), fc.string({ maxLength: 20 }).map((text) => `ApplePass ${text.replace(/[^\x21-\x7e]/g, '')}`), fc.constantFrom('Bearer x', 'ApplePass', 'applepass  ' + authenticationToken)),
-    'if-modified-since': fc.oneof(fc.constantFrom('Mon, 23 Nov 2026 09:30:15 GMT', 'Sun, 06 Nov 1994 08:49:37 GMT', 'garbage', 'Mon, 31 Feb 2026 00:00:00 GMT'), fc.string({ maxLength: 30 }).map((text) => text.replace(/[^\x20-\x7e]/g, ''))),
+    authorization: fc.oneof(
+      fc.constant(`ApplePass ${authenticationToken}`),
+      fc.string({ maxLength: 20 }).map((text) => `ApplePass ${text.replace(/[^\x21-\x7e]/g, '')}`),
+      fc.constantFrom('Bearer x', 'ApplePass', 'applepass  ' + authenticationToken),
+    ),
+    'if-modified-since': fc.oneof(
+      fc.constantFrom('Mon, 23 Nov 2026 09:30:15 GMT', 'Sun, 06 Nov 1994 08:49:37 GMT', 'garbage', 'Mon, 31 Feb 2026 00:00:00 GMT'),
+      fc.string({ maxLength: 30 }).map((text) => text.replace(/[^\x20-\x7e]/g, '')),
+    ),
     'content-type': fc.constantFrom('application/json', 'text/plain', ''),
   },
   { requiredKeys: [] },
@@ -41,7 +72,9 @@ describe('createWalletHandler on any request', () => {
       fc.asyncProperty(method, path, query, headers, body, async (verb, where, search, sent, payload) => {
         const { handler } = walletFixture({ maxBodyBytes: 64 });
         const hasBody = payload !== undefined && verb !== 'GET' && verb !== 'HEAD';
-        const response = await handler(new Request(`https://passes.example.com${where}${search}`, { method: verb, headers: sent, ...(hasBody ? { body: payload } : {}) }));
+        const response = await handler(
+          new Request(`https://passes.example.com${where}${search}`, { method: verb, headers: sent, ...(hasBody ? { body: payload } : {}) }),
+        );
         expect(STATUSES.has(response.status)).toBe(true);
         const text = await response.text();
         expect(text).not.toMatch(/\bat [\w.<>]+ \(|Error:|node:internal/);

@@ -29,9 +29,7 @@ describe('register (POST /v1/devices/{device}/registrations/{type}/{serial})', (
     const { handler, store, events } = walletFixture();
     expect((await handler(register())).status).toBe(201);
     expect((await handler(register())).status).toBe(200);
-    expect(await store.registrationsOf(passTypeIdentifier, serialNumber)).toEqual([
-      { deviceLibraryIdentifier, passTypeIdentifier, serialNumber, pushToken },
-    ]);
+    expect(await store.registrationsOf(passTypeIdentifier, serialNumber)).toEqual([{ deviceLibraryIdentifier, passTypeIdentifier, serialNumber, pushToken }]);
     expect(events.map((event) => [event.type, event.data])).toEqual([
       ['registration.created', { serialNumber, passTypeIdentifier, deviceLibraryIdentifier, wallet: 'apple' }],
     ]);
@@ -78,7 +76,17 @@ describe('register (POST /v1/devices/{device}/registrations/{type}/{serial})', (
       expect(response.status).toBe(400);
       expect((await problemOf(response)).code).toBe('invalid-json');
     }
-    for (const body of ['{}', '[]', 'null', '"x"', '{"pushToken": 12}', '{"pushToken": "../../etc/passwd"}', '{"pushToken": "abcdef"}', `{"pushToken": "${'a'.repeat(257)}"}`, '{"__proto__": {"pushToken": "abcdefabcdefabcdef"}}']) {
+    for (const body of [
+      '{}',
+      '[]',
+      'null',
+      '"x"',
+      '{"pushToken": 12}',
+      '{"pushToken": "../../etc/passwd"}',
+      '{"pushToken": "abcdef"}',
+      `{"pushToken": "${'a'.repeat(257)}"}`,
+      '{"__proto__": {"pushToken": "abcdefabcdefabcdef"}}',
+    ]) {
       const response = await post(body);
       expect(response.status).toBe(400);
       expect((await problemOf(response)).code).toBe('invalid-push-token');
@@ -97,7 +105,9 @@ describe('register (POST /v1/devices/{device}/registrations/{type}/{serial})', (
         controller.enqueue(new Uint8Array(512).fill(0x20));
       },
     });
-    const streamed = await handler(new Request(`https://passes.example.com${registrationPath}`, { method: 'POST', headers: applePass(), body: stream, duplex: 'half' } as RequestInit));
+    const streamed = await handler(
+      new Request(`https://passes.example.com${registrationPath}`, { method: 'POST', headers: applePass(), body: stream, duplex: 'half' } as RequestInit),
+    );
     expect(streamed.status).toBe(413);
   });
 });

@@ -10,7 +10,15 @@ describe('HTTP dates', () => {
     expect(parseHttpDate('Sun, 06 Nov 1994 08:49:37 GMT')).toBe(time);
     expect(parseHttpDate('Sunday, 06-Nov-94 08:49:37 GMT')).toBe(time);
     expect(parseHttpDate('Sun Nov  6 08:49:37 1994')).toBe(time);
-    for (const text of ['', 'yesterday', 'Sun, 06 Nov 1994 08:49:37 UTC', 'Sun, 31 Feb 1994 08:49:37 GMT', 'Sun, 06 Nov 1994 24:00:00 GMT', 'Sun, 06 Xyz 1994 08:49:37 GMT', '784111777']) {
+    for (const text of [
+      '',
+      'yesterday',
+      'Sun, 06 Nov 1994 08:49:37 UTC',
+      'Sun, 31 Feb 1994 08:49:37 GMT',
+      'Sun, 06 Nov 1994 24:00:00 GMT',
+      'Sun, 06 Xyz 1994 08:49:37 GMT',
+      '784111777',
+    ]) {
       expect([text, parseHttpDate(text)]).toEqual([text, undefined]);
     }
   });

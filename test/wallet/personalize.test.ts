@@ -22,7 +22,12 @@ const personalizationToken = 'f3a9c2e1-personalization-token-from-wallet';
 const files = {
   'icon.png': png(29, 29),
   'strip.png': png(375, 144),
-  'personalization.json': new TextEncoder().encode(JSON.stringify({ requiredPersonalizationFields: ['PKPassPersonalizationFieldName', 'PKPassPersonalizationFieldEmailAddress'], description: 'Join Example Rewards' })),
+  'personalization.json': new TextEncoder().encode(
+    JSON.stringify({
+      requiredPersonalizationFields: ['PKPassPersonalizationFieldName', 'PKPassPersonalizationFieldEmailAddress'],
+      description: 'Join Example Rewards',
+    }),
+  ),
   'personalizationLogo@2x.png': png(300, 80),
 };
 
@@ -39,7 +44,11 @@ describe('rewards enrollment: the personalize endpoint', () => {
     store: createMemoryWalletStore(),
     findPass: (type, serial) =>
       type === PASS_TYPE_IDENTIFIER && serial === serialNumber
-        ? { authenticationToken, lastModified: current.lastModified, pkpass: async () => packPass(current.pass, current.files, await signer(), { allowHttp: true }) }
+        ? {
+            authenticationToken,
+            lastModified: current.lastModified,
+            pkpass: async () => packPass(current.pass, current.files, await signer(), { allowHttp: true }),
+          }
         : undefined,
     onEvent: (event) => {
       events.push(event);
@@ -66,7 +75,14 @@ describe('rewards enrollment: the personalize endpoint', () => {
     served = await serve(createWalletHandler(options()));
     const webServiceURL = `${served.origin}/`;
     current = {
-      pass: { ...storeCardPass, passTypeIdentifier: PASS_TYPE_IDENTIFIER, teamIdentifier: TEAM_IDENTIFIER, serialNumber, authenticationToken, webServiceURL } as unknown as Pass,
+      pass: {
+        ...storeCardPass,
+        passTypeIdentifier: PASS_TYPE_IDENTIFIER,
+        teamIdentifier: TEAM_IDENTIFIER,
+        serialNumber,
+        authenticationToken,
+        webServiceURL,
+      } as unknown as Pass,
       files,
       lastModified: Date.UTC(2026, 10, 26, 9, 0, 0),
     };
@@ -102,8 +118,16 @@ describe('rewards enrollment: the personalize endpoint', () => {
 
   test('a body that is not a signup: 400 invalid-personalization; onPersonalize is not called', async () => {
     const before = signups.length;
-    for (const body of [{}, { personalizationToken: '', requiredPersonalizationInfo: {} }, { personalizationToken: 't', requiredPersonalizationInfo: { emailAddress: 5 } }, { personalizationToken: 't' }]) {
-      const response = await fetch(`${served.origin}/v1/passes/${PASS_TYPE_IDENTIFIER}/${serialNumber}/personalize`, { method: 'POST', body: JSON.stringify(body) });
+    for (const body of [
+      {},
+      { personalizationToken: '', requiredPersonalizationInfo: {} },
+      { personalizationToken: 't', requiredPersonalizationInfo: { emailAddress: 5 } },
+      { personalizationToken: 't' },
+    ]) {
+      const response = await fetch(`${served.origin}/v1/passes/${PASS_TYPE_IDENTIFIER}/${serialNumber}/personalize`, {
+        method: 'POST',
+        body: JSON.stringify(body),
+      });
       expect(response.status).toBe(400);
       expect(((await response.json()) as { code: string }).code).toBe('invalid-personalization');
     }
@@ -113,7 +137,11 @@ describe('rewards enrollment: the personalize endpoint', () => {
   test('an unknown pass: 404; a wrong ApplePass token sent: 401; GET: 405 with Allow: POST', async () => {
     const body = JSON.stringify({ personalizationToken, requiredPersonalizationInfo: {} });
     expect((await fetch(`${served.origin}/v1/passes/${PASS_TYPE_IDENTIFIER}/nope/personalize`, { method: 'POST', body })).status).toBe(404);
-    const wrong = await fetch(`${served.origin}/v1/passes/${PASS_TYPE_IDENTIFIER}/${serialNumber}/personalize`, { method: 'POST', body, headers: { authorization: 'ApplePass wrong-token-wrong-token' } });
+    const wrong = await fetch(`${served.origin}/v1/passes/${PASS_TYPE_IDENTIFIER}/${serialNumber}/personalize`, {
+      method: 'POST',
+      body,
+      headers: { authorization: 'ApplePass wrong-token-wrong-token' },
+    });
     expect(wrong.status).toBe(401);
     const get = await fetch(`${served.origin}/v1/passes/${PASS_TYPE_IDENTIFIER}/${serialNumber}/personalize`);
     expect(get.status).toBe(405);
@@ -123,7 +151,9 @@ describe('rewards enrollment: the personalize endpoint', () => {
   test('onPersonalize fails: 500 that shows nothing, no signed token, no event', async () => {
     failNext = true;
     const before = events.length;
-    const answer = await device.personalize({ passTypeIdentifier: PASS_TYPE_IDENTIFIER, serialNumber }, personalizationToken, { emailAddress: 'x@example.com' });
+    const answer = await device.personalize({ passTypeIdentifier: PASS_TYPE_IDENTIFIER, serialNumber }, personalizationToken, {
+      emailAddress: 'x@example.com',
+    });
     expect(answer.status).toBe(500);
     expect(new TextDecoder().decode(answer.body)).not.toContain('accounts database');
     expect(events.length).toBe(before);
@@ -132,13 +162,18 @@ describe('rewards enrollment: the personalize endpoint', () => {
 
 describe('createWalletHandler without rewards enrollment', () => {
   test('no onPersonalize: the personalize path is not served (404)', async () => {
-    const handler = createWalletHandler({ store: createMemoryWalletStore(), findPass: () => ({ authenticationToken, lastModified: 0, pkpass: new Uint8Array() }) });
+    const handler = createWalletHandler({
+      store: createMemoryWalletStore(),
+      findPass: () => ({ authenticationToken, lastModified: 0, pkpass: new Uint8Array() }),
+    });
     const response = await handler(new Request('http://localhost/v1/passes/pass.a/b/personalize', { method: 'POST', body: '{}' }));
     expect(response.status).toBe(404);
   });
 
   test('onPersonalize without a signer: TypeError at creation', () => {
-    expect(() => createWalletHandler({ store: createMemoryWalletStore(), findPass: () => undefined, onPersonalize: () => undefined })).toThrow(/needs a `signer`/);
+    expect(() => createWalletHandler({ store: createMemoryWalletStore(), findPass: () => undefined, onPersonalize: () => undefined })).toThrow(
+      /needs a `signer`/,
+    );
   });
 
   test('a signer of another pass type: 500, and onPersonalize is not called', async () => {
@@ -153,7 +188,12 @@ describe('createWalletHandler without rewards enrollment', () => {
       signer: await signer(),
       onError: (error) => errors.push(error),
     });
-    const response = await handler(new Request('http://localhost/v1/passes/pass.other.type/b/personalize', { method: 'POST', body: JSON.stringify({ personalizationToken, requiredPersonalizationInfo: {} }) }));
+    const response = await handler(
+      new Request('http://localhost/v1/passes/pass.other.type/b/personalize', {
+        method: 'POST',
+        body: JSON.stringify({ personalizationToken, requiredPersonalizationInfo: {} }),
+      }),
+    );
     expect(response.status).toBe(500);
     expect(called).toBe(false);
     expect(String(errors[0])).toContain('no signer for pass type "pass.other.type"');

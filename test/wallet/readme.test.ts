@@ -16,11 +16,19 @@ afterAll(async () => {
   for (const close of cleanup) await close();
 });
 
-test('serving Apple\'s web service and pushing an update, as the README shows', async () => {
-  const pass = { ...genericPass, passTypeIdentifier: PASS_TYPE_IDENTIFIER, teamIdentifier: TEAM_IDENTIFIER, serialNumber: 'E5982H-I2', authenticationToken: 'vxwxd7J8AlNNFPS8k0a0FfUFtq0ewzFdc', webServiceURL: 'https://passes.example.com/wallet/' } as unknown as Pass;
+test("serving Apple's web service and pushing an update, as the README shows", async () => {
+  const pass = {
+    ...genericPass,
+    passTypeIdentifier: PASS_TYPE_IDENTIFIER,
+    teamIdentifier: TEAM_IDENTIFIER,
+    serialNumber: 'E5982H-I2',
+    authenticationToken: 'vxwxd7J8AlNNFPS8k0a0FfUFtq0ewzFdc',
+    webServiceURL: 'https://passes.example.com/wallet/',
+  } as unknown as Pass;
   const outbox: WebhookEvent[] = [];
   const db = {
-    findPass: async (type: string, serial: string) => (type === pass.passTypeIdentifier && serial === pass.serialNumber ? { pass, updatedAt: new Date('2026-11-23T09:30:15Z') } : undefined),
+    findPass: async (type: string, serial: string) =>
+      type === pass.passTypeIdentifier && serial === pass.serialNumber ? { pass, updatedAt: new Date('2026-11-23T09:30:15Z') } : undefined,
     outbox: { add: async (event: WebhookEvent) => void outbox.push(event) },
   };
 
@@ -42,13 +50,24 @@ test('serving Apple\'s web service and pushing an update, as the README shows', 
   const auth = { authorization: `ApplePass ${pass.authenticationToken}` };
   expect((await wallet(new Request(registration, { method: 'POST', headers: auth, body: JSON.stringify({ pushToken }) }))).status).toBe(201);
   const latest = await wallet(new Request(`https://passes.example.com/wallet/v1/passes/${pass.passTypeIdentifier}/${pass.serialNumber}`, { headers: auth }));
-  expect([latest.status, latest.headers.get('content-type'), latest.headers.get('last-modified')]).toEqual([200, 'application/vnd.apple.pkpass', 'Mon, 23 Nov 2026 09:30:15 GMT']);
+  expect([latest.status, latest.headers.get('content-type'), latest.headers.get('last-modified')]).toEqual([
+    200,
+    'application/vnd.apple.pkpass',
+    'Mon, 23 Nov 2026 09:30:15 GMT',
+  ]);
 
   const pki = apnsPki();
   const standIn = await startApnsStandIn(pki);
   const apns = createApnsClient({ certificate: { cert: pki.passCertPem, key: pki.passKeyPem }, origin: standIn.origin, ca: pki.caPem });
-  cleanup.push(() => apns.close(), () => standIn.close());
-  const { lastUpdated, pushes, removed } = await notifyPassUpdated({ store, apns, onEvent: (event) => db.outbox.add(event) }, pass.passTypeIdentifier, pass.serialNumber);
+  cleanup.push(
+    () => apns.close(),
+    () => standIn.close(),
+  );
+  const { lastUpdated, pushes, removed } = await notifyPassUpdated(
+    { store, apns, onEvent: (event) => db.outbox.add(event) },
+    pass.passTypeIdentifier,
+    pass.serialNumber,
+  );
   expect(pushes.map(({ pushToken: token, result }) => [token, result.outcome])).toEqual([[pushToken, 'sent']]);
   expect(removed).toEqual([]);
   expect((await store.updatedSince('device-1', pass.passTypeIdentifier, '0')).lastUpdated).toBe(lastUpdated);

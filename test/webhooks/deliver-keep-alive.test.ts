@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { deliver } from '../../src/webhooks/deliver.js';
 
-describe('deliver and the receiver\'s connection', () => {
+describe("deliver and the receiver's connection", () => {
   let server: Server | undefined;
   afterEach(async () => {
     if (server === undefined) return;
@@ -29,7 +29,11 @@ describe('deliver and the receiver\'s connection', () => {
     for (const answer of ['', 'ok, thanks']) {
       const { url, connections } = await receiver(answer);
       for (let index = 0; index < 3; index++) {
-        const result = await deliver(url, { body: '{"type":"pass.created"}', headers: { 'Content-Type': 'application/json', 'X-Service': 'event', 'X-Service-Signature': 'sha1=0' } }, { allowPrivateNetworks: true });
+        const result = await deliver(
+          url,
+          { body: '{"type":"pass.created"}', headers: { 'Content-Type': 'application/json', 'X-Service': 'event', 'X-Service-Signature': 'sha1=0' } },
+          { allowPrivateNetworks: true },
+        );
         expect(result).toMatchObject({ ok: true, outcome: 'received', status: 200 });
         // The body is read in the background: let it finish before the next delivery takes a connection.
         await new Promise((resolve) => setTimeout(resolve, 20));

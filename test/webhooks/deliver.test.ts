@@ -1,12 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import {
-  createDelivery,
-  createEvent,
-  deliver,
-  nextRetryDelay,
-  receiveWebhook,
-  WebhookError,
-} from '../../src/webhooks/index.js';
+import { createDelivery, createEvent, deliver, nextRetryDelay, receiveWebhook, WebhookError } from '../../src/webhooks/index.js';
 import type { DeliveryResult, FetchLike } from '../../src/webhooks/index.js';
 import { passData } from './fixtures.js';
 import { closedUrl, trackedServers } from './servers.js';
@@ -66,7 +59,13 @@ describe('deliver (one attempt against real receivers on 127.0.0.1)', () => {
       const result = await deliver(receiver.url, delivery, { ...local, now: () => clock });
       results.push(result);
       if (result.outcome !== 'retry') break;
-      const wait = nextRetryDelay(attempt, { retryAfterMs: result.retryAfterMs, random: () => 0.5, now: () => clock, firstAttemptAt, maxAgeMs: 3 * 86_400_000 });
+      const wait = nextRetryDelay(attempt, {
+        retryAfterMs: result.retryAfterMs,
+        random: () => 0.5,
+        now: () => clock,
+        firstAttemptAt,
+        maxAgeMs: 3 * 86_400_000,
+      });
       if (wait === undefined) break;
       waits.push(wait);
       clock += wait;

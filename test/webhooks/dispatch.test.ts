@@ -42,9 +42,7 @@ describe('dispatchEvent', () => {
       }),
     );
     const results = await dispatchEvent(event, registrations, local);
-    expect(results.map(({ registration, result }) => [registration.id, result.outcome])).toEqual(
-      registrations.map(({ id }) => [id, 'received']),
-    );
+    expect(results.map(({ registration, result }) => [registration.id, result.outcome])).toEqual(registrations.map(({ id }) => [id, 'received']));
     expect(received.size).toBe(50);
     for (const got of received.values()) expect(got).toEqual(event);
   });

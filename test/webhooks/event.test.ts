@@ -1,12 +1,5 @@
 import { describe, expect, expectTypeOf, test } from 'vitest';
-import {
-  checkEvent,
-  createEvent,
-  formatEventTime,
-  generateWebhookSecret,
-  isEventType,
-  parseEventTime,
-} from '../../src/webhooks/index.js';
+import { checkEvent, createEvent, formatEventTime, generateWebhookSecret, isEventType, parseEventTime } from '../../src/webhooks/index.js';
 import type { PassEventData, UnknownWebhookEvent, WebhookEvent, WebhookEventOf } from '../../src/webhooks/index.js';
 import { passData as pass } from './fixtures.js';
 
@@ -157,7 +150,12 @@ describe('checkEvent', () => {
   });
 
   test('a member whose getter throws is a problem, not an exception', () => {
-    const event = { ...valid, get type(): string { throw new Error('boom'); } };
+    const event = {
+      ...valid,
+      get type(): string {
+        throw new Error('boom');
+      },
+    };
     expect(checkEvent(event)).toEqual({ path: '', message: 'An event could not be read (a property access threw)' });
   });
 });

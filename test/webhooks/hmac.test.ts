@@ -66,9 +66,7 @@ describe('HMAC-SHA1 implementations', () => {
 
   test('the web key cache stays correct past its bound (300 distinct secrets, then the first again)', async () => {
     for (let index = 0; index < 300; index++) {
-      expect(await webHmac.signHex(`secret-${index}`, 'b')).toBe(
-        createHmac('sha1', `secret-${index}`).update('b').digest('hex'),
-      );
+      expect(await webHmac.signHex(`secret-${index}`, 'b')).toBe(createHmac('sha1', `secret-${index}`).update('b').digest('hex'));
     }
     expect(await webHmac.signHex('secret-0', 'b')).toBe(createHmac('sha1', 'secret-0').update('b').digest('hex'));
   });

@@ -44,7 +44,11 @@ describe('receiveWebhook with a Fetch Request', () => {
     ['no signature header', () => request(body, {}), 'missing-signature'],
     ['an empty signature header', () => request(body, { 'X-Service-Signature': '' }), 'missing-signature'],
     ['a malformed signature header', () => request(body, { 'X-Service-Signature': 'sha256=abc' }), 'invalid-signature'],
-    ['another secret\'s signature', () => request(body, { 'X-Service-Signature': `sha1=${createHmac('sha1', 'x').update(body).digest('hex')}` }), 'invalid-signature'],
+    [
+      "another secret's signature",
+      () => request(body, { 'X-Service-Signature': `sha1=${createHmac('sha1', 'x').update(body).digest('hex')}` }),
+      'invalid-signature',
+    ],
     ['a body changed by one character', () => request(body.replace('E5982H', 'E5982X')), 'invalid-signature'],
     ['a re-serialized body (pretty-printed)', () => request(JSON.stringify(event, null, 2)), 'invalid-signature'],
   ])('refuses %s', async (_, make, code) => {
@@ -120,9 +124,7 @@ describe('receiveWebhook with { body, headers }', () => {
   });
 
   test('two X-Service-Signature headers (as an array) fail as invalid-signature', async () => {
-    expect(await codeOf(receiveWebhook({ body, headers: { 'x-service-signature': [signature, signature] } }, secret))).toBe(
-      'invalid-signature',
-    );
+    expect(await codeOf(receiveWebhook({ body, headers: { 'x-service-signature': [signature, signature] } }, secret))).toBe('invalid-signature');
   });
 
   test('no body and no stream is invalid-argument', async () => {

@@ -38,7 +38,7 @@ export async function startServer(handler: Handler): Promise<TestServer> {
 }
 
 /** Reads a node:http request body to a Buffer (for receivers that do it by hand). */
-export async function rawBody(request: IncomingMessage): Promise<Buffer> {
+async function rawBody(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);

@@ -71,7 +71,7 @@ describe('verifySignature', () => {
     await expect(verifySignature(body, header as string, secret)).resolves.toBe(false);
   });
 
-  test('a well-formed header with another secret\'s digest gives false, in both implementations', async () => {
+  test("a well-formed header with another secret's digest gives false, in both implementations", async () => {
     const wrong = createHmac('sha1', 'other').update(body).digest();
     expect(await verifySignature(body, `sha1=${wrong.toString('hex')}`, secret)).toBe(false);
     expect(await webHmac.verifyDigest([secret], body, wrong)).toBe(false);

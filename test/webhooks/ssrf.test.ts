@@ -5,15 +5,7 @@ import { PrivateAddressRefusal } from '../../src/webhooks/guarded-fetch/contract
 import type { PostInit } from '../../src/webhooks/guarded-fetch/contract.js';
 import { createNodeTransport, nodeTransport } from '../../src/webhooks/guarded-fetch/node.js';
 import type { ResolveAll } from '../../src/webhooks/guarded-fetch/node.js';
-import {
-  checkWebhookUrl,
-  createDelivery,
-  createEvent,
-  deliver,
-  dispatchEvent,
-  verifyEndpoint,
-  WebhookError,
-} from '../../src/webhooks/index.js';
+import { checkWebhookUrl, createDelivery, createEvent, deliver, dispatchEvent, verifyEndpoint, WebhookError } from '../../src/webhooks/index.js';
 import type { FetchLike } from '../../src/webhooks/index.js';
 import { isPrivateAddress } from '../../src/webhooks/private-address.js';
 import { passData } from './fixtures.js';
@@ -265,9 +257,7 @@ describe('host names, in Node: checked on the address actually connected to', ()
     const port = new URL(receiver.url).port;
     for (const answer of [['203.0.113.7', '127.0.0.1'], ['2606:4700::1', '::ffff:127.0.0.1'], ['169.254.169.254'], ['fe80::1%lo']]) {
       const transport = createNodeTransport(resolver(...answer).resolve);
-      await expect(transport.guardedFetch(new URL(`http://rebind.example:${port}/`), init(), false)).rejects.toBeInstanceOf(
-        PrivateAddressRefusal,
-      );
+      await expect(transport.guardedFetch(new URL(`http://rebind.example:${port}/`), init(), false)).rejects.toBeInstanceOf(PrivateAddressRefusal);
     }
     // An answer that is not an address at all is refused too.
     const junk = createNodeTransport(resolver('not-an-address').resolve);

@@ -52,7 +52,10 @@ export function decryptWithPassphrase(algorithm: DerNode, ciphertext: Uint8Array
   } else if (oid === OID_PBES2) {
     plain = decryptPbes2(params, ciphertext, passphrase);
   } else if (oid === OID_PBE_SHA_RC4_128 || oid === OID_PBE_SHA_RC4_40) {
-    throw new Pkcs12Error('unsupported', 'This .p12 is encrypted with RC4, which passmint does not read. Export it again with a current Keychain or `openssl pkcs12 -export` (AES).');
+    throw new Pkcs12Error(
+      'unsupported',
+      'This .p12 is encrypted with RC4, which passmint does not read. Export it again with a current Keychain or `openssl pkcs12 -export` (AES).',
+    );
   } else {
     throw new Pkcs12Error('unsupported', `This .p12 uses an encryption passmint does not read (algorithm ${oid}).`);
   }
@@ -63,7 +66,8 @@ export function decryptWithPassphrase(algorithm: DerNode, ciphertext: Uint8Array
 function decryptPbes2(params: DerNode | undefined, ciphertext: Uint8Array, passphrase: Passphrase): Uint8Array | undefined {
   const [kdf, scheme] = childrenOf(params, TAG.SEQUENCE, 'PBES2 parameters', 2);
   const [kdfOid, kdfParams] = childrenOf(kdf, TAG.SEQUENCE, 'PBES2 key derivation', 1);
-  if (readOid(kdfOid, 'key derivation') !== OID_PBKDF2) throw new Pkcs12Error('unsupported', 'This .p12 derives its key with something other than PBKDF2 (scrypt?), which passmint does not read.');
+  if (readOid(kdfOid, 'key derivation') !== OID_PBKDF2)
+    throw new Pkcs12Error('unsupported', 'This .p12 derives its key with something other than PBKDF2 (scrypt?), which passmint does not read.');
   const [saltNode, iterationsNode, ...rest] = childrenOf(kdfParams, TAG.SEQUENCE, 'PBKDF2 parameters', 2);
   const salt = readOctets(saltNode, 'PBKDF2 salt');
   const iterations = iterationsOf(iterationsNode, 'PBKDF2 iterations');

@@ -72,7 +72,10 @@ export function pkcs12Kdf(digest: string, password: Uint8Array, salt: Uint8Array
 export function iterationsOf(node: DerNode | undefined, what: string): number {
   const iterations = readSmallInteger(node, what, 0xffffffff);
   if (iterations > MAX_ITERATIONS) {
-    throw new Pkcs12Error('unsupported', `This .p12 asks for ${iterations} key derivation iterations; passmint stops at ${MAX_ITERATIONS} (Keychain and OpenSSL use 2048).`);
+    throw new Pkcs12Error(
+      'unsupported',
+      `This .p12 asks for ${iterations} key derivation iterations; passmint stops at ${MAX_ITERATIONS} (Keychain and OpenSSL use 2048).`,
+    );
   }
   return Math.max(1, iterations);
 }

@@ -79,7 +79,10 @@ function readPfx(bytes: Uint8Array, text: string): Pkcs12Contents {
   const [typeNode, explicit] = childrenOf(authSafe, TAG.SEQUENCE, 'authSafe', 2);
   const type = readOid(typeNode, 'authSafe content type');
   if (type !== OID_DATA) {
-    throw new Pkcs12Error('unsupported', 'This .p12 is protected with a public key (signed), not a passphrase; passmint reads passphrase-protected files only.');
+    throw new Pkcs12Error(
+      'unsupported',
+      'This .p12 is protected with a public key (signed), not a passphrase; passmint reads passphrase-protected files only.',
+    );
   }
   const authSafeBytes = readOctets(expectTag(explicit, 0xa0, 'authSafe content').children[0], 'authSafe content');
 
@@ -90,7 +93,11 @@ function readPfx(bytes: Uint8Array, text: string): Pkcs12Contents {
     if (!macMatches(macData, macDigest, authSafeBytes, passphrase)) {
       // An empty passphrase may have been hashed as no passphrase at all.
       if (text === '' && macMatches(macData, macDigest, authSafeBytes, NO_PASSPHRASE)) passphrase = NO_PASSPHRASE;
-      else throw new Pkcs12Error('wrong-passphrase', text === '' ? 'The .p12 needs a passphrase.' : 'The passphrase is wrong: the .p12 integrity check (MAC) fails with it.');
+      else
+        throw new Pkcs12Error(
+          'wrong-passphrase',
+          text === '' ? 'The .p12 needs a passphrase.' : 'The passphrase is wrong: the .p12 integrity check (MAC) fails with it.',
+        );
     }
   }
 

@@ -210,7 +210,12 @@ export function readText(node: DerNode | undefined, what = 'string'): string {
     case TAG.UNIVERSAL_STRING: {
       let text = '';
       for (let index = 0; index + 3 < content.length; index += 4) {
-        const code = (((content[index] as number) << 24) | ((content[index + 1] as number) << 16) | ((content[index + 2] as number) << 8) | (content[index + 3] as number)) >>> 0;
+        const code =
+          (((content[index] as number) << 24) |
+            ((content[index + 1] as number) << 16) |
+            ((content[index + 2] as number) << 8) |
+            (content[index + 3] as number)) >>>
+          0;
         text += code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : '\ufffd';
       }
       return text;

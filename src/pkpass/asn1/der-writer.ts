@@ -255,13 +255,7 @@ export function time(date: Date): Uint8Array {
 }
 
 function timeOfYear(date: Date): string {
-  return (
-    pad(date.getUTCMonth() + 1, 2) +
-    pad(date.getUTCDate(), 2) +
-    pad(date.getUTCHours(), 2) +
-    pad(date.getUTCMinutes(), 2) +
-    pad(date.getUTCSeconds(), 2)
-  );
+  return pad(date.getUTCMonth() + 1, 2) + pad(date.getUTCDate(), 2) + pad(date.getUTCHours(), 2) + pad(date.getUTCMinutes(), 2) + pad(date.getUTCSeconds(), 2);
 }
 
 function pad(value: number, width: number): string {

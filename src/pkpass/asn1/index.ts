@@ -1,7 +1,7 @@
 // The DER reader and writer used by CMS signing and verification (and PKCS #12 in the CLI). Named re-exports only.
 export { DerError } from './der-error.js';
 export { parseDer } from './der-reader.js';
-export type { DerNode, DerOptions } from './der-reader.js';
+export type { DerNode } from './der-reader.js';
 export {
   childrenOf,
   concatBytes,
@@ -26,7 +26,6 @@ export {
   NULL,
   octetString,
   oid,
-  printableString,
   sequence,
   setOf,
   tagged,
@@ -35,4 +34,4 @@ export {
   utcTime,
   utf8String,
 } from './der-writer.js';
-export { CONSTRUCTED, contextTag, TAG } from './tags.js';
+export { TAG } from './tags.js';

@@ -7,9 +7,7 @@ import { readCertificate, type Certificate } from '../x509/certificate.js';
 import { readName, type Name } from '../x509/name.js';
 
 /** How a SignerInfo names its certificate. */
-export type SignerIdentifier =
-  | { readonly issuer: Name; readonly serial: Uint8Array }
-  | { readonly subjectKeyIdentifier: Uint8Array };
+export type SignerIdentifier = { readonly issuer: Name; readonly serial: Uint8Array } | { readonly subjectKeyIdentifier: Uint8Array };
 
 /** The signed attributes passmint checks, and the bytes the signature covers. */
 export interface SignedAttributes {

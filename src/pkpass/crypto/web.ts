@@ -48,9 +48,7 @@ function publicKey(spki: Uint8Array, hash: HashName): Promise<CryptoKey | null> 
   if (key !== undefined) {
     publicKeys.delete(id);
   } else {
-    key = crypto.subtle
-      .importKey('spki', new Uint8Array(spki), { name: 'RSASSA-PKCS1-v1_5', hash: names[hash] }, false, ['verify'])
-      .catch(() => null);
+    key = crypto.subtle.importKey('spki', new Uint8Array(spki), { name: 'RSASSA-PKCS1-v1_5', hash: names[hash] }, false, ['verify']).catch(() => null);
     if (publicKeys.size >= MAX_CACHED_KEYS) publicKeys.delete(publicKeys.keys().next().value as string);
   }
   publicKeys.set(id, key);

@@ -4,9 +4,7 @@ import { TAG } from '../asn1/tags.js';
 import { OID } from '../oids.js';
 
 /** Why an encrypted key could not be decrypted: the passphrase, or an encryption Web Crypto cannot undo. */
-export type DecryptProblem =
-  | { readonly code: 'wrong-passphrase'; readonly message: string }
-  | { readonly code: 'invalid-key'; readonly message: string };
+export type DecryptProblem = { readonly code: 'wrong-passphrase'; readonly message: string } | { readonly code: 'invalid-key'; readonly message: string };
 
 const PRF_HASHES: Readonly<Record<string, string>> = {
   [OID.hmacWithSHA1]: 'SHA-1',
@@ -82,7 +80,10 @@ export async function decryptPbes2(algorithm: DerNode | undefined, encrypted: Ui
   const iv = readOctets(ivNode, 'iv');
   if (iv.length !== 16) return { code: 'invalid-key', message: 'The encrypted private key has an AES-CBC IV that is not 16 bytes.' };
   if (iterations < 1 || iterations > MAX_ITERATIONS) {
-    return { code: 'invalid-key', message: `The encrypted private key asks for ${iterations} PBKDF2 iterations (at most ${MAX_ITERATIONS} are accepted); re-encrypt it: ${CONVERT_KEY}.` };
+    return {
+      code: 'invalid-key',
+      message: `The encrypted private key asks for ${iterations} PBKDF2 iterations (at most ${MAX_ITERATIONS} are accepted); re-encrypt it: ${CONVERT_KEY}.`,
+    };
   }
 
   let aesKey: CryptoKey;
@@ -110,7 +111,10 @@ export async function decryptPbes2(algorithm: DerNode | undefined, encrypted: Ui
  * ```
  */
 export function wrongPassphrase(): DecryptProblem {
-  return { code: 'wrong-passphrase', message: 'The passphrase does not decrypt the private key; check `passphrase` (it is the one chosen when the key or .p12 was exported).' };
+  return {
+    code: 'wrong-passphrase',
+    message: 'The passphrase does not decrypt the private key; check `passphrase` (it is the one chosen when the key or .p12 was exported).',
+  };
 }
 
 function unsupported(what: string): DecryptProblem {

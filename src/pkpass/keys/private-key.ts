@@ -53,7 +53,9 @@ export async function readPrivateKey(input: string | Uint8Array, passphrase?: st
     }
     if (block.label === 'RSA PRIVATE KEY') {
       if ((block.headers['Proc-Type'] ?? '').includes('ENCRYPTED')) {
-        return invalid(`The private key is a legacy encrypted PEM ("Proc-Type: 4,ENCRYPTED", ${block.headers['DEK-Info'] ?? 'unknown cipher'}), which Web Crypto cannot decrypt; convert it to encrypted PKCS #8: ${CONVERT_LEGACY_PEM}.`);
+        return invalid(
+          `The private key is a legacy encrypted PEM ("Proc-Type: 4,ENCRYPTED", ${block.headers['DEK-Info'] ?? 'unknown cipher'}), which Web Crypto cannot decrypt; convert it to encrypted PKCS #8: ${CONVERT_LEGACY_PEM}.`,
+        );
       }
       return fromPkcs1(parseDer(block.bytes));
     }

@@ -134,52 +134,58 @@ export function createSqlWalletStore(db: SqlDatabase, options: SqlWalletStoreOpt
   };
   return {
     register: (registration) =>
-      db.transaction(async (tx) => {
-        const { deviceLibraryIdentifier: device, passTypeIdentifier, serialNumber, pushToken } = registration;
-        // The pass's row first, shared: a change of the pass (which takes it for update before it queues
-        // pushes) either waits for this registration and pushes to it, or ran before and is older than
-        // its created_at (the clock after this lock, not the transaction's start). So a device
-        // registered before a change always gets that change's push.
-        await tx.query('select 1 from passmint_passes where pass_type_identifier = $1 and serial_number = $2 for share', [passTypeIdentifier, serialNumber]);
-        // A repeat only changes the push token: no event, no cap to check.
-        const repeated = await tx.query(
-          `update passmint_wallet_registrations set push_token = $4
+      db
+        .transaction(async (tx) => {
+          const { deviceLibraryIdentifier: device, passTypeIdentifier, serialNumber, pushToken } = registration;
+          // The pass's row first, shared: a change of the pass (which takes it for update before it queues
+          // pushes) either waits for this registration and pushes to it, or ran before and is older than
+          // its created_at (the clock after this lock, not the transaction's start). So a device
+          // registered before a change always gets that change's push.
+          await tx.query('select 1 from passmint_passes where pass_type_identifier = $1 and serial_number = $2 for share', [passTypeIdentifier, serialNumber]);
+          // A repeat only changes the push token: no event, no cap to check.
+          const repeated = await tx.query(
+            `update passmint_wallet_registrations set push_token = $4
             where device_library_identifier = $1 and pass_type_identifier = $2 and serial_number = $3 returning 1`,
-          [device, passTypeIdentifier, serialNumber, pushToken],
-        );
-        if (repeated.length > 0) return false;
-        if (capped && (await overCap(tx, device, passTypeIdentifier, serialNumber))) return false;
-        const rows = await tx.query<{ created: boolean }>(
-          `insert into passmint_wallet_registrations (device_library_identifier, pass_type_identifier, serial_number, push_token, created_at)
+            [device, passTypeIdentifier, serialNumber, pushToken],
+          );
+          if (repeated.length > 0) return false;
+          if (capped && (await overCap(tx, device, passTypeIdentifier, serialNumber))) return false;
+          const rows = await tx.query<{ created: boolean }>(
+            `insert into passmint_wallet_registrations (device_library_identifier, pass_type_identifier, serial_number, push_token, created_at)
            values ($1, $2, $3, $4, clock_timestamp())
            on conflict (device_library_identifier, pass_type_identifier, serial_number) do update set push_token = excluded.push_token
            returning (xmax = 0) as created`,
-          [device, passTypeIdentifier, serialNumber, pushToken],
-        );
-        const created = rows[0]?.created === true;
-        if (created && events) {
-          await addEvents(tx, [eventOf('registration.created', registration.deviceLibraryIdentifier, registration.passTypeIdentifier, registration.serialNumber)]);
-        }
-        return created;
-      }).then((created) => {
-        committed(created && events);
-        return created ? 'created' : 'existing';
-      }),
+            [device, passTypeIdentifier, serialNumber, pushToken],
+          );
+          const created = rows[0]?.created === true;
+          if (created && events) {
+            await addEvents(tx, [
+              eventOf('registration.created', registration.deviceLibraryIdentifier, registration.passTypeIdentifier, registration.serialNumber),
+            ]);
+          }
+          return created;
+        })
+        .then((created) => {
+          committed(created && events);
+          return created ? 'created' : 'existing';
+        }),
 
     unregister: (deviceLibraryIdentifier, passTypeIdentifier, serialNumber) =>
-      db.transaction(async (tx) => {
-        const rows = await tx.query(
-          `delete from passmint_wallet_registrations
+      db
+        .transaction(async (tx) => {
+          const rows = await tx.query(
+            `delete from passmint_wallet_registrations
             where device_library_identifier = $1 and pass_type_identifier = $2 and serial_number = $3
            returning 1`,
-          [deviceLibraryIdentifier, passTypeIdentifier, serialNumber],
-        );
-        if (rows.length > 0 && events) await addEvents(tx, [eventOf('registration.deleted', deviceLibraryIdentifier, passTypeIdentifier, serialNumber)]);
-        return rows.length > 0;
-      }).then((removed) => {
-        committed(removed && events);
-        return removed;
-      }),
+            [deviceLibraryIdentifier, passTypeIdentifier, serialNumber],
+          );
+          if (rows.length > 0 && events) await addEvents(tx, [eventOf('registration.deleted', deviceLibraryIdentifier, passTypeIdentifier, serialNumber)]);
+          return rows.length > 0;
+        })
+        .then((removed) => {
+          committed(removed && events);
+          return removed;
+        }),
 
     async updatedSince(deviceLibraryIdentifier, passTypeIdentifier, since): Promise<UpdatedSerials> {
       const after = since !== undefined && tagPattern.test(since) ? Number(since) : -1;

@@ -86,7 +86,13 @@ export async function messageRecorded(sql: SqlQueryable, messageId: string): Pro
  * await recordMessage(db, messageId, objectId, { fieldKey: 'gate', header: 'Gate', body: 'Gate changed to B12' }, 'sent');
  * ```
  */
-export async function recordMessage(sql: SqlQueryable, messageId: string, objectId: string, message: ChangeMessage, status: 'sent' | 'over-limit'): Promise<void> {
+export async function recordMessage(
+  sql: SqlQueryable,
+  messageId: string,
+  objectId: string,
+  message: ChangeMessage,
+  status: 'sent' | 'over-limit',
+): Promise<void> {
   await sql.query(
     `insert into passmint_google_messages (message_id, object_id, header, body, status) values ($1, $2, $3, $4, $5)
          on conflict (message_id) do nothing`,

@@ -62,7 +62,12 @@ export async function queueGoogleClass(tx: SqlQueryable, templateId: number): Pr
 }
 
 /** {@link queueGoogleObject} when the service has Google Wallet; nothing otherwise. */
-export async function owePassToGoogle(context: { readonly google?: unknown }, tx: SqlQueryable, passTypeIdentifier: string, serialNumber: string): Promise<void> {
+export async function owePassToGoogle(
+  context: { readonly google?: unknown },
+  tx: SqlQueryable,
+  passTypeIdentifier: string,
+  serialNumber: string,
+): Promise<void> {
   if (context.google !== undefined) await queueGoogleObject(tx, passTypeIdentifier, serialNumber);
 }
 
@@ -155,7 +160,13 @@ export async function findSentClass(sql: SqlQueryable, templateId: number): Prom
  * await saveSentClass(db, templateId, classId, 4, body);
  * ```
  */
-export async function saveSentClass(sql: SqlQueryable, templateId: number, classId: string, templateVersion: number, sent: GoogleWalletResourceBody): Promise<void> {
+export async function saveSentClass(
+  sql: SqlQueryable,
+  templateId: number,
+  classId: string,
+  templateVersion: number,
+  sent: GoogleWalletResourceBody,
+): Promise<void> {
   await sql.query(
     `insert into passmint_google_classes (template_id, class_id, template_version, sent) values ($1, $2, $3, $4::json)
        on conflict (template_id) do update

@@ -102,10 +102,13 @@ async function touchApiKey(sql: SqlQueryable, id: string): Promise<void> {
 
 /** Stores a key's hash with its name and scopes; resolves to its record. */
 async function insertKey(sql: SqlQueryable, key: string, name: string, scopes: readonly ApiKeyScope[]): Promise<ApiKeyRecord> {
-  const rows = await sql.query<KeyRow>(
-    `insert into passmint_api_keys (key_hash, id, name, scopes, prefix) values ($1, $2, $3, $4, $5) returning ${COLUMNS}`,
-    [hashKey(key), crypto.randomUUID(), name, [...scopes], key.startsWith('pm_') ? key.slice(0, PREFIX_LENGTH) : null],
-  );
+  const rows = await sql.query<KeyRow>(`insert into passmint_api_keys (key_hash, id, name, scopes, prefix) values ($1, $2, $3, $4, $5) returning ${COLUMNS}`, [
+    hashKey(key),
+    crypto.randomUUID(),
+    name,
+    [...scopes],
+    key.startsWith('pm_') ? key.slice(0, PREFIX_LENGTH) : null,
+  ]);
   return recordOf(rows[0]!);
 }
 
@@ -145,10 +148,10 @@ export async function createApiKey(
 
 /** Stores another `admin` key (given, or made); returns it. A key already stored stays as it is. */
 export async function addApiKey(db: SqlDatabase, key: string = generateApiKey()): Promise<string> {
-  await db.query(
-    `insert into passmint_api_keys (key_hash, id, name, scopes, prefix) values ($1, $2, 'added key', '{admin}', null) on conflict do nothing`,
-    [hashKey(key), crypto.randomUUID()],
-  );
+  await db.query(`insert into passmint_api_keys (key_hash, id, name, scopes, prefix) values ($1, $2, 'added key', '{admin}', null) on conflict do nothing`, [
+    hashKey(key),
+    crypto.randomUUID(),
+  ]);
   return key;
 }
 
@@ -168,10 +171,7 @@ export async function findApiKey(db: SqlQueryable, id: string): Promise<ApiKeyRe
 /** Revokes a key by id; resolves to its record, or `undefined` when no such key is active. */
 export async function revokeApiKey(db: SqlQueryable, id: string): Promise<ApiKeyRecord | undefined> {
   if (!UUID.test(id)) return undefined;
-  const rows = await db.query<KeyRow>(
-    `update passmint_api_keys set revoked_at = now() where id = $1 and revoked_at is null returning ${COLUMNS}`,
-    [id],
-  );
+  const rows = await db.query<KeyRow>(`update passmint_api_keys set revoked_at = now() where id = $1 and revoked_at is null returning ${COLUMNS}`, [id]);
   return rows[0] === undefined ? undefined : recordOf(rows[0]);
 }
 

@@ -73,7 +73,11 @@ export async function createOutboxSignal(options: OutboxSignalOptions): Promise<
   const listen = (): void => {
     timer = undefined;
     if (closed) return;
-    const current = new Client({ connectionString: options.connectionString, application_name: `${INSTANCE_PREFIX}${options.instanceId}`, keepAlive: true }) as unknown as ListenClient;
+    const current = new Client({
+      connectionString: options.connectionString,
+      application_name: `${INSTANCE_PREFIX}${options.instanceId}`,
+      keepAlive: true,
+    }) as unknown as ListenClient;
     client = current;
     let lost = false;
     const retry = (): void => {

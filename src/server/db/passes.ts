@@ -62,12 +62,7 @@ export async function insertPass(sql: SqlQueryable, templateId: number, values: 
 }
 
 /** A pass by its type and serial number (with `lock`, locked for update to the end of the transaction), or `undefined`. */
-export async function findPass(
-  sql: SqlQueryable,
-  passTypeIdentifier: string,
-  serialNumber: string,
-  lock = false,
-): Promise<PassRecord | undefined> {
+export async function findPass(sql: SqlQueryable, passTypeIdentifier: string, serialNumber: string, lock = false): Promise<PassRecord | undefined> {
   const rows = await sql.query<PassRow>(
     `select ${passColumns}, (select t.version from passmint_templates t where t.id = passmint_passes.template_id) as template_version
        from passmint_passes where pass_type_identifier = $1 and serial_number = $2${lock ? ' for update of passmint_passes' : ''}`,
@@ -187,16 +182,15 @@ export async function deletePass(sql: SqlQueryable, passTypeIdentifier: string, 
     serialNumber,
   ]);
   if (rows.length === 0) return false;
-  await sql.query('delete from passmint_wallet_registrations where pass_type_identifier = $1 and serial_number = $2', [
-    passTypeIdentifier,
-    serialNumber,
-  ]);
+  await sql.query('delete from passmint_wallet_registrations where pass_type_identifier = $1 and serial_number = $2', [passTypeIdentifier, serialNumber]);
   return true;
 }
 
 /** The pass the service has most recently changed of a template (its Google class is rendered from it), or `undefined`. */
 export async function latestPassOfTemplate(sql: SqlQueryable, templateId: number): Promise<Pass | undefined> {
-  const rows = await sql.query<{ pass: Pass }>('select pass from passmint_passes where template_id = $1 order by updated_at desc, seq desc limit 1', [templateId]);
+  const rows = await sql.query<{ pass: Pass }>('select pass from passmint_passes where template_id = $1 order by updated_at desc, seq desc limit 1', [
+    templateId,
+  ]);
   return rows[0]?.pass;
 }
 

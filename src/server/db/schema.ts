@@ -505,9 +505,7 @@ export async function migrate(db: SqlDatabase): Promise<number> {
     // Waiting for another process's migration, or building an index on a large table, may take longer than a request's statement timeout.
     await tx.query('set local statement_timeout = 0');
     await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    await tx.query(
-      'create table if not exists passmint_migrations (version integer primary key, applied_at timestamptz not null default now())',
-    );
+    await tx.query('create table if not exists passmint_migrations (version integer primary key, applied_at timestamptz not null default now())');
     const rows = await tx.query<{ version: number }>('select coalesce(max(version), 0)::int as version from passmint_migrations');
     const current = rows[0]?.version ?? 0;
     if (current > MIGRATIONS.length) {

@@ -18,4 +18,4 @@ export { deletePass, findPass, insertPass, listPasses, updatePass, type PassReco
 export { queuePushes } from './pushes.js';
 export { findWebhook, insertWebhook, listWebhooks, setWebhookEvents, setWebhookSecret, setWebhookState, type WebhookRecord } from './webhooks.js';
 export { findEvent, listEvents, type EventRecord } from './events.js';
-export { listDeliveries, replayEvent, type AttemptRecord, type DeliveryRecord } from './deliveries.js';
+export { listDeliveries, replayEvent, type DeliveryRecord } from './deliveries.js';

@@ -44,10 +44,7 @@ export async function insertTemplate(sql: SqlQueryable, template: PassTemplate):
 
 /** A template by id, or `undefined`. */
 export async function findTemplate(sql: SqlQueryable, id: number): Promise<TemplateRecord | undefined> {
-  const rows = await sql.query<TemplateRow>(
-    'select id, template, version, created_at, updated_at from passmint_templates where id = $1',
-    [id],
-  );
+  const rows = await sql.query<TemplateRow>('select id, template, version, created_at, updated_at from passmint_templates where id = $1', [id]);
   return rows[0] === undefined ? undefined : toTemplate(rows[0]);
 }
 
@@ -137,10 +134,9 @@ export async function deleteTemplateFile(sql: SqlQueryable, id: number, path: st
 
 /** A template's files, by bundle path. */
 export async function templateFiles(sql: SqlQueryable, id: number): Promise<Map<string, Uint8Array>> {
-  const rows = await sql.query<{ path: string; bytes: Uint8Array }>(
-    'select path, bytes from passmint_template_files where template_id = $1 order by path',
-    [id],
-  );
+  const rows = await sql.query<{ path: string; bytes: Uint8Array }>('select path, bytes from passmint_template_files where template_id = $1 order by path', [
+    id,
+  ]);
   return new Map(rows.map((row) => [row.path, row.bytes]));
 }
 

@@ -66,12 +66,7 @@ export async function listWebhooks(sql: SqlQueryable, query: PageQuery): Promise
 }
 
 /** Moves a registration to a state; disabling cancels what was pending for it. */
-export async function setWebhookState(
-  sql: SqlQueryable,
-  id: string,
-  state: WebhookRecord['state'],
-  reason: string | null,
-): Promise<WebhookRecord | undefined> {
+export async function setWebhookState(sql: SqlQueryable, id: string, state: WebhookRecord['state'], reason: string | null): Promise<WebhookRecord | undefined> {
   const rows = await sql.query<WebhookRow>(
     `update passmint_webhooks set state = $2, state_reason = $3, updated_at = now() where id = $1 returning ${webhookColumns}`,
     [id, state, reason],
@@ -82,10 +77,10 @@ export async function setWebhookState(
 
 /** Replaces a registration's signing secret; `undefined` when there is no such registration. */
 export async function setWebhookSecret(sql: SqlQueryable, id: string, secret: string): Promise<WebhookRecord | undefined> {
-  const rows = await sql.query<WebhookRow>(
-    `update passmint_webhooks set secret = $2, updated_at = now() where id = $1 returning ${webhookColumns}`,
-    [id, secret],
-  );
+  const rows = await sql.query<WebhookRow>(`update passmint_webhooks set secret = $2, updated_at = now() where id = $1 returning ${webhookColumns}`, [
+    id,
+    secret,
+  ]);
   return rows[0] === undefined ? undefined : toWebhook(rows[0]);
 }
 
@@ -99,10 +94,10 @@ export async function setWebhookSecret(sql: SqlQueryable, id: string, secret: st
  * ```
  */
 export async function setWebhookEvents(sql: SqlQueryable, id: string, events: readonly string[] | null): Promise<WebhookRecord | undefined> {
-  const rows = await sql.query<WebhookRow>(
-    `update passmint_webhooks set events = $2::text[], updated_at = now() where id = $1 returning ${webhookColumns}`,
-    [id, events],
-  );
+  const rows = await sql.query<WebhookRow>(`update passmint_webhooks set events = $2::text[], updated_at = now() where id = $1 returning ${webhookColumns}`, [
+    id,
+    events,
+  ]);
   return rows[0] === undefined ? undefined : toWebhook(rows[0]);
 }
 

@@ -75,7 +75,11 @@ export function createGoogleWorker(
    * patched in one call, clearing what it no longer has — or inserted after
    * all when Google has lost it; anything else is inserted (patched on 409).
    */
-  const put = async (resource: ServiceGoogleMapping['objectResource'], body: GoogleWalletResourceBody, before: GoogleWalletResourceBody | undefined): Promise<void> => {
+  const put = async (
+    resource: ServiceGoogleMapping['objectResource'],
+    body: GoogleWalletResourceBody,
+    before: GoogleWalletResourceBody | undefined,
+  ): Promise<void> => {
     const resourceBody = body as GoogleWalletResourceBody & { id: string };
     if (before !== undefined) {
       try {

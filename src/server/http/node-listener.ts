@@ -53,12 +53,7 @@ function writeWhole(outgoing: ServerResponse, status: number, headers: Record<st
   outgoing.uncork();
 }
 
-async function serve(
-  handler: (request: Request) => Promise<Response>,
-  incoming: IncomingMessage,
-  outgoing: ServerResponse,
-  exchange: Exchange,
-): Promise<void> {
+async function serve(handler: (request: Request) => Promise<Response>, incoming: IncomingMessage, outgoing: ServerResponse, exchange: Exchange): Promise<void> {
   const host = incoming.headers.host ?? 'localhost';
   // A request target that is not a path (`*`, an absolute URL) is answered like any unknown path.
   const target = incoming.url?.startsWith('/') === true ? incoming.url : '/';
@@ -82,7 +77,13 @@ async function serve(
   if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
     outgoing.writeHead(501, { 'content-type': 'application/problem+json', connection: 'close' });
     outgoing.end(
-      JSON.stringify({ type: 'https://passmint.dev/problems/method-not-implemented', title: 'Method not implemented', status: 501, detail: `${method} is not served here.`, code: 'method-not-implemented' }),
+      JSON.stringify({
+        type: 'https://passmint.dev/problems/method-not-implemented',
+        title: 'Method not implemented',
+        status: 501,
+        detail: `${method} is not served here.`,
+        code: 'method-not-implemented',
+      }),
     );
     return;
   }

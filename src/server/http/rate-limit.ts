@@ -52,7 +52,8 @@ interface Bucket {
  * ```
  */
 export function createRateLimiter(rate: Rate, options: { readonly maxKeys?: number | undefined } = {}): RateLimiter {
-  if (!(rate.perMinute > 0) || (rate.burst !== undefined && !(rate.burst >= 1))) throw new RangeError('A rate is more than 0 requests a minute, in bursts of at least 1');
+  if (!(rate.perMinute > 0) || (rate.burst !== undefined && !(rate.burst >= 1)))
+    throw new RangeError('A rate is more than 0 requests a minute, in bursts of at least 1');
   const capacity = Math.max(1, rate.burst ?? rate.perMinute);
   const perMs = rate.perMinute / 60_000;
   const maxKeys = Math.max(1, options.maxKeys ?? 100_000);

@@ -98,7 +98,13 @@ export function createQueue<TJob extends { readonly id: number }>(db: SqlDatabas
     leaseMs,
     claim: (limit, lease) => claim<TJob>(db, kind, limit, leaseMs, lease, owner),
     run: (job, lease, stopping, follow) => options.run(job, { lease, owner, leaseMs, stopping, follow }),
-    extend: (claims) => extend(db, kind, claims.map((held) => ({ id: held.job.id, lease: held.lease })), leaseMs),
+    extend: (claims) =>
+      extend(
+        db,
+        kind,
+        claims.map((held) => ({ id: held.job.id, lease: held.lease })),
+        leaseMs,
+      ),
     async releaseLost(keep) {
       if (owner !== null) await releaseLost(db, kind, owner, keep);
     },
@@ -151,11 +157,14 @@ export async function releaseClaimsAtStart(
   await releaseOrphanedClaims(db, 'gone', graceSeconds);
   const wait = await secondsUntilGraceEnds(db, graceSeconds);
   if (wait <= 0) return none;
-  const timer = setTimeout(() => {
-    releaseOrphanedClaims(db, 'gone', graceSeconds).catch((error: unknown) => {
-      if (!isDatabaseUnavailable(error)) onError(error);
-    });
-  }, Math.ceil(wait * 1000) + 100);
+  const timer = setTimeout(
+    () => {
+      releaseOrphanedClaims(db, 'gone', graceSeconds).catch((error: unknown) => {
+        if (!isDatabaseUnavailable(error)) onError(error);
+      });
+    },
+    Math.ceil(wait * 1000) + 100,
+  );
   (timer as { unref?: () => void }).unref?.();
   return { cancel: () => clearTimeout(timer) };
 }

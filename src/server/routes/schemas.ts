@@ -120,7 +120,8 @@ export const SCHEMAS: Readonly<Record<string, Json>> = {
         {
           warnings: {
             type: 'array',
-            description: 'Present when something will not work though the template is stored: `no-signing-identity` (its pass type has no signing certificate here). Never stored.',
+            description:
+              'Present when something will not work though the template is stored: `no-signing-identity` (its pass type has no signing certificate here). Never stored.',
             items: object({ severity: { const: 'warning' }, code: string(), message: string(), path: string() }),
           },
         },
@@ -228,13 +229,13 @@ export const SCHEMAS: Readonly<Record<string, Json>> = {
       kind: string('`import`; more kinds to come.'),
       state: { enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] },
       templateId: nullable('integer'),
-      mode: { enum: ['create', 'upsert'], description: 'An import\'s mode.' },
+      mode: { enum: ['create', 'upsert'], description: "An import's mode." },
       rows: { type: 'integer', minimum: 0, description: 'Records in the input.' },
       created: { type: 'integer', minimum: 0, description: 'Records that made a new pass.' },
       updated: { type: 'integer', minimum: 0, description: 'Records that made a new version of a pass.' },
       unchanged: { type: 'integer', minimum: 0, description: 'Records whose pass was already so.' },
       failed: { type: 'integer', minimum: 0, description: 'Records refused, each with its problem in the results.' },
-      error: nullable('string', { description: 'Why a failed job stopped (not a record\'s problem).' }),
+      error: nullable('string', { description: "Why a failed job stopped (not a record's problem)." }),
       queuedAt: dateTime,
       startedAt: nullable('string', { format: 'date-time' }),
       finishedAt: nullable('string', { format: 'date-time' }),
@@ -243,7 +244,7 @@ export const SCHEMAS: Readonly<Record<string, Json>> = {
   ),
   JobResult: object(
     {
-      row: { type: 'integer', minimum: 1, description: 'The record\'s number in the file, from 1 (a CSV header is not one).' },
+      row: { type: 'integer', minimum: 1, description: "The record's number in the file, from 1 (a CSV header is not one)." },
       status: { enum: ['created', 'updated', 'unchanged', 'failed'] },
       serialNumber: nullable('string'),
       problem: ref('Problem'),

@@ -31,7 +31,10 @@ export function templateWarnings(context: Pick<ServiceContext, 'signer'>, templa
 }
 
 /** The template as answered: its members, and `warnings` when there are any (never stored). */
-export function templateAnswer(context: Pick<ServiceContext, 'signer'>, template: PassTemplate): PassTemplate | (PassTemplate & { warnings: TemplateWarning[] }) {
+export function templateAnswer(
+  context: Pick<ServiceContext, 'signer'>,
+  template: PassTemplate,
+): PassTemplate | (PassTemplate & { warnings: TemplateWarning[] }) {
   const warnings = templateWarnings(context, template);
   return warnings.length === 0 ? template : { ...template, warnings };
 }

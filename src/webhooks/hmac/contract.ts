@@ -11,9 +11,5 @@ export interface HmacSha1 {
   /** HMAC-SHA1 of `body` under `secret`, as 40 lowercase hex digits. */
   readonly signHex: (secret: string, body: string | Uint8Array) => string | Promise<string>;
   /** Whether the HMAC-SHA1 of `body` under any of `secrets` equals `digest`, compared in constant time. */
-  readonly verifyDigest: (
-    secrets: readonly string[],
-    body: string | Uint8Array,
-    digest: Uint8Array,
-  ) => boolean | Promise<boolean>;
+  readonly verifyDigest: (secrets: readonly string[], body: string | Uint8Array, digest: Uint8Array) => boolean | Promise<boolean>;
 }

@@ -16,10 +16,7 @@ function keyFor(secret: string): Promise<CryptoKey> {
     keys.set(secret, cached);
     return cached;
   }
-  const key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-1' }, false, [
-    'sign',
-    'verify',
-  ]);
+  const key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-1' }, false, ['sign', 'verify']);
   keys.set(secret, key);
   key.catch(() => {
     if (keys.get(secret) === key) keys.delete(secret);
@@ -54,9 +51,7 @@ export const webHmac: HmacSha1 = {
     const bytes = toBytes(body);
     const expected = toBytes(digest);
     // crypto.subtle.verify compares in constant time; every secret is tried.
-    const results = await Promise.all(
-      secrets.map(async (secret) => crypto.subtle.verify('HMAC', await keyFor(secret), expected, bytes)),
-    );
+    const results = await Promise.all(secrets.map(async (secret) => crypto.subtle.verify('HMAC', await keyFor(secret), expected, bytes)));
     return results.includes(true);
   },
 };
