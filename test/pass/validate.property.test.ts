@@ -128,6 +128,8 @@ const ABSENT_MEMBER: ReadonlySet<IssueCode> = new Set<IssueCode>([
   'missing-transit-type',
   // a semantic tag a poster event ticket lacks
   'style-scheme-fallback',
+  // `sharingProhibited`, advised beside an NFC payload that requires authentication
+  'nfc-sharing-allowed',
 ]);
 
 type Found = { readonly found: true; readonly value: unknown } | { readonly found: false };
