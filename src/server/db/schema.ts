@@ -1,3 +1,8 @@
+import { AUDIT_MIGRATIONS } from './schema-audit.js';
+import { CONSOLE_MIGRATIONS } from './schema-console.js';
+import { IDENTITY_MIGRATIONS } from './schema-identities.js';
+import { PROGRAM_MIGRATIONS } from './schema-programs.js';
+import { SHARING_MIGRATIONS } from './schema-sharing.js';
 import type { SqlDatabase } from './sql.js';
 
 /**
@@ -484,6 +489,11 @@ const MIGRATIONS: readonly string[] = [
      and exists (select 1 from passmint_deliveries p
                   where p.webhook_id = d.webhook_id and p.pass_key = d.pass_key and p.status = 'pending' and p.event_seq < d.event_seq);
   `,
+  ...PROGRAM_MIGRATIONS,
+  ...SHARING_MIGRATIONS,
+  ...IDENTITY_MIGRATIONS,
+  ...AUDIT_MIGRATIONS,
+  ...CONSOLE_MIGRATIONS,
 ];
 
 // Any constant shared by every passmint process: the advisory lock that serializes migrations.
