@@ -3,6 +3,7 @@ import { readApplePassToken } from '../wallet/apple-pass-auth.js';
 import { createWalletHandler } from '../wallet/handler.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './db/database-errors.js';
 import { createSqlWalletStore } from './db/devices.js';
+import type { ApiKeyScope, Caller } from './db/keys.js';
 import * as store from './db/store.js';
 import { ClientClosedError, clientLeft } from './http/client-closed.js';
 import { type ErrorPlace, type LogSink, requestIdOf, routeTemplate } from './http/log.js';
@@ -12,7 +13,7 @@ import type { Metrics } from './metrics.js';
 import { API_ROUTES } from './routes/api.js';
 import type { ServiceContext } from './routes/context.js';
 import { createIdempotency } from './routes/idempotency.js';
-import { createServices } from './routes/services.js';
+import { createServices, type Services } from './routes/services.js';
 import { WALLET_BASE_PATH } from './routes/wallet.js';
 import { personalizePass } from './wallet/personalize.js';
 
@@ -25,7 +26,7 @@ import { personalizePass } from './wallet/personalize.js';
  */
 export function createServiceHandler(context: ServiceContext & { readonly metrics: Metrics }, log?: LogSink): ServiceHandler {
   // Each request in flight: the route the router matched and its id, for the error log.
-  const places = new WeakMap<Request, { readonly seen: RouteSeen; readonly requestId: string }>();
+  const places = new WeakMap<Request, { readonly seen: RouteSeen<Caller>; readonly requestId: string }>();
   const placeOf = (request: Request): ErrorPlace => {
     const known = places.get(request);
     return { method: request.method, route: routeTemplate(pathOf(request.url), known?.seen.route), requestId: known?.requestId };
@@ -67,9 +68,14 @@ export function createServiceHandler(context: ServiceContext & { readonly metric
   const walletProblems = new WeakMap<Request, ServiceProblem>();
 
   // Idempotency-Key on every POST with an API key: the router runs the layer around each handler.
-  const api = createRouter(API_ROUTES, services, context.keys.check, createIdempotency(db, { onError: (error) => context.onError(error, { method: 'POST' }) }));
+  const api = createRouter<ApiKeyScope, Services, Caller>(
+    API_ROUTES,
+    services,
+    context.keys.check,
+    createIdempotency(db, { onError: (error) => context.onError(error, { method: 'POST' }) }),
+  );
 
-  const answer = async (request: Request, seen: RouteSeen): Promise<Response> => {
+  const answer = async (request: Request, seen: RouteSeen<Caller>): Promise<Response> => {
     const head = request.method === 'HEAD';
     try {
       const path = new URL(request.url).pathname;
@@ -97,7 +103,7 @@ export function createServiceHandler(context: ServiceContext & { readonly metric
   const handler = async (request: Request): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(request);
-    const seen: RouteSeen = {};
+    const seen: RouteSeen<Caller> = {};
     places.set(request, { seen, requestId });
     let response = await answer(request, seen);
     const ms = Math.round((performance.now() - started) * 10) / 10;

@@ -129,7 +129,7 @@ describe.each(ENGINES)('API keys and scopes ($name)', (engine) => {
     const other = createApiKeyChecker(database.db, { ttlMs: 0 });
     const { key, record } = await createApiKey(database.db, { name: 'elsewhere', scopes: ['passes'] });
     const request = new Request('http://x/', { headers: bearer(key) });
-    expect(await other.check(request, 'passes')).toEqual({ ok: true, id: record.id, scopes: ['passes'] });
+    expect(await other.check(request, 'passes')).toEqual({ ok: true, id: record.id, name: 'elsewhere', scopes: ['passes'], templateIds: null, via: 'key' });
     expect(await other.check(request, 'admin')).toEqual({ ok: false, reason: 'forbidden' });
     await revokeApiKey(database.db, record.id);
     expect(await other.check(request, 'read')).toEqual({ ok: false, reason: 'invalid' });
@@ -166,7 +166,7 @@ describe('the key check while the database is away', () => {
     expect((await checker.check(known, 'read')).ok).toBe(true);
     down = true;
     expect(await checker.check(wrong, 'read')).toEqual({ ok: false, reason: 'invalid' });
-    expect(await checker.check(known, 'read')).toEqual({ ok: true, id: 'k1', scopes: ['read'] });
+    expect(await checker.check(known, 'read')).toEqual({ ok: true, id: 'k1', scopes: ['read'], templateIds: null, via: 'key' });
     expect(await checker.check(new Request('http://x/'), 'read')).toEqual({ ok: false, reason: 'missing' });
   });
 

@@ -90,9 +90,17 @@ async function anyApiKeyEver(sql: SqlQueryable): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** Every active key's SHA-256 (hex), id and scopes: what the checker holds in memory. */
-async function activeKeyHashes(sql: SqlQueryable): Promise<{ key_hash: string; id: string; scopes: ApiKeyScope[] }[]> {
-  return sql.query<{ key_hash: string; id: string; scopes: ApiKeyScope[] }>('select key_hash, id, scopes from passmint_api_keys where revoked_at is null');
+interface ActiveKeyRow {
+  key_hash: string;
+  id: string;
+  name: string;
+  scopes: ApiKeyScope[];
+  template_ids: string[] | null;
+}
+
+/** Every active key's SHA-256 (hex), id, name, scopes and templates: what the checker holds in memory. */
+async function activeKeyHashes(sql: SqlQueryable): Promise<ActiveKeyRow[]> {
+  return sql.query<ActiveKeyRow>('select key_hash, id, name, scopes, template_ids from passmint_api_keys where revoked_at is null');
 }
 
 /** Records that a key was accepted now. */
@@ -185,9 +193,27 @@ export async function revokeApiKey(db: SqlQueryable, id: string): Promise<ApiKey
  * const check: KeyCheck = { ok: false, reason: 'forbidden' };
  * ```
  */
-export type KeyCheck =
-  | { readonly ok: true; readonly id: string; readonly scopes: readonly ApiKeyScope[] }
-  | { readonly ok: false; readonly reason: 'missing' | 'invalid' | 'forbidden' };
+export type KeyCheck = ({ readonly ok: true } & Caller) | { readonly ok: false; readonly reason: 'missing' | 'invalid' | 'forbidden' };
+
+/**
+ * Who calls a route: the API key (its id, name, scopes, and the templates it
+ * is limited to — `null` for every template), and how it came — `'key'`
+ * (`Authorization: Bearer`) or `'session'` (a console session, which acts
+ * with its key).
+ *
+ * @example
+ * ```ts
+ * const caller: Caller = { id: '…', name: 'shop backend', scopes: ['passes'], templateIds: ['7'], via: 'key' };
+ * ```
+ */
+export interface Caller {
+  readonly id: string;
+  readonly name: string;
+  readonly scopes: readonly ApiKeyScope[];
+  /** The ids of the templates the key is limited to (decimal text); `null`: every template. */
+  readonly templateIds: readonly string[] | null;
+  readonly via: 'key' | 'session';
+}
 
 /**
  * Checks API keys against a copy of the database's key list held in memory.
@@ -209,7 +235,9 @@ export interface ApiKeyChecker {
 
 interface KnownKey {
   readonly id: string;
+  readonly name: string;
   readonly scopes: readonly ApiKeyScope[];
+  readonly templateIds: readonly string[] | null;
 }
 
 /**
@@ -237,7 +265,12 @@ export function createApiKeyChecker(
   options: { readonly extraKeys?: readonly string[] | undefined; readonly ttlMs?: number | undefined } = {},
 ): ApiKeyChecker {
   const ttlMs = options.ttlMs ?? 1000;
-  const extra = new Map<string, KnownKey>((options.extraKeys ?? []).map((key, index) => [hashKey(key), { id: `configured-${index + 1}`, scopes: ['admin'] }]));
+  const extra = new Map<string, KnownKey>(
+    (options.extraKeys ?? []).map((key, index) => [
+      hashKey(key),
+      { id: `configured-${index + 1}`, name: 'configured key', scopes: ['admin'], templateIds: null },
+    ]),
+  );
   let known: Map<string, KnownKey> | undefined;
   let readAt = 0;
   let reading: Promise<void> | undefined;
@@ -246,7 +279,10 @@ export function createApiKeyChecker(
   const read = async (): Promise<void> => {
     try {
       const rows = await activeKeyHashes(db);
-      known = new Map([...extra, ...rows.map((row): [string, KnownKey] => [row.key_hash, { id: row.id, scopes: row.scopes }])]);
+      known = new Map([
+        ...extra,
+        ...rows.map((row): [string, KnownKey] => [row.key_hash, { id: row.id, name: row.name, scopes: row.scopes, templateIds: row.template_ids ?? null }]),
+      ]);
     } catch (error) {
       if (known === undefined) throw error;
       // The database is away: keep answering from the last list, and try again after ttlMs.
@@ -281,7 +317,7 @@ export function createApiKeyChecker(
     if (key === undefined) return { ok: false, reason: 'invalid' };
     if (!grants(key.scopes, scope)) return { ok: false, reason: 'forbidden' };
     touch(key.id);
-    return { ok: true, id: key.id, scopes: key.scopes };
+    return { ok: true, id: key.id, name: key.name, scopes: key.scopes, templateIds: key.templateIds, via: 'key' };
   };
 
   return {

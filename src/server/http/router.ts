@@ -2,11 +2,16 @@ import { matchPath, type PathPattern } from '../../http/path-pattern.js';
 import { decodeSegment, pathOf } from '../../http/route.js';
 import { ServiceProblem } from '../../http/problem.js';
 
-/** What a route's handler gets: the request, its named parameters (each percent-decoded once), its URL. */
-export interface RouteCall<TParams> {
+/**
+ * What a route's handler gets: the request, its named parameters (each
+ * percent-decoded once), its URL, and who calls (`caller`: what the access
+ * check answered; `undefined` when no key was checked or none was given).
+ */
+export interface RouteCall<TParams, TCaller = unknown> {
   readonly request: Request;
   readonly params: TParams;
   readonly url: URL;
+  readonly caller: TCaller | undefined;
 }
 
 /**
@@ -14,15 +19,23 @@ export interface RouteCall<TParams> {
  * checks before the handler runs (`undefined`: anyone may call, the handler
  * checks what it needs), and the handler, given `services` with each call.
  */
-export interface RouterRoute<TScope extends string, TServices> {
+export interface RouterRoute<TScope extends string, TServices, TCaller = unknown> {
   readonly method: string;
   readonly pattern: PathPattern;
   readonly scope: TScope | undefined;
-  readonly handler: (call: RouteCall<Readonly<Record<string, string>>>, services: TServices) => Promise<Response>;
+  /**
+   * For a route whose handler checks access itself: the scope the router
+   * checks only to tell the handler who calls (`caller`), refusing nothing.
+   */
+  readonly identify?: TScope | undefined;
+  // A method, so a route that reads a richer caller serves a router whose check answers less (a test's).
+  handler(call: RouteCall<Readonly<Record<string, string>>, TCaller>, services: TServices): Promise<Response>;
 }
 
-/** What an API key check answers: `ok`, or why not. */
-export type AccessCheck = { readonly ok: true; readonly id?: string } | { readonly ok: false; readonly reason: 'missing' | 'invalid' | 'forbidden' };
+/** What an API key check answers: `ok` (the check itself is the caller the handler gets), or why not. */
+export type AccessCheck<TCaller = { readonly id?: string }> =
+  | ({ readonly ok: true } & TCaller)
+  | { readonly ok: false; readonly reason: 'missing' | 'invalid' | 'forbidden' };
 
 /**
  * Runs around the handler of every route: `keyId` is the id of the API key
@@ -35,14 +48,20 @@ export type AroundHandler = (request: Request, url: URL, keyId: string | undefin
 const MAX_PATH = 8192;
 
 /** Filled by the router for logs and metrics: the template of the route a request matched (`/v1/passes/{type}/{serial}`). */
-export interface RouteSeen {
+export interface RouteSeen<TCaller = unknown> {
   route?: string;
+  /** The route matched (its declaration), once the method was found. */
+  matched?: RouterRoute<string, unknown, TCaller>;
+  /** Its parameters, percent-decoded. */
+  params?: Readonly<Record<string, string>>;
+  /** Who called: the access check's answer, when a key was checked and accepted. */
+  caller?: TCaller | undefined;
 }
 
 /** The routes of one path, by method in the order they were given. */
-interface PathRoutes<TScope extends string, TServices> {
+interface PathRoutes<TScope extends string, TServices, TCaller> {
   readonly pattern: PathPattern;
-  readonly methods: Map<string, RouterRoute<TScope, TServices>>;
+  readonly methods: Map<string, RouterRoute<TScope, TServices, TCaller>>;
 }
 
 /**
@@ -58,13 +77,13 @@ interface PathRoutes<TScope extends string, TServices> {
  * const response = await route(request);
  * ```
  */
-export function createRouter<TScope extends string, TServices>(
-  routes: readonly RouterRoute<TScope, TServices>[],
+export function createRouter<TScope extends string, TServices, TCaller extends { readonly id?: string } = { readonly id?: string }>(
+  routes: readonly RouterRoute<TScope, TServices, NoInfer<TCaller>>[],
   services: TServices,
-  authorize: (request: Request, scope: TScope) => Promise<AccessCheck>,
+  authorize: (request: Request, scope: TScope) => Promise<AccessCheck<TCaller>>,
   around?: AroundHandler,
-): (request: Request, seen?: RouteSeen) => Promise<Response> {
-  const paths: PathRoutes<TScope, TServices>[] = [];
+): (request: Request, seen?: RouteSeen<TCaller>) => Promise<Response> {
+  const paths: PathRoutes<TScope, TServices, TCaller>[] = [];
   for (const route of routes) {
     let path = paths.find((candidate) => candidate.pattern.path === route.pattern.path);
     if (path === undefined) paths.push((path = { pattern: route.pattern, methods: new Map() }));
@@ -76,7 +95,7 @@ export function createRouter<TScope extends string, TServices>(
     // 414 as the seed's GETs and Apple's web service answer it, not a 404 that says the route does not exist.
     if (path.length > MAX_PATH) throw new ServiceProblem(414, 'uri-too-long', `The path is longer than ${MAX_PATH} characters.`);
     const segments = path.split('/');
-    let matched: { readonly routes: PathRoutes<TScope, TServices>; readonly raw: Readonly<Record<string, string>> } | undefined;
+    let matched: { readonly routes: PathRoutes<TScope, TServices, TCaller>; readonly raw: Readonly<Record<string, string>> } | undefined;
     for (const candidate of paths) {
       const raw = matchPath(candidate.pattern, segments);
       if (raw !== undefined) {
@@ -94,12 +113,19 @@ export function createRouter<TScope extends string, TServices>(
       if (allowed.includes('GET') && !allowed.includes('HEAD')) allowed.splice(allowed.indexOf('GET') + 1, 0, 'HEAD');
       throw new ServiceProblem(405, 'method-not-allowed', `Allowed here: ${allowed.join(', ')}.`, { headers: { allow: allowed.join(', ') } });
     }
-    let keyId: string | undefined;
+    seen.matched = route as RouterRoute<string, unknown, TCaller>;
+    let caller: TCaller | undefined;
     if (route.scope !== undefined) {
       const check = await authorize(request, route.scope);
       if (!check.ok) throw refusal(check.reason, route.scope);
-      keyId = check.id;
+      caller = check;
+    } else if (route.identify !== undefined) {
+      // The handler decides: a key that is missing or wrong here refuses nothing.
+      const check = await authorize(request, route.identify);
+      if (check.ok) caller = check;
     }
+    seen.caller = caller;
+    const keyId = caller?.id;
     const params: Record<string, string> = {};
     for (const [name, text] of Object.entries(raw)) {
       const decoded = decodeSegment(text);
@@ -108,9 +134,10 @@ export function createRouter<TScope extends string, TServices>(
       }
       params[name] = decoded;
     }
+    seen.params = params;
     const url = new URL(request.url);
-    if (around === undefined) return route.handler({ request, params, url }, services);
-    return around(request, url, keyId, (given) => route.handler({ request: given, params, url }, services));
+    if (around === undefined) return route.handler({ request, params, url, caller }, services);
+    return around(request, url, keyId, (given) => route.handler({ request: given, params, url, caller }, services));
   };
 }
 

@@ -2,7 +2,7 @@
 // how it is documented, and its handler. The router, the scope check and the
 // OpenAPI document are all read from these declarations.
 import { compilePath, type PathParams, type PathPattern } from '../../http/path-pattern.js';
-import type { ApiKeyScope } from '../db/keys.js';
+import type { ApiKeyScope, Caller } from '../db/keys.js';
 import type { RouteCall, RouterRoute } from '../http/router.js';
 import type { Json } from './schemas.js';
 import type { Services } from './services.js';
@@ -71,7 +71,15 @@ export interface RouteDocs {
 export interface RouteSpec<TPath extends string> extends Omit<RouteDocs, 'pattern' | 'auth'> {
   readonly path: TPath;
   readonly auth: Exclude<RouteAuth, 'apple-pass'>;
-  readonly handler: (call: RouteCall<PathParams<TPath>>, services: Services) => Promise<Response>;
+  /**
+   * The audit log's name for what a call of this route does
+   * (`'template.publish'`); `false` for a change not recorded (see
+   * docs/audit.md). Without it, a POST, PUT or DELETE under `/v1/` is
+   * recorded under a name made from its method and path
+   * (`POST /v1/webhooks/{id}/rotate` → `webhooks.rotate`). Reads never are.
+   */
+  readonly audit?: string | false;
+  readonly handler: (call: RouteCall<PathParams<TPath>, Caller>, services: Services) => Promise<Response>;
 }
 
 /**
@@ -79,8 +87,11 @@ export interface RouteSpec<TPath extends string> extends Omit<RouteDocs, 'patter
  * scope it checks (`auth` when that is a scope alone) and the handler.
  */
 export interface Route extends RouteDocs {
-  readonly scope: RouterRoute<ApiKeyScope, Services>['scope'];
-  readonly handler: RouterRoute<ApiKeyScope, Services>['handler'];
+  readonly scope: RouterRoute<ApiKeyScope, Services, Caller>['scope'];
+  readonly identify: RouterRoute<ApiKeyScope, Services, Caller>['identify'];
+  readonly handler: RouterRoute<ApiKeyScope, Services, Caller>['handler'];
+  /** The audit log's name for a call of this route, `undefined` when calls are not recorded. */
+  readonly audit: string | undefined;
 }
 
 /**
@@ -99,12 +110,15 @@ export interface Route extends RouteDocs {
  * ```
  */
 export function defineRoute<const TPath extends string>(spec: RouteSpec<TPath>): Route {
-  const { path, handler, ...docs } = spec;
+  const { path, handler, audit, ...docs } = spec;
   return {
     ...docs,
     pattern: compilePath(path),
     // The router checks a key only when the scope is the whole of the access; otherwise the handler does.
     scope: typeof spec.auth === 'string' && spec.auth !== 'public' ? spec.auth : undefined,
+    // A route whose handler checks access still learns who calls, when a key is given.
+    identify: typeof spec.auth === 'object' ? spec.auth.scope : undefined,
+    audit: audit === false ? undefined : (audit ?? auditActionOf(spec.method, path)),
     // The router gives exactly the pattern's names: the object PathParams<TPath> reads from the path's text.
     handler: handler as Route['handler'],
   };
@@ -122,4 +136,28 @@ export function defineRoute<const TPath extends string>(spec: RouteSpec<TPath>):
 export function documentRoute(docs: Omit<RouteDocs, 'pattern'> & { readonly path: string }): RouteDocs {
   const { path, ...rest } = docs;
   return { ...rest, pattern: compilePath(path) };
+}
+
+/**
+ * The audit log's default name for a call: `undefined` for a read or a route
+ * outside `/v1/`; otherwise the path's fixed segments after `/v1/`, joined by
+ * dots, with the method's verb when the path does not already end in one
+ * (`POST /v1/templates` → `templates.create`, `DELETE /v1/keys/{id}` →
+ * `keys.delete`, `POST /v1/webhooks/{id}/rotate` → `webhooks.rotate`).
+ *
+ * @example
+ * ```ts
+ * auditActionOf('PUT', '/v1/templates/{id}'); // 'templates.update'
+ * ```
+ */
+export function auditActionOf(method: RouteMethod, path: string): string | undefined {
+  if (method === 'GET' || !path.startsWith('/v1/')) return undefined;
+  const segments = path.slice('/v1/'.length).split('/');
+  const fixed = segments.filter((segment) => !segment.startsWith('{'));
+  const last = segments.at(-1) ?? '';
+  // A path ending in a fixed word after a parameter names the action itself (`…/{id}/rotate`).
+  const endsInVerb = fixed.length > 1 && !last.startsWith('{');
+  if (endsInVerb) return fixed.join('.');
+  const verb = method === 'POST' ? 'create' : method === 'PUT' ? 'update' : 'delete';
+  return [...fixed, verb].join('.');
 }
