@@ -73,6 +73,13 @@ module.exports = {
       to: { path: '^src/', pathNot: PUBLIC_ENTRY },
     },
     {
+      name: 'console-through-entry-points',
+      severity: 'error',
+      comment: 'The console uses the library as a user would (src/index.ts and src/<module>/index.ts) and shares the playground\'s components.',
+      from: { path: '^console/' },
+      to: { path: '^src/', pathNot: PUBLIC_ENTRY },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'An import of a file or package that is not there.',
