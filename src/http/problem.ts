@@ -125,6 +125,15 @@ export type ServiceProblemCode =
   | 'too-many-rows'
   | 'job-not-found'
   | 'job-ended'
+  | 'csrf-token-invalid'
+  | 'console-not-built'
+  | 'invalid-certificate'
+  | 'certificate-not-found'
+  | 'certificate-conflict'
+  | 'certificate-expired'
+  | 'secret-key-missing'
+  | 'pass-voided'
+  | 'no-message-field'
   | 'internal-error';
 
 /**
@@ -236,6 +245,15 @@ const titles: { readonly [K in AnyProblemCode]: string } = {
   'too-many-rows': 'Too many rows',
   'job-not-found': 'Job not found',
   'job-ended': 'Job ended',
+  'csrf-token-invalid': 'CSRF token invalid',
+  'console-not-built': 'Console not built',
+  'invalid-certificate': 'Invalid certificate',
+  'certificate-not-found': 'Certificate not found',
+  'certificate-conflict': 'Certificate of another team',
+  'certificate-expired': 'Certificate expired',
+  'secret-key-missing': 'No secret key',
+  'pass-voided': 'Pass voided',
+  'no-message-field': 'No field for messages',
   'invalid-idempotency-key': 'Invalid Idempotency-Key',
   'idempotency-key-in-use': 'Idempotency-Key in use',
   'idempotency-key-reused': 'Idempotency-Key reused',

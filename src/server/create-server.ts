@@ -1,3 +1,4 @@
+import { randomBytes, X509Certificate } from 'node:crypto';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PassSigner } from '../pkpass/signer.js';
@@ -21,8 +22,16 @@ import { createGoogleService, type GoogleServiceOptions } from './google/service
 import { createGoogleWorker } from './google/worker.js';
 import { createPassBuilder } from './build/pass-builder.js';
 import { createImportRunner } from './queue/imports.js';
+import { createMessageRunner } from './queue/messages.js';
+import { createVoidRunner } from './queue/lifecycle.js';
+import { createPublishRunner } from './queue/publish.js';
 import { createJobWorker } from './queue/jobs.js';
 import { migrate } from './db/schema.js';
+import { createSecretBox, readSecretKey, type SecretBox } from './db/secret-box.js';
+import { folderSecretKey, openWebhookSecret, prepareSecrets } from './db/secrets.js';
+import { openGoogleCredentials } from './db/secret-google.js';
+import { createSignerRegistry, createTopicPusher, type ApnsIdentity, type IdentityPusher } from './build/signers.js';
+import { watchCertificateExpiry } from './queue/certificate-expiry.js';
 import { DEFAULT_DATABASE_LIMITS, type DatabaseLimits, type SqlDatabase } from './db/sql.js';
 
 /**
@@ -47,8 +56,20 @@ export interface ServerOptions {
   readonly database?: SqlDatabase | undefined;
   /** For the database it opens (not `database`): how long a statement may run and wait, how many may wait; default {@link DEFAULT_DATABASE_LIMITS}. */
   readonly databaseLimits?: DatabaseLimits | undefined;
-  /** Signs downloads and Apple's pass fetches; without it those answer 409 `signing-not-configured`. */
+  /** Signs downloads and Apple's pass fetches of its pass type (certificates uploaded to `/v1/certificates` sign theirs); without any, those answer 409 `signing-not-configured`. */
   readonly signer?: PassSigner | undefined;
+  /** The start identity's certificate and key in PEM: APNs pushes of its topic through `apnsFor` when `apns` is not given. */
+  readonly signerPem?: { readonly certificatePem: string; readonly privateKeyPem: string } | undefined;
+  /** Apple's WWDR intermediate (PEM or DER): the default of an uploaded certificate's (default the signer's). */
+  readonly wwdr?: string | Uint8Array | undefined;
+  /**
+   * The key-encryption key of the secrets stored (32 bytes, or base64 of them: `PASSMINT_SECRET_KEY`). Without it: a PGlite folder
+   * makes one in the folder (`passmint-secret.key`, 0600) and logs it; PGlite in memory makes one for the process; PostgreSQL (or a
+   * `database` given) keeps webhook secrets in clear and refuses uploads of certificates and Google credentials (409 `secret-key-missing`).
+   */
+  readonly secretKey?: string | Uint8Array | undefined;
+  /** Makes the APNs client of an uploaded certificate (its topic's pushes use it); with `apns`, the start identity's pushes keep using that. */
+  readonly apnsFor?: ((identity: ApnsIdentity) => IdentityPusher) | undefined;
   /** `teamIdentifier` (default: the signer's) and `organizationName` (default `"passmint"`) written into passes. */
   readonly issuer?: { readonly teamIdentifier?: string | undefined; readonly organizationName?: string | undefined } | undefined;
   /** The origin clients and Wallet reach the service at (`https://passes.example.com`); default each request's own. */
@@ -77,8 +98,14 @@ export interface ServerOptions {
   readonly metricsToken?: string | undefined;
   /** Delete events older than this many days whose deliveries all ended, with their deliveries and attempts; default 30, 0 keeps them. */
   readonly retentionDays?: number | undefined;
+  /** Delete audit log entries older than this many days; default 365, 0 keeps them (docs/audit.md). */
+  readonly auditRetentionDays?: number | undefined;
   /** Told about every error behind a 500 (with the request's method, route template and id) and every failed worker round; default `console.error`. */
   readonly onError?: ((error: unknown, where?: ErrorPlace) => void) | undefined;
+  /** The folder of the built console served at `/console` (default `dist/console/` of the package). */
+  readonly consoleDir?: string | undefined;
+  /** The time in milliseconds console sessions are judged by (default `Date.now`; tests move it). */
+  readonly now?: (() => number) | undefined;
 }
 
 /**
@@ -135,7 +162,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
   const delivery = withLease(options.delivery ?? {});
   checkWebhookConcurrency(delivery.webhookConcurrency);
   // Checked before the database opens: a wrong issuer id is refused at start, not at every sync.
-  const google = options.google === undefined ? undefined : createGoogleService(options.google);
+  let google = options.google === undefined ? undefined : createGoogleService(options.google);
   const dbLimits = { ...DEFAULT_DATABASE_LIMITS, ...definedOnly(options.databaseLimits) };
   const db =
     options.database ??
@@ -143,8 +170,23 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
       ? await openPostgres({ connectionString: options.databaseUrl, ...dbLimits })
       : await openPglite({ dataDir: options.dataDir, waitMs: dbLimits.waitMs, maxWaiting: dbLimits.maxWaiting }));
   let startRelease: { cancel(): void } | undefined;
+  let secretBox: SecretBox | undefined;
   try {
     await migrate(db);
+    secretBox = secretBoxOf(options, db, owned);
+    // A wrong key (or none, with sealed secrets stored) refuses the start: never a service that signs nothing.
+    await prepareSecrets(db, secretBox);
+    // Google credentials uploaded (POST /v1/google/credentials) win over the start options'; their endpoints are kept.
+    const uploaded = await openGoogleCredentials(db, secretBox);
+    if (uploaded !== undefined) google = createGoogleService({ ...options.google, ...uploaded });
+    if (secretBox === undefined) {
+      options.log?.({
+        time: new Date().toISOString(),
+        type: 'secret-key',
+        message:
+          'No secret key: webhook secrets are stored in clear and certificates cannot be uploaded. Set PASSMINT_SECRET_KEY (openssl rand -base64 32) or --secret-key-file.',
+      });
+    }
     // Claims of a process that is gone are freed now rather than when their lease runs out: on a
     // PGlite folder this process holds the lock, so every claim is a dead one's.
     if (owned || db.engine === 'postgres') startRelease = await releaseClaimsAtStart(db, onError);
@@ -156,9 +198,27 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
   const metrics = createMetrics(
     () => readQueueFigures(db),
     () => (db as { poolStats?: () => PoolStats }).poolStats?.(),
+    () => signers.expiries(),
   );
-  const deliveries = createDeliveryWorker(db, { ...delivery, onAttempt: observeDeliveries(metrics, options.log, delivery.onAttempt) }, onError);
-  const apns = options.apns === undefined ? undefined : observePushes(options.apns, metrics, options.log);
+  const box = secretBox;
+  const deliveries = createDeliveryWorker(
+    db,
+    { ...delivery, onAttempt: observeDeliveries(metrics, options.log, delivery.onAttempt), openSecret: (stored) => openWebhookSecret(box, stored) },
+    onError,
+  );
+  const signers = createSignerRegistry({ db, box, fixed: options.signer, fixedApns: options.signerPem });
+  await signers.refresh();
+  // APNs: each topic through its own certificate's client (apnsFor), else the pusher given at start.
+  const topicPusher = options.apnsFor === undefined ? undefined : createTopicPusher(signers, options.apnsFor, options.apns);
+  const pusher = topicPusher ?? options.apns;
+  const apns = pusher === undefined ? undefined : observePushes(pusher, metrics, options.log);
+  const expiry = watchCertificateExpiry(db, {
+    onWritten: () => {
+      wakeWorkers();
+      signal?.notify();
+    },
+    onError,
+  });
   const pushes = apns === undefined ? undefined : createPushWorker(db, apns, { pollMs: delivery.pollMs, leaseMs: delivery.leaseMs }, onError);
   const googleSync =
     google === undefined
@@ -172,6 +232,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
       teamIdentifier: options.issuer?.teamIdentifier ?? options.signer?.teamIdentifier ?? 'UNSIGNED00',
       organizationName: options.issuer?.organizationName ?? 'passmint',
     },
+    teamFor: signers.teamFor,
     publicUrl: options.publicUrl,
     preparedFilesCacheBytes: 0,
   });
@@ -182,6 +243,17 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
         pushes: pushes !== undefined,
         google: google !== undefined,
       }),
+      message: createMessageRunner(db, {
+        render: (template, values, ids, origin) => jobBuilder.build(new Request(origin), template, values, ids),
+        pushes: pushes !== undefined,
+        googleIssuerId: google?.issuerId,
+      }),
+      publish: createPublishRunner(db, {
+        render: (template, values, ids, origin) => jobBuilder.build(new Request(origin), template, values, ids),
+        pushes: pushes !== undefined,
+        google: google !== undefined,
+      }),
+      void: createVoidRunner({ pushes: pushes !== undefined, google: google !== undefined }),
     },
     capacity: limits.importsAtOnce,
     pollMs: delivery.pollMs,
@@ -205,7 +277,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
       : undefined;
 
   const keys = createApiKeyChecker(db, { extraKeys: options.apiKeys });
-  const retention = createRetention(db, { days: options.retentionDays ?? 30, jobDays: limits.jobRetentionDays, log: options.log }, onError);
+  const retention = createRetention(
+    db,
+    { days: options.retentionDays ?? 30, jobDays: limits.jobRetentionDays, auditDays: options.auditRetentionDays, log: options.log },
+    onError,
+  );
   const fetch = createServiceHandler(
     {
       db,
@@ -214,6 +290,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
       metrics,
       metricsToken: options.metricsToken,
       signer: options.signer,
+      signers,
+      secretBox,
+      wwdr: options.wwdr === undefined ? options.signer?.wwdr : readWwdr(options.wwdr),
       issuer: {
         teamIdentifier: options.issuer?.teamIdentifier ?? options.signer?.teamIdentifier ?? 'UNSIGNED00',
         organizationName: options.issuer?.organizationName ?? 'passmint',
@@ -236,10 +315,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
       onError,
     },
     options.log,
+    { dir: options.consoleDir, now: options.now, configuredKeys: options.apiKeys },
   );
 
   if (options.workers !== false) {
     retention.start();
+    expiry.start();
     deliveries.start();
     pushes?.start();
     googleSync?.start();
@@ -285,7 +366,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
       );
       await fetch.flush();
       startRelease?.cancel();
-      await Promise.all([deliveries.stop(), pushes?.stop(), googleSync?.stop(), jobs.stop(), retention.stop(), signal?.close()]);
+      await Promise.all([deliveries.stop(), pushes?.stop(), googleSync?.stop(), jobs.stop(), retention.stop(), expiry.stop(), signal?.close()]);
+      await topicPusher?.close();
       if (owned) await db.close();
     },
   };
@@ -316,6 +398,30 @@ function observePushes(pusher: Pusher, metrics: Metrics, log: LogSink | undefine
       }
     },
   };
+}
+
+/**
+ * The box secrets are sealed with: the key given; else a PGlite folder's own (made there, and logged, on its first start);
+ * else, for PGlite in memory, one for this process; else none.
+ */
+function secretBoxOf(options: ServerOptions, db: SqlDatabase, owned: boolean): SecretBox | undefined {
+  if (options.secretKey !== undefined) return createSecretBox(readSecretKey(options.secretKey));
+  if (!owned || db.engine !== 'pglite') return undefined;
+  if (options.dataDir === undefined) return createSecretBox(new Uint8Array(randomBytes(32)));
+  const { key, made, path } = folderSecretKey(options.dataDir);
+  if (made) {
+    options.log?.({
+      time: new Date().toISOString(),
+      type: 'secret-key',
+      message: `Made a secret key in ${path} (0600): it opens the secrets stored here. Back it up apart from the data, or set PASSMINT_SECRET_KEY.`,
+    });
+  }
+  return createSecretBox(key);
+}
+
+/** A PEM or DER certificate as DER. */
+function readWwdr(wwdr: string | Uint8Array): Uint8Array {
+  return new Uint8Array(new X509Certificate(typeof wwdr === 'string' ? wwdr : Buffer.from(wwdr)).raw);
 }
 
 /** The members of `limits` that are given (an `undefined` one keeps the default). */

@@ -10,7 +10,12 @@ import { type ErrorPlace, type LogSink, requestIdOf, routeTemplate } from './htt
 import { ServiceProblem, problemResponse } from '../http/problem.js';
 import { createRouter, type RouteSeen } from './http/router.js';
 import type { Metrics } from './metrics.js';
+import { createActivityBatch, walletFetchOf } from './console/activity.js';
+import { createConsoleHandler, isConsolePath } from './console/handler.js';
+import { createConsoleSessions } from './console/sessions.js';
+import { DEFAULT_CONSOLE_DIR } from './console/static.js';
 import { API_ROUTES } from './routes/api.js';
+import { createAuditTrail } from './routes/audit.js';
 import type { ServiceContext } from './routes/context.js';
 import { createIdempotency } from './routes/idempotency.js';
 import { createServices, type Services } from './routes/services.js';
@@ -24,7 +29,11 @@ import { personalizePass } from './wallet/personalize.js';
  * 500 shows nothing of the error. Each answer carries `X-Request-Id`, is
  * counted in the metrics and, with `log`, logged as one entry.
  */
-export function createServiceHandler(context: ServiceContext & { readonly metrics: Metrics }, log?: LogSink): ServiceHandler {
+export function createServiceHandler(
+  context: ServiceContext & { readonly metrics: Metrics },
+  log?: LogSink,
+  consoleOptions: ConsoleOptions = {},
+): ServiceHandler {
   // Each request in flight: the route the router matched and its id, for the error log.
   const places = new WeakMap<Request, { readonly seen: RouteSeen<Caller>; readonly requestId: string }>();
   const placeOf = (request: Request): ErrorPlace => {
@@ -32,7 +41,15 @@ export function createServiceHandler(context: ServiceContext & { readonly metric
     return { method: request.method, route: routeTemplate(pathOf(request.url), known?.seen.route), requestId: known?.requestId };
   };
   // The seed's handler reports an error with its request: told with the route and the request id.
-  const services = createServices({ ...context, onError: (error, where) => context.onError(error, where instanceof Request ? placeOf(where) : where) });
+  // The console's sessions: a session's cookie authenticates /v1/ requests as its key (console/sessions.ts).
+  const sessions = createConsoleSessions({ db: context.db, keys: context.keys, publicUrl: context.publicUrl, configuredKeys: consoleOptions.configuredKeys, now: consoleOptions.now });
+  const keys = sessions.keys;
+  const services = createServices({
+    ...context,
+    keys,
+    authenticate: keys.authenticate,
+    onError: (error, where) => context.onError(error, where instanceof Request ? placeOf(where) : where),
+  });
   const { db, pack } = services;
   const wallet = createWalletHandler({
     // The store adds registration.created/deleted in the registration's own transaction (no onEvent).
@@ -57,23 +74,30 @@ export function createServiceHandler(context: ServiceContext & { readonly metric
       else if (!clientLeft(request) && !(error instanceof ClientClosedError)) context.onError(error, placeOf(request));
     },
     // Rewards enrollment: a signup becomes a new version of the pass (wallet/personalize.ts).
-    ...(context.signer === undefined
-      ? {}
-      : {
-          onPersonalize: personalizePass({ db, builder: services.builder, pushes: context.pushes, commitEvents: services.commitEvents }),
-          signer: context.signer,
-        }),
+    // Each pass type's signer (uploaded certificates, else the one given at start) signs its personalization tokens.
+    onPersonalize: personalizePass({ db, builder: services.builder, pushes: context.pushes, commitEvents: services.commitEvents }),
+    signer: async (passTypeIdentifier: string) => {
+      const signer = await context.signers.signerFor(passTypeIdentifier);
+      if (signer === undefined) throw new ServiceProblem(409, 'signing-not-configured', `The service has no signing certificate for "${passTypeIdentifier}".`);
+      return signer;
+    },
   });
   const walletOutage = new WeakSet<Request>();
+  const consoleHandler = createConsoleHandler({ sessions, dir: consoleOptions.dir ?? DEFAULT_CONSOLE_DIR, guard: services.guard });
+  // Wallet's fetches of a pass (200, 304) on its timeline, written in the background like downloads.
+  const activity = createActivityBatch(db, { onError: context.onError });
   const walletProblems = new WeakMap<Request, ServiceProblem>();
 
   // Idempotency-Key on every POST with an API key: the router runs the layer around each handler.
   const api = createRouter<ApiKeyScope, Services, Caller>(
     API_ROUTES,
     services,
-    context.keys.check,
+    keys.check,
     createIdempotency(db, { onError: (error) => context.onError(error, { method: 'POST' }) }),
   );
+
+  // Every change made with a key or a session: recorded before its answer goes.
+  const trail = createAuditTrail({ db, routes: API_ROUTES, addressOf: services.guard.addressOf, log, onError: (error) => context.onError(error) });
 
   const answer = async (request: Request, seen: RouteSeen<Caller>): Promise<Response> => {
     const head = request.method === 'HEAD';
@@ -83,11 +107,14 @@ export function createServiceHandler(context: ServiceContext & { readonly metric
         // Anyone may call Apple's web service: rates per address and per pass token before any work.
         services.guard.admit(request, readApplePassToken(request.headers.get('authorization')));
         const response = await wallet(request);
+        const fetched = walletFetchOf(request, response, WALLET_BASE_PATH);
+        if (fetched !== undefined) activity.add(fetched);
         if (response.status === 500 && clientLeft(request)) return problemAnswer(clientClosed(), head);
         const problem = response.status === 500 ? walletProblems.get(request) : undefined;
         if (problem !== undefined) return problemAnswer(problem, head);
         return response.status === 500 && walletOutage.has(request) ? problemAnswer(databaseUnavailable(), head) : response;
       }
+      if (isConsolePath(path)) return await consoleHandler(request);
       const response = await api(request, seen);
       return head && response.body !== null ? new Response(null, { status: response.status, headers: response.headers }) : response;
     } catch (error) {
@@ -106,6 +133,7 @@ export function createServiceHandler(context: ServiceContext & { readonly metric
     const seen: RouteSeen<Caller> = {};
     places.set(request, { seen, requestId });
     let response = await answer(request, seen);
+    await trail.record(request, seen, response, requestId);
     const ms = Math.round((performance.now() - started) * 10) / 10;
     const route = routeTemplate(pathOf(request.url), seen.route);
     context.metrics.request(request.method, route, response.status, ms);
@@ -119,7 +147,10 @@ export function createServiceHandler(context: ServiceContext & { readonly metric
     }
     return response;
   };
-  return Object.assign(handler, { routes: servedRoutes(), flush: () => services.eventBatch.flush() });
+  return Object.assign(handler, { routes: servedRoutes(), flush: async () => {
+      await Promise.all([services.eventBatch.flush(), activity.flush()]);
+    },
+  });
 }
 
 /**
@@ -132,6 +163,17 @@ export interface ServiceHandler {
   readonly routes: readonly { readonly pattern: string; readonly methods: readonly string[] }[];
   /** Writes the events still waiting in memory (`pass.downloaded`); `close` calls it before the database closes. */
   flush(): Promise<void>;
+}
+
+/**
+ * The console's options: the folder of its built files (default
+ * `dist/console/` of the package), the clock its sessions are judged by, and
+ * the keys given in code (a session may act as one).
+ */
+export interface ConsoleOptions {
+  readonly dir?: string | undefined;
+  readonly now?: (() => number) | undefined;
+  readonly configuredKeys?: readonly string[] | undefined;
 }
 
 /**

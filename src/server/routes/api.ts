@@ -2,14 +2,25 @@
 // the OpenAPI document read from them (with Apple's web service, which the
 // wallet handler serves).
 import type { Route } from './define.js';
+import { auditRoutes } from './audit.js';
+import { certificateRoutes } from './certificates.js';
+import { googleCredentialRoutes } from './google-credentials.js';
 import { eventRoutes } from './events.js';
 import { googleRoutes } from './google.js';
 import { importRoutes } from './imports.js';
 import { jobRoutes } from './jobs.js';
 import { keyRoutes } from './keys.js';
+import { bundleRoutes } from './bundles.js';
+import { messageRoutes } from './messages.js';
+import { shareRoutes } from './share.js';
+import { lifecycleRoutes } from './lifecycle.js';
+import { publishRoutes } from './publish.js';
+import { templateVersionRoutes } from './template-versions.js';
 import { describeApi } from './openapi.js';
 import { openApiRoute, opsRoutes } from './ops.js';
 import { passRoutes } from './passes.js';
+import { statsRoutes } from './stats.js';
+import { timelineRoutes } from './timeline.js';
 import { templateRoutes } from './templates.js';
 import { walletRouteDocs } from './wallet.js';
 import { webhookRoutes } from './webhooks.js';
@@ -19,13 +30,24 @@ export const API_ROUTES: readonly Route[] = [
   ...templateRoutes,
   ...importRoutes,
   ...jobRoutes,
+  ...messageRoutes,
+  ...bundleRoutes,
+  ...publishRoutes,
+  ...templateVersionRoutes,
   ...passRoutes,
+  ...timelineRoutes,
+  ...statsRoutes,
+  ...lifecycleRoutes,
   ...webhookRoutes,
   ...eventRoutes,
   ...keyRoutes,
+  ...certificateRoutes,
+  ...googleCredentialRoutes,
+  ...auditRoutes,
   openApiRoute(() => openApiDocument()),
   ...opsRoutes,
   ...googleRoutes,
+  ...shareRoutes,
 ];
 
 let document: Record<string, unknown> | undefined;
