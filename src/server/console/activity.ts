@@ -12,7 +12,7 @@ import type { SqlQueryable } from '../db/sql.js';
  * @example
  * ```ts
  * const activity = createActivityBatch(db, { onError: console.error });
- * activity.add({ passTypeIdentifier, serialNumber, kind: 'fetched', detail: { status: 304 }, at: new Date() });
+ * activity.add({ passTypeIdentifier, serialNumber, kind: 'fetched', detail: { status: 304 } });
  * ```
  */
 export interface ActivityBatch {
@@ -77,5 +77,5 @@ export function walletFetchOf(request: Request, response: Response, basePath: st
   const passTypeIdentifier = decodeSegment(segments[0]!);
   const serialNumber = decodeSegment(segments[1]!);
   if (passTypeIdentifier === undefined || serialNumber === undefined) return undefined;
-  return { passTypeIdentifier, serialNumber, kind: 'fetched', detail: { status: response.status }, at: new Date() };
+  return { passTypeIdentifier, serialNumber, kind: 'fetched', detail: { status: response.status } };
 }

@@ -53,14 +53,14 @@ export const CONSOLE_MIGRATIONS: readonly string[] = [
     primary key (pass_type_identifier, serial_number, wallet)
   );
 
-  -- What happened to each pass, newest first by id. Kinds made by API calls (created, updated, voided,
+  -- What happened to each pass, newest first by id (at: the clock when recorded, so the two orders agree). Kinds made by API calls (created, updated, voided,
   -- expired, message) are all kept; those anyone holding the pass can cause (downloads, Wallet's fetches,
   -- saves, and what follows them: pushes, syncs, deliveries) are trimmed to about the newest 100 per pass.
   create table passmint_timeline (
     id bigserial primary key,
     pass_type_identifier text not null,
     serial_number text not null,
-    at timestamptz not null default now(),
+    at timestamptz not null default clock_timestamp(),
     kind text not null,
     detail json not null
   );
@@ -118,8 +118,8 @@ export const CONSOLE_MIGRATIONS: readonly string[] = [
     totals record;
     trim_pass record;
   begin
-    insert into passmint_timeline (pass_type_identifier, serial_number, at, kind, detail)
-    select x.pt, x.sn, x.created_at, x.kind,
+    insert into passmint_timeline (pass_type_identifier, serial_number, kind, detail)
+    select x.pt, x.sn, x.kind,
            json_build_object('event', x.type, 'eventId', x.id, 'version', x.version, 'wallet', x.d ->> 'wallet',
                              'device', x.d ->> 'deviceLibraryIdentifier', 'objectId', x.d ->> 'objectId')
       from (select e.seq, e.id, e.type, e.created_at, p.d, p.d ->> 'passTypeIdentifier' as pt, p.d ->> 'serialNumber' as sn,

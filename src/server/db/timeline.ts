@@ -62,11 +62,11 @@ export async function listTimeline(sql: SqlQueryable, passTypeIdentifier: string
 }
 
 /**
- * An entry to add to a pass's timeline from outside a trigger (Wallet's fetches).
+ * An entry to add to a pass's timeline from outside a trigger (Wallet's fetches); its time is the database's clock when it is written.
  *
  * @example
  * ```ts
- * const entry: NewTimelineEntry = { passTypeIdentifier: 'pass.com.example', serialNumber: 'M-1', kind: 'fetched', detail: { status: 200 }, at: new Date() };
+ * const entry: NewTimelineEntry = { passTypeIdentifier: 'pass.com.example', serialNumber: 'M-1', kind: 'fetched', detail: { status: 200 } };
  * ```
  */
 export interface NewTimelineEntry {
@@ -74,7 +74,6 @@ export interface NewTimelineEntry {
   readonly serialNumber: string;
   readonly kind: TimelineKind;
   readonly detail: Readonly<Record<string, unknown>>;
-  readonly at: Date;
 }
 
 /**
@@ -84,20 +83,19 @@ export interface NewTimelineEntry {
  *
  * @example
  * ```ts
- * await addTimelineEntries(db, [{ passTypeIdentifier: 'pass.com.example', serialNumber: 'M-1', kind: 'fetched', detail: { status: 304 }, at: new Date() }]);
+ * await addTimelineEntries(db, [{ passTypeIdentifier: 'pass.com.example', serialNumber: 'M-1', kind: 'fetched', detail: { status: 304 } }]);
  * ```
  */
 export async function addTimelineEntries(sql: SqlQueryable, entries: readonly NewTimelineEntry[]): Promise<void> {
   if (entries.length === 0) return;
   await sql.query(
-    `insert into passmint_timeline (pass_type_identifier, serial_number, kind, detail, at)
-     select * from unnest($1::text[], $2::text[], $3::text[], $4::json[], $5::timestamptz[])`,
+    `insert into passmint_timeline (pass_type_identifier, serial_number, kind, detail)
+     select * from unnest($1::text[], $2::text[], $3::text[], $4::json[])`,
     [
       entries.map((entry) => entry.passTypeIdentifier),
       entries.map((entry) => entry.serialNumber),
       entries.map((entry) => entry.kind),
       entries.map((entry) => JSON.stringify(entry.detail)),
-      entries.map((entry) => entry.at),
     ],
   );
   const passes = [...new Map(entries.map((entry) => [`${entry.passTypeIdentifier}\u0000${entry.serialNumber}`, entry])).values()];
