@@ -1,12 +1,23 @@
 import { createApnsClient, type ApnsClient } from '../apns/index.js';
 import { createPassSigner, SignerError, type PassSigner } from '../pkpass/index.js';
-import { bufferLines, createServer, isDatabaseUnavailable, leaseProblem, MissingPackageError, type PassmintServer } from '../server/index.js';
+import {
+  bufferLines,
+  createServer,
+  isDatabaseUnavailable,
+  leaseProblem,
+  MissingPackageError,
+  readSecretKey,
+  SecretKeyError,
+  type ApnsIdentity,
+  type PassmintServer,
+} from '../server/index.js';
 import { DEFAULT_TIMEOUT_MS } from '../webhooks/index.js';
 import { flag, stringOption, type OptionTable, type ParsedCommandLine } from './args.js';
 import { environmentHelp, parseWithEnvironment } from './env-options.js';
 import { missingPackageAdvice } from './missing-package-advice.js';
 import { errorLogEntry } from './error-log.js';
 import { runServeKeys } from './serve-keys.js';
+import { runServeSecrets } from './serve-secrets.js';
 import { GOOGLE_SERVE_HELP, GOOGLE_SERVE_OPTIONS, readGoogleServeOptions } from './serve-google.js';
 import { LIMIT_SERVE_HELP, LIMIT_SERVE_OPTIONS, readDatabaseLimitOptions, readLimitOptions } from './serve-limits.js';
 import type { Command } from './command.js';
@@ -35,6 +46,8 @@ export const SERVE_OPTIONS: OptionTable = {
   wwdr: { type: 'string' },
   ...PASSPHRASE_OPTIONS,
   apns: { type: 'string' },
+  'secret-key': { type: 'string' },
+  'secret-key-file': { type: 'string' },
   ...GOOGLE_SERVE_OPTIONS,
   'team-id': { type: 'string' },
   organization: { type: 'string' },
@@ -45,6 +58,7 @@ export const SERVE_OPTIONS: OptionTable = {
   'webhook-concurrency': { type: 'string' },
   'metrics-token': { type: 'string' },
   'retention-days': { type: 'string' },
+  'audit-retention-days': { type: 'string' },
   debug: { type: 'boolean' },
   ...LIMIT_SERVE_OPTIONS,
   help: { type: 'boolean', short: 'h' },
@@ -68,9 +82,12 @@ Options:
   --public-url URL        where clients and Wallet reach the service (default: each request's own origin)
   --cert FILE             the Pass Type ID certificate (PEM or DER), to sign passes
   --key FILE              its private key (PEM)
-  --wwdr FILE             Apple's WWDR intermediate certificate (G4)
+  --wwdr FILE             Apple's WWDR intermediate certificate (G4); alone, the default of uploaded certificates
 ${PASSPHRASE_HELP}
-  --apns ENV              push pass updates through APNs (production or development), with --cert/--key
+  --apns ENV              push pass updates through APNs (production or development), each pass type with its
+                          certificate (--cert/--key, or one uploaded to /v1/certificates)
+  --secret-key-file FILE  the key that seals stored secrets (32 random bytes, base64; or $PASSMINT_SECRET_KEY);
+                          default on a data folder: one made there (passmint-secret.key); see docs/certificates.md
 ${GOOGLE_SERVE_HELP}
   --team-id ID            teamIdentifier for passes (default: the certificate's, else UNSIGNED00)
   --organization NAME     organizationName for passes (default "passmint")
@@ -85,6 +102,7 @@ ${GOOGLE_SERVE_HELP}
   --retention-days N      delete events older than N days whose deliveries all ended, with their
                           deliveries and attempts, and ended APNs pushes and Google messages
                           older than N days (default 30; 0 keeps them)
+  --audit-retention-days N delete audit log entries older than N days (default 365; 0 keeps them)
   --debug                 add the stack trace to each internal error's log line
 ${LIMIT_SERVE_HELP}
   -h, --help              this text
@@ -92,6 +110,8 @@ ${LIMIT_SERVE_HELP}
 Stop it with Ctrl-C (SIGINT) or SIGTERM: it finishes the deliveries in flight.
 It writes one JSON line per request on stdout (method, route, status, ms, request id),
 and one per internal error (type "error": message, code, route; no stack trace unless --debug).
+
+Rotate the secret key: \`passmint serve secrets rotate --new-key-file FILE\` (\`--help\` tells more).
 
 Lost the only API key? \`passmint serve keys create --name NAME --scopes admin\`
 makes another on the data folder (stop the service first) or on DATABASE_URL;
@@ -122,6 +142,7 @@ const positiveInteger = (name: string, text: string | undefined, min = 1): numbe
 
 async function runServe(args: readonly string[], io: CliIo): Promise<ExitCode> {
   if (args[0] === 'keys') return runServeKeys(args.slice(1), io);
+  if (args[0] === 'secrets') return runServeSecrets(args.slice(1), io);
   // The request log and every other line on stdout: one write per turn of the event loop, in order; flushed on exit.
   const out = bufferLines(io.stdout);
   process.on('exit', out.flush);
@@ -142,6 +163,7 @@ async function runService(args: readonly string[], io: CliIo): Promise<ExitCode>
   if (parsed.positionals.length > 0) throw new UsageError(`serve takes no file names (given: ${parsed.positionals.join(' ')})`);
   const port = positiveInteger('--port', stringOption(parsed, 'port') ?? io.env['PORT'], 0) ?? 8080;
   const retentionDays = positiveInteger('--retention-days', stringOption(parsed, 'retention-days'), 0) ?? 30;
+  const auditRetentionDays = positiveInteger('--audit-retention-days', stringOption(parsed, 'audit-retention-days'), 0) ?? 365;
   const limits = readLimitOptions(parsed);
   const databaseLimits = readDatabaseLimitOptions(parsed);
   if (port > 65535) throw new UsageError(`--port is at most 65535, not ${port}`);
@@ -164,8 +186,8 @@ async function runService(args: readonly string[], io: CliIo): Promise<ExitCode>
 
   const google = readGoogleServeOptions(parsed, io);
   const signing = readSigningFiles(parsed, io);
-  if (apnsEnvironment !== undefined && signing === undefined)
-    throw new UsageError('--apns pushes with the pass certificate: give --cert, --key and --wwdr too');
+  const wwdrFile = stringOption(parsed, 'wwdr');
+  const secretKey = readSecretKeyOption(parsed, io);
   let signer: PassSigner | undefined;
   if (signing !== undefined) {
     try {
@@ -177,6 +199,12 @@ async function runService(args: readonly string[], io: CliIo): Promise<ExitCode>
       return EXIT_FAILED;
     }
   }
+  // Uploaded certificates push with their own APNs client, in the same environment.
+  const apnsFor =
+    apnsEnvironment === undefined
+      ? undefined
+      : (identity: ApnsIdentity) =>
+          createApnsClient({ certificate: { cert: identity.certificatePem, key: identity.privateKeyPem }, environment: apnsEnvironment });
   let apns: ApnsClient | undefined;
   if (apnsEnvironment !== undefined && signing !== undefined) {
     const { certificate, privateKey, passphrase } = signing.options;
@@ -195,6 +223,9 @@ async function runService(args: readonly string[], io: CliIo): Promise<ExitCode>
       dataDir,
       signer,
       apns,
+      apnsFor,
+      secretKey,
+      ...(signing === undefined && wwdrFile !== undefined ? { wwdr: keyMaterial(readInput(io, wwdrFile, 'the WWDR certificate')) } : {}),
       google,
       publicUrl,
       issuer: { teamIdentifier: stringOption(parsed, 'team-id'), organizationName: stringOption(parsed, 'organization') },
@@ -207,6 +238,7 @@ async function runService(args: readonly string[], io: CliIo): Promise<ExitCode>
       },
       metricsToken: stringOption(parsed, 'metrics-token'),
       retentionDays,
+      auditRetentionDays,
       limits,
       databaseLimits,
       log: (entry) => io.stdout(`${JSON.stringify(entry)}\n`),
@@ -220,6 +252,11 @@ async function runService(args: readonly string[], io: CliIo): Promise<ExitCode>
       },
     });
   } catch (error) {
+    if (error instanceof SecretKeyError) {
+      io.stderr(`passmint serve: ${error.message}\n`);
+      await apns?.close();
+      return EXIT_FAILED;
+    }
     if (error instanceof MissingPackageError) {
       io.stderr(`passmint serve: ${missingPackageAdvice(error)}\n`);
       await apns?.close();
@@ -317,7 +354,7 @@ function readSigningFiles(
   const certFile = stringOption(parsed, 'cert');
   const keyFile = stringOption(parsed, 'key');
   const wwdrFile = stringOption(parsed, 'wwdr');
-  if (certFile === undefined && keyFile === undefined && wwdrFile === undefined) return undefined;
+  if (certFile === undefined && keyFile === undefined) return undefined;
   if (certFile === undefined || keyFile === undefined || wwdrFile === undefined) {
     throw new UsageError('signing needs all three: --cert, --key and --wwdr');
   }
@@ -331,6 +368,18 @@ function readSigningFiles(
     },
     names: { '/certificate': certFile, '/privateKey': keyFile, '/wwdr': wwdrFile },
   };
+}
+
+/** The secret key from --secret-key-file, or PASSMINT_SECRET_KEY (`--secret-key`); `undefined` for the default. */
+function readSecretKeyOption(parsed: ParsedCommandLine, io: CliIo): Uint8Array | undefined {
+  const file = stringOption(parsed, 'secret-key-file');
+  const text = file === undefined ? stringOption(parsed, 'secret-key') : new TextDecoder().decode(readInput(io, file, 'the secret key'));
+  if (text === undefined) return undefined;
+  try {
+    return readSecretKey(text);
+  } catch (error) {
+    throw new UsageError(`${file ?? 'PASSMINT_SECRET_KEY'}: ${(error as Error).message}`);
+  }
 }
 
 /** PEM stays text; anything else is DER bytes. */

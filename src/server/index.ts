@@ -21,3 +21,6 @@ export { openApiDocument } from './routes/api.js';
 export { keyRequest, keyResource } from './routes/keys.js';
 export { bufferLines, type LineBuffer } from './http/log.js';
 export { leaseProblem } from './queue/lease.js';
+export { createSecretBox, readSecretKey, SecretKeyError, type SecretBox } from './db/secret-box.js';
+export { folderSecretKey, rotateSecrets, type RotatedSecrets } from './db/secrets.js';
+export type { ApnsIdentity, IdentityPusher } from './build/signers.js';

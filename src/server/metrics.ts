@@ -1,3 +1,30 @@
+/** A signing certificate's end and its WWDR intermediate's, for `passmint_certificate_expiry_timestamp_seconds`. */
+export interface CertificateExpiryFigure {
+  readonly passTypeIdentifier: string;
+  readonly teamIdentifier: string;
+  readonly notAfter: Date;
+  readonly wwdrNotAfter: Date;
+}
+
+/** When each signing certificate and its WWDR intermediate expire (an alert: less than 30 days left); nothing when they cannot be read. */
+async function expiryLines(certificates: () => Promise<readonly CertificateExpiryFigure[]>): Promise<string[]> {
+  let list: readonly CertificateExpiryFigure[];
+  try {
+    list = await certificates();
+  } catch {
+    return [];
+  }
+  const seconds = (date: Date): number => Math.floor(date.getTime() / 1000);
+  return [
+    '# HELP passmint_certificate_expiry_timestamp_seconds When a signing certificate (certificate="pass") or the WWDR intermediate that issued it (certificate="wwdr") expires, in seconds since the epoch.',
+    '# TYPE passmint_certificate_expiry_timestamp_seconds gauge',
+    ...list.flatMap((entry) => [
+      `passmint_certificate_expiry_timestamp_seconds${labels({ pass_type: entry.passTypeIdentifier, team: entry.teamIdentifier, certificate: 'pass' })} ${seconds(entry.notAfter)}`,
+      `passmint_certificate_expiry_timestamp_seconds${labels({ pass_type: entry.passTypeIdentifier, team: entry.teamIdentifier, certificate: 'wwdr' })} ${seconds(entry.wwdrNotAfter)}`,
+    ]),
+  ];
+}
+
 /** Upper bounds of the request latency histogram, in seconds. */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
 
@@ -75,7 +102,11 @@ const labels = (pairs: Record<string, string | number>): string =>
  * and pushes by status, the Google sync queue; and the pool (`poolStats`,
  * PostgreSQL).
  */
-export function createMetrics(figures: () => Promise<DatabaseFigures>, poolStats?: () => PoolStats | undefined): Metrics {
+export function createMetrics(
+  figures: () => Promise<DatabaseFigures>,
+  poolStats?: () => PoolStats | undefined,
+  certificates?: () => Promise<readonly CertificateExpiryFigure[]>,
+): Metrics {
   const started = Date.now() / 1000;
   const requests = new Map<string, number>();
   const latencies = new Map<string, Histogram>();
@@ -197,6 +228,7 @@ export function createMetrics(figures: () => Promise<DatabaseFigures>, poolStats
         );
       }
       lines.push(...(await database()));
+      if (certificates !== undefined) lines.push(...(await expiryLines(certificates)));
       return `${lines.join('\n')}\n`;
     },
   };

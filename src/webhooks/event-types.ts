@@ -57,6 +57,28 @@ export interface JobCompletedEventData {
   readonly failed: number;
 }
 
+/**
+ * Data of `certificate.expiring`: a Pass Type ID certificate the service
+ * signs with expires within `thresholdDays` (30, 7 or 1; sent once for each,
+ * and at once for a certificate uploaded with less left). Upload its renewal
+ * (`POST /v1/certificates`) before `notAfter`.
+ *
+ * @example
+ * ```ts
+ * const data: CertificateExpiringEventData = { certificateId: '0b6f…', passTypeIdentifier: 'pass.com.example.member', teamIdentifier: 'A1B2C3D4E5', notAfter: '2027-03-01T12:00:00Z', daysLeft: 29, thresholdDays: 30 };
+ * ```
+ */
+export interface CertificateExpiringEventData {
+  readonly certificateId: string;
+  readonly passTypeIdentifier: string;
+  readonly teamIdentifier: string;
+  /** When it expires: `YYYY-MM-DDTHH:MM:SSZ`. */
+  readonly notAfter: string;
+  /** Whole days left (0 on its last day). */
+  readonly daysLeft: number;
+  readonly thresholdDays: number;
+}
+
 /** Data of `webhook.verify`: the token the receiver answers with. */
 export interface VerifyEventData {
   readonly token: string;
@@ -79,6 +101,14 @@ export interface WebhookEventDataMap {
   readonly 'registration.deleted': RegistrationEventData;
   readonly 'pass.personalized': PersonalizedEventData;
   readonly 'job.completed': JobCompletedEventData;
+  /** The pass was voided (Wallet shows it as void; Google Wallet as no longer valid). */
+  readonly 'pass.voided': PassEventData;
+  /** The pass was expired (its `expirationDate` set to the time of the call). */
+  readonly 'pass.expired': PassEventData;
+  /** An expired pass was made valid again. */
+  readonly 'pass.reactivated': PassEventData;
+  /** A signing certificate expires soon (30, 7 and 1 days before). */
+  readonly 'certificate.expiring': CertificateExpiringEventData;
 }
 
 /** `'webhook.verify' | 'pass.created' | …` */

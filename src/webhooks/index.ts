@@ -1,6 +1,7 @@
 export { createEvent, isEventType } from './event.js';
 export type { CreateEventOptions } from './event.js';
 export type {
+  CertificateExpiringEventData,
   CustomEventData,
   JobCompletedEventData,
   KnownEventType,

@@ -110,6 +110,8 @@ export interface PassBuilder {
 export interface PassBuilderOptions {
   readonly db: SqlQueryable;
   readonly issuer: { readonly teamIdentifier: string; readonly organizationName: string };
+  /** The team of a pass type's certificate, written into its passes instead of `issuer.teamIdentifier`. */
+  readonly teamFor?: ((passTypeIdentifier: string) => string | undefined) | undefined;
   /** Where the service is reached (an origin); otherwise each request's own. */
   readonly publicUrl: string | undefined;
   /** The most bytes of prepared template files held in memory. */
@@ -162,6 +164,7 @@ export function createPassBuilder(options: PassBuilderOptions): PassBuilder {
           values as TemplateValues,
           {
             ...issuer,
+            teamIdentifier: options.teamFor?.((record.template as PassTemplate).passType) ?? issuer.teamIdentifier,
             webServiceURL,
             ...(ids.serialNumber === undefined ? {} : { serialNumber: ids.serialNumber }),
             ...(ids.authenticationToken === undefined ? {} : { authenticationToken: ids.authenticationToken }),

@@ -11,7 +11,7 @@ import { matchWalletRoute, WALLET_PATHS, type WalletRoute } from '../../wallet/r
  */
 export interface LogEntry {
   readonly time: string;
-  readonly type: 'request' | 'delivery' | 'push' | 'retention' | 'error';
+  readonly type: 'request' | 'delivery' | 'push' | 'retention' | 'error' | 'secret-key' | 'audit';
   readonly [field: string]: string | number | boolean | null;
 }
 

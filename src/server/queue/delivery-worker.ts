@@ -65,6 +65,8 @@ export interface DeliveryOptions {
   readonly fetch?: FetchLike | undefined;
   /** Told about each attempt as it ends (logs and metrics); must not throw. */
   readonly onAttempt?: ((attempt: DeliveryAttempt) => void) | undefined;
+  /** Opens a registration's secret as stored (sealed under the secret key); default: stored in clear. */
+  readonly openSecret?: ((stored: string) => string) | undefined;
 }
 
 /**
@@ -161,7 +163,7 @@ export function createDeliveryWorker(db: SqlDatabase, options: DeliveryOptions =
 
   const attempt = async (row: ClaimedDelivery): Promise<DeliveryResult> => {
     try {
-      const signature = await signPayload(row.body, row.secret);
+      const signature = await signPayload(row.body, options.openSecret?.(row.secret) ?? row.secret);
       const headers = { 'Content-Type': 'application/json', 'X-Service': 'event', 'X-Service-Signature': signature } as const;
       return await deliver(row.url, { body: row.body, headers }, attemptOptions);
     } catch (error) {

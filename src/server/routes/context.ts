@@ -1,6 +1,8 @@
 import type { PassSigner } from '../../pkpass/signer.js';
 import type { FetchLike } from '../../webhooks/post.js';
+import type { SignerRegistry } from '../build/signers.js';
 import type { ApiKeyChecker } from '../db/keys.js';
+import type { SecretBox } from '../db/secret-box.js';
 import type { SqlDatabase } from '../db/sql.js';
 import type { GoogleService } from '../google/service.js';
 import type { Limits } from '../http/limits.js';
@@ -24,6 +26,12 @@ export interface ServiceContext {
   /** A token that opens `GET /metrics` besides an API key. */
   readonly metricsToken: string | undefined;
   readonly signer: PassSigner | undefined;
+  /** Who signs each pass type: the certificates uploaded (`/v1/certificates`), else `signer`. */
+  readonly signers: SignerRegistry;
+  /** Seals and opens the secrets stored (private keys, webhook secrets, Google's account); `undefined` without a secret key. */
+  readonly secretBox: SecretBox | undefined;
+  /** Apple's WWDR intermediate given at start (DER): the default of an uploaded certificate's. */
+  readonly wwdr: Uint8Array | undefined;
   readonly issuer: { readonly teamIdentifier: string; readonly organizationName: string };
   /** Where the service is reached (an origin); otherwise each request's own origin. */
   readonly publicUrl: string | undefined;

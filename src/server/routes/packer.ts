@@ -13,7 +13,8 @@ import type { TemplateCache } from './template-cache.js';
 /** What {@link createPacker} needs. */
 export interface PackerOptions {
   readonly db: SqlQueryable;
-  readonly signer: PassSigner | undefined;
+  /** The signer of a pass type (the certificate uploaded for it, else the one given at start). */
+  readonly signerFor: (passTypeIdentifier: string) => Promise<PassSigner | undefined>;
   readonly builder: PassBuilder;
   readonly templates: TemplateCache;
   /** The most bytes of signed packages held in memory. */
@@ -28,16 +29,22 @@ export interface PackerOptions {
  *
  * @example
  * ```ts
- * const pack = createPacker({ db, signer, builder, templates, cacheBytes: 64 << 20 });
+ * const pack = createPacker({ db, signerFor: signers.signerFor, builder, templates, cacheBytes: 64 << 20 });
  * const bytes = await pack(record);
  * ```
  */
 export function createPacker(options: PackerOptions): (record: PassRecord) => Promise<Uint8Array> {
-  const { db, signer, builder, templates } = options;
+  const { db, signerFor, builder, templates } = options;
   const pkpasses = createPkpassCache(options.cacheBytes);
   return async (record) => {
+    // 503 certificate-expired when the pass type's certificate has expired.
+    const signer = await signerFor(record.passTypeIdentifier);
     if (signer === undefined) {
-      throw new ServiceProblem(409, 'signing-not-configured', 'The service has no pass signing certificate (start it with --cert, --key and --wwdr).');
+      throw new ServiceProblem(
+        409,
+        'signing-not-configured',
+        `The service has no signing certificate for "${record.passTypeIdentifier}" (upload one: POST /v1/certificates, or start it with --cert, --key and --wwdr).`,
+      );
     }
     const readTemplate = async (): Promise<TemplateRecord> => {
       const template = await findTemplate(db, record.templateId);

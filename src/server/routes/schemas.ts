@@ -17,6 +17,10 @@ const EVENT_TYPES: { readonly [T in KnownEventType | 'job.completed']: true } = 
   'registration.created': true,
   'registration.deleted': true,
   'job.completed': true,
+  'pass.voided': true,
+  'pass.expired': true,
+  'pass.reactivated': true,
+  'certificate.expiring': true,
 };
 
 /** The event types a webhook registration may ask for (`events`). */
@@ -138,8 +142,9 @@ export const SCHEMAS: Readonly<Record<string, Json>> = {
       passjson: string(),
       pkpass: string('The download link; with `?token=` it opens without an API key.'),
       google: string('With Google Wallet: the holder\'s "Add to Google Wallet" link (a redirect to the save link).'),
+      share: string('The public page for the holder (`/p/{shareId}`): the pass drawn, with the wallet buttons in the order of their device.'),
     },
-    ['self', 'passjson', 'pkpass'],
+    ['self', 'passjson', 'pkpass', 'share'],
   ),
   PassSummary: object({
     passTypeIdentifier: string(),
@@ -148,6 +153,8 @@ export const SCHEMAS: Readonly<Record<string, Json>> = {
     version: { type: 'integer', minimum: 1 },
     created: dateTime,
     updated: dateTime,
+    state: { enum: ['active', 'voided', 'expired'], description: '`voided`: final, its values cannot change; `expired`: its `expirationDate` has been set to when it was expired.' },
+    templateVersion: nullable('integer', { description: 'The template version the pass was last rendered from (`null`: made before versions were recorded).' }),
     links: ref('PassLinks'),
   }),
   Pass: { allOf: [ref('PassSummary'), object({ values: ref('Values') })] },
@@ -235,6 +242,7 @@ export const SCHEMAS: Readonly<Record<string, Json>> = {
       updated: { type: 'integer', minimum: 0, description: 'Records that made a new version of a pass.' },
       unchanged: { type: 'integer', minimum: 0, description: 'Records whose pass was already so.' },
       failed: { type: 'integer', minimum: 0, description: 'Records refused, each with its problem in the results.' },
+      changed: { type: 'integer', minimum: 0, description: 'A publish or a bulk void: passes that got a new version (the same number as `updated`).' },
       error: nullable('string', { description: "Why a failed job stopped (not a record's problem)." }),
       queuedAt: dateTime,
       startedAt: nullable('string', { format: 'date-time' }),
@@ -245,11 +253,65 @@ export const SCHEMAS: Readonly<Record<string, Json>> = {
   JobResult: object(
     {
       row: { type: 'integer', minimum: 1, description: "The record's number in the file, from 1 (a CSV header is not one)." },
-      status: { enum: ['created', 'updated', 'unchanged', 'failed'] },
+      status: { enum: ['created', 'updated', 'changed', 'voided', 'unchanged', 'failed'] },
       serialNumber: nullable('string'),
       problem: ref('Problem'),
     },
     ['row', 'status', 'serialNumber'],
   ),
+  MessageRequest: object(
+    {
+      header: string('The title (Google shows it; on Apple it goes into the message field\'s label when that label is a placeholder).', {
+        minLength: 1,
+        maxLength: 200,
+      }),
+      body: string("The text: the message field's new value, shown on the lock screen through its changeMessage.", { minLength: 1, maxLength: 1000 }),
+      filter: {
+        type: 'object',
+        description: 'Which passes of the template: the search filters of `GET /v1/passes` (`values.NAME`, `serialNumber`, `updatedSince`); none: every pass.',
+        additionalProperties: { type: 'string' },
+      },
+    },
+    ['header', 'body'],
+  ),
+  Message: object(
+    {
+      id: string(undefined, { format: 'uuid' }),
+      templateId: { type: 'integer' },
+      header: string(),
+      body: string(),
+      filter: { type: 'object', additionalProperties: { type: 'string' } },
+      field: string('The key of the field the text went into.'),
+      passes: { type: 'integer', minimum: 0, description: 'Passes it reaches (those matching when it was sent).' },
+      google: nullable('object', {
+        description: 'With Google Wallet: how many passes get it as a notification (`notify`, TEXT_AND_NOTIFY) and how many only on the pass (`text`: Google\'s three a day were used).',
+        properties: { notify: { type: 'integer' }, text: { type: 'integer' } },
+      }),
+      job: nullable('object', { description: 'Its job (`GET /v1/jobs/{id}`): state and counts; `null` once retention removed it.' }),
+      created: dateTime,
+    },
+    ['id', 'templateId', 'header', 'body', 'filter', 'field', 'passes', 'google', 'job', 'created'],
+  ),
+  BundleRequest: object({
+    passes: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 10,
+      items: object({ passTypeIdentifier: string(), serialNumber: string() }),
+    },
+  }),
+  Bundle: object({
+    id: string('The share id of the bundle.'),
+    passes: { type: 'array', items: object({ passTypeIdentifier: string(), serialNumber: string() }) },
+    links: object(
+      {
+        share: string('The public page of every pass of the bundle.'),
+        pkpasses: string('Every pass in one `.pkpasses` file (`application/vnd.apple.pkpasses`).'),
+        google: string('With Google Wallet: one "Add to Google Wallet" link with every pass (a redirect to the save link).'),
+      },
+      ['share', 'pkpasses'],
+    ),
+    created: dateTime,
+  }),
   GoogleSaveLink: object({ url: string(), type: string(), classId: string(), objectId: string(), losses: { type: 'array', items: { type: 'object' } } }),
 };

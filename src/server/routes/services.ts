@@ -48,6 +48,7 @@ export function createServices(context: ServiceContext): Services {
   const builder = createPassBuilder({
     db,
     issuer: context.issuer,
+    teamFor: context.signers.teamFor,
     publicUrl: context.publicUrl,
     preparedFilesCacheBytes: context.limits.preparedFilesCacheBytes,
   });
@@ -66,7 +67,7 @@ export function createServices(context: ServiceContext): Services {
     eventBatch: createEventBatch(db, { onWritten: context.notify, onError: context.onError }),
     passBatch: createPassBatch(db, { onWritten: context.notify }),
     templates,
-    pack: createPacker({ db, signer: context.signer, builder, templates, cacheBytes: context.limits.pkpassCacheBytes }),
+    pack: createPacker({ db, signerFor: context.signers.signerFor, builder, templates, cacheBytes: context.limits.pkpassCacheBytes }),
     async commitEvents(work) {
       await db.transaction(work);
       context.notify();

@@ -11,28 +11,30 @@ export interface TemplateWarning {
 
 /**
  * The warnings a stored template's answer carries: a `passType` the service
- * holds no signing identity for (its passes are made, but their downloads
- * and Wallet's fetches answer 409 `signing-not-configured` until one is
- * given). Empty when there is nothing to say.
+ * holds no signing identity for — no certificate uploaded for it
+ * (`/v1/certificates`) and not the one given at start (its passes are made,
+ * but their downloads and Wallet's fetches answer 409
+ * `signing-not-configured` until one is uploaded). Empty when there is
+ * nothing to say.
  *
  * @example
  * ```ts
  * templateWarnings(context, template); // [{ code: 'no-signing-identity', path: '/passType', … }]
  * ```
  */
-export function templateWarnings(context: Pick<ServiceContext, 'signer'>, template: PassTemplate): TemplateWarning[] {
+export function templateWarnings(context: Pick<ServiceContext, 'signer' | 'signers'>, template: PassTemplate): TemplateWarning[] {
+  if (context.signers.teamFor(template.passType) !== undefined) return [];
   const signer = context.signer;
-  if (signer !== undefined && signer.passTypeIdentifier === template.passType) return [];
   const message =
     signer === undefined
-      ? `The service has no signing certificate: passes of "${template.passType}" are made, but cannot be downloaded signed until one is given (--cert, --key).`
-      : `The service signs "${signer.passTypeIdentifier}", not "${template.passType}": passes of this template are made, but cannot be downloaded signed.`;
+      ? `The service has no signing certificate for "${template.passType}": its passes are made, but cannot be downloaded signed until one is uploaded (POST /v1/certificates).`
+      : `The service signs "${signer.passTypeIdentifier}", not "${template.passType}": passes of this template are made, but cannot be downloaded signed until a certificate for it is uploaded (POST /v1/certificates).`;
   return [{ severity: 'warning', code: 'no-signing-identity', message, path: '/passType' }];
 }
 
 /** The template as answered: its members, and `warnings` when there are any (never stored). */
 export function templateAnswer(
-  context: Pick<ServiceContext, 'signer'>,
+  context: Pick<ServiceContext, 'signer' | 'signers'>,
   template: PassTemplate,
 ): PassTemplate | (PassTemplate & { warnings: TemplateWarning[] }) {
   const warnings = templateWarnings(context, template);

@@ -1,4 +1,5 @@
 import { verifyEndpoint } from '../../webhooks/handshake.js';
+import { openWebhookSecret } from '../db/secrets.js';
 import type { SqlQueryable } from '../db/sql.js';
 import { setWebhookState, type WebhookRecord } from '../db/store.js';
 import type { ServiceContext } from './context.js';
@@ -15,7 +16,7 @@ import { webhookResource } from './resources.js';
  * ```
  */
 export async function verifyWebhook(context: ServiceContext, db: SqlQueryable, record: WebhookRecord): Promise<Record<string, unknown>> {
-  const check = await verifyEndpoint(record.url, record.secret, {
+  const check = await verifyEndpoint(record.url, openWebhookSecret(context.secretBox, record.secret), {
     allowPrivateNetworks: context.webhooks.allowPrivateNetworks,
     ...(context.webhooks.timeoutMs === undefined ? {} : { timeoutMs: context.webhooks.timeoutMs }),
     ...(context.webhooks.fetch === undefined ? {} : { fetch: context.webhooks.fetch }),

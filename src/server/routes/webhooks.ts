@@ -1,6 +1,7 @@
 import { checkWebhookUrl } from '../../webhooks/check-webhook-url.js';
 import { generateWebhookSecret } from '../../webhooks/secret.js';
 import { WebhookError } from '../../webhooks/webhook-error.js';
+import { sealWebhookSecret } from '../db/secrets.js';
 import * as store from '../db/store.js';
 import { isObject, readJson, readOptionalJson } from '../http/body.js';
 import { page, readPage } from '../http/paging.js';
@@ -59,9 +60,11 @@ export const webhookRoutes: readonly Route[] = [
         throw error;
       }
       const events = eventTypesOf(body['events']);
-      const record = await store.insertWebhook(db, url, chosenSecret(body['secret']) ?? generateWebhookSecret(), events);
+      const secret = chosenSecret(body['secret']) ?? generateWebhookSecret();
+      // Stored sealed under the secret key (in clear only on a service without one).
+      const record = await store.insertWebhook(db, url, sealWebhookSecret(context.secretBox, secret), events);
       // The secret is shown here and at rotation only, never in a read or a list.
-      return json({ ...(await verifyWebhook(context, db, record)), secret: record.secret }, 201, {
+      return json({ ...(await verifyWebhook(context, db, record)), secret }, 201, {
         location: `${baseUrl(context, request)}/v1/webhooks/${record.id}`,
       });
     },
@@ -140,7 +143,7 @@ export const webhookRoutes: readonly Route[] = [
       if (body !== undefined && !isObject(body)) throw new ServiceProblem(422, 'invalid-body', 'Send nothing, or { "secret": "…" } to choose the new secret.');
       const secret = chosenSecret(body?.['secret']) ?? generateWebhookSecret();
       const updated = await found(
-        store.setWebhookSecret(db, record.id, secret),
+        store.setWebhookSecret(db, record.id, sealWebhookSecret(context.secretBox, secret)),
         'webhook-not-found',
         `No webhook registration ${JSON.stringify(params.id)} exists.`,
       );

@@ -1,0 +1,101 @@
+import { createEvent } from '../../webhooks/event.js';
+import { formatEventTime } from '../../webhooks/timestamp.js';
+import { claimExpiryWarning, listCertificates, type CertificateRecord } from '../db/certificates.js';
+import { addEvents } from '../db/outbox.js';
+import type { SqlDatabase } from '../db/sql.js';
+
+/** Days before a certificate's end at which `certificate.expiring` is sent. */
+export const EXPIRY_THRESHOLDS: readonly number[] = [30, 7, 1];
+
+const DAY = 86_400_000;
+
+/**
+ * Sends `certificate.expiring` for every certificate within 30, 7 or 1 days
+ * of its end that has not had that warning: once per certificate and
+ * threshold across every process (a row per pair, inserted in the event's
+ * transaction). A certificate already within several thresholds (uploaded
+ * with less left, or a service stopped for a while) gets one event, for the
+ * nearest. Resolves to the number of events added.
+ *
+ * @example
+ * ```ts
+ * const sent = await warnExpiringCertificates(db); // at start, hourly, and after an upload
+ * ```
+ */
+export async function warnExpiringCertificates(db: SqlDatabase, now: number = Date.now()): Promise<number> {
+  let sent = 0;
+  for (const certificate of await listCertificates(db)) {
+    const left = certificate.notAfter.getTime() - now;
+    const crossed = EXPIRY_THRESHOLDS.filter((days) => left <= days * DAY);
+    if (crossed.length === 0) continue;
+    const nearest = Math.min(...crossed);
+    const added = await db.transaction(async (tx) => {
+      let fresh = false;
+      // The nearest first: when it was sent, so were the ones before it.
+      for (const days of [...crossed].sort((a, b) => a - b)) {
+        const claimed = await claimExpiryWarning(tx, certificate.id, days);
+        if (days === nearest) fresh = claimed;
+        if (!claimed) break;
+      }
+      if (fresh) await addEvents(tx, [expiringEvent(certificate, left, nearest)]);
+      return fresh;
+    });
+    if (added) sent++;
+  }
+  return sent;
+}
+
+function expiringEvent(certificate: CertificateRecord, left: number, thresholdDays: number) {
+  return createEvent('certificate.expiring', {
+    certificateId: certificate.id,
+    passTypeIdentifier: certificate.passTypeIdentifier,
+    teamIdentifier: certificate.teamIdentifier,
+    notAfter: formatEventTime(certificate.notAfter),
+    daysLeft: Math.max(0, Math.floor(left / DAY)),
+    thresholdDays,
+  });
+}
+
+/**
+ * The expiry check on a timer: soon after start, then every `intervalMs`
+ * (default an hour).
+ *
+ * @example
+ * ```ts
+ * const watch = watchCertificateExpiry(db, { onWritten: wake, onError });
+ * watch.start();
+ * ```
+ */
+export function watchCertificateExpiry(
+  db: SqlDatabase,
+  options: { readonly intervalMs?: number | undefined; readonly onWritten: () => void; readonly onError: (error: unknown) => void },
+): { start(): void; stop(): Promise<void> } {
+  const interval = options.intervalMs ?? 3_600_000;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<unknown> | undefined;
+  let stopped = true;
+  const schedule = (ms: number): void => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = warnExpiringCertificates(db)
+        .then((sent) => {
+          if (sent > 0) options.onWritten();
+        })
+        .catch(options.onError)
+        .finally(() => schedule(interval));
+    }, ms);
+    timer.unref?.();
+  };
+  return {
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
