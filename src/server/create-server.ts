@@ -243,7 +243,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
         pushes: pushes !== undefined,
         google: google !== undefined,
       }),
-      message: createMessageRunner(db, {
+      message: createMessageRunner({
         render: (template, values, ids, origin) => jobBuilder.build(new Request(origin), template, values, ids),
         pushes: pushes !== undefined,
         googleIssuerId: google?.issuerId,

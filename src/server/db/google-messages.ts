@@ -120,3 +120,90 @@ export async function deleteOldGoogleMessages(sql: SqlQueryable, days: number, l
   );
   return rows[0]?.n ?? 0;
 }
+
+/** A message to holders owed to one Google object (queued by the message job, sent by the Google worker). */
+export interface HolderMessage {
+  /** The row's id. */
+  readonly id: number;
+  /** The id Google gets (the same after a retry). */
+  readonly messageId: string;
+  readonly header: string;
+  readonly body: string;
+  readonly fieldKey: string;
+}
+
+/**
+ * Queues messages to holders for Google objects (in the transaction of the
+ * pass changes they go with); a message already queued is left as it is.
+ *
+ * @example
+ * ```ts
+ * await queueHolderMessages(tx, [{ messageId, objectId, header: 'Pool', body: 'Closed on Monday', fieldKey: 'news' }]);
+ * ```
+ */
+export async function queueHolderMessages(
+  tx: SqlQueryable,
+  messages: readonly { messageId: string; objectId: string; header: string; body: string; fieldKey: string }[],
+): Promise<void> {
+  if (messages.length === 0) return;
+  await tx.query(
+    `insert into passmint_google_messages (message_id, object_id, header, body, status, field_key)
+     select x.id, x.object, x.header, x.body, 'queued', x.field from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+       as x(id, object, header, body, field)
+     on conflict (message_id) do nothing`,
+    [
+      messages.map((m) => m.messageId),
+      messages.map((m) => m.objectId),
+      messages.map((m) => m.header),
+      messages.map((m) => m.body),
+      messages.map((m) => m.fieldKey),
+    ],
+  );
+}
+
+/**
+ * The messages to holders still owed to an object, oldest first.
+ *
+ * @example
+ * ```ts
+ * for (const message of await queuedHolderMessages(db, objectId)) …
+ * ```
+ */
+export async function queuedHolderMessages(sql: SqlQueryable, objectId: string): Promise<HolderMessage[]> {
+  return sql.query<HolderMessage>(
+    `select id::int as id, message_id as "messageId", coalesce(header, '') as header, body, field_key as "fieldKey"
+       from passmint_google_messages where object_id = $1 and status = 'queued' order by id limit 100`,
+    [objectId],
+  );
+}
+
+/**
+ * The fields whose change a message to holders announces since `since`
+ * (queued, or sent after it): the change message the field would owe
+ * Google is that message, not a second one.
+ *
+ * @example
+ * ```ts
+ * const announced = await holderMessageFields(db, objectId, syncedAt);
+ * ```
+ */
+export async function holderMessageFields(sql: SqlQueryable, objectId: string, since: Date): Promise<Set<string>> {
+  const rows = await sql.query<{ field_key: string }>(
+    `select distinct field_key from passmint_google_messages
+      where object_id = $1 and field_key is not null and (status = 'queued' or sent_at >= $2)`,
+    [objectId, since],
+  );
+  return new Set(rows.map((row) => row.field_key));
+}
+
+/**
+ * Records a message to holders as sent: `sent` (it notified) or `text` (the three a day were used).
+ *
+ * @example
+ * ```ts
+ * await holderMessageSent(db, message.id, 'sent');
+ * ```
+ */
+export async function holderMessageSent(sql: SqlQueryable, id: number, status: 'sent' | 'text'): Promise<void> {
+  await sql.query(`update passmint_google_messages set status = $2, sent_at = now() where id = $1 and status = 'queued'`, [id, status]);
+}

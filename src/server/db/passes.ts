@@ -17,7 +17,16 @@ export interface PassRecord {
   readonly seq: number;
   /** The version of its template when read (by {@link findPass}); lets a cached package be found without reading the template. */
   readonly templateVersion?: number | undefined;
+  /** The template version the pass was last rendered from (`null`: made before versions were recorded). */
+  readonly renderedVersion: number | null;
+  /** `active`, `voided` (final: its values never change again) or `expired`. */
+  readonly state: PassState;
+  /** The id of its public share page (`/p/{shareId}`): 128 random bits, base64url. */
+  readonly shareId: string;
 }
+
+/** A pass's lifecycle state. */
+export type PassState = 'active' | 'voided' | 'expired';
 
 /** A row of passmint_passes as queries return it (`passColumns`, and the template's version where joined). */
 export interface PassRow {
@@ -31,9 +40,13 @@ export interface PassRow {
   updated_at: Date;
   seq: number;
   template_version?: number | null;
+  rendered_version: number | null;
+  state: PassState;
+  share_id: string;
 }
 
-const passColumns = 'pass_type_identifier, serial_number, template_id, pass_values, pass, version, created_at, updated_at, seq';
+const passColumns =
+  'pass_type_identifier, serial_number, template_id, pass_values, pass, version, created_at, updated_at, seq, rendered_version, state, share_id';
 
 /** A pass row as the record the service uses. */
 export const toPass = (row: PassRow): PassRecord => ({
@@ -46,14 +59,17 @@ export const toPass = (row: PassRow): PassRecord => ({
   created: row.created_at,
   updated: row.updated_at,
   seq: row.seq,
+  renderedVersion: row.rendered_version,
+  state: row.state,
+  shareId: row.share_id,
   ...(row.template_version === undefined || row.template_version === null ? {} : { templateVersion: row.template_version }),
 });
 
 /** Inserts a pass; `undefined` when one with its serial number already exists. */
 export async function insertPass(sql: SqlQueryable, templateId: number, values: JsonObject, pass: Pass): Promise<PassRecord | undefined> {
   const rows = await sql.query<PassRow>(
-    `insert into passmint_passes (pass_type_identifier, serial_number, template_id, pass_values, pass)
-     values ($1, $2, $3, $4::json, $5::json)
+    `insert into passmint_passes (pass_type_identifier, serial_number, template_id, pass_values, pass, rendered_version)
+     values ($1, $2, $3, $4::json, $5::json, (select t.version from passmint_templates t where t.id = $3))
      on conflict (pass_type_identifier, serial_number) do nothing
      returning ${passColumns}`,
     [pass.passTypeIdentifier, pass.serialNumber, templateId, JSON.stringify(values), JSON.stringify(pass)],
@@ -92,7 +108,7 @@ export interface PassFilter {
  * index `passmint_passes_values` answers, the serial number and the time
  * their own indexes.
  */
-function filterSql(filter: PassFilter): { readonly conditions: string[]; readonly params: unknown[] } {
+export function filterSql(filter: PassFilter): { readonly conditions: string[]; readonly params: unknown[] } {
   const conditions: string[] = [];
   const params: unknown[] = [];
   const param = (value: unknown): string => {
@@ -147,6 +163,43 @@ export async function listPasses(sql: SqlQueryable, query: PageQuery, filter: Pa
 }
 
 /**
+ * The next `limit` passes after `afterSeq` (in creation order) that match
+ * `filter`, locked for update to the end of the transaction: a batch of a
+ * job that works through passes (a publish, a bulk void).
+ *
+ * @example
+ * ```ts
+ * const batch = await lockPassPage(tx, { templateId: 3 }, cursor, 100);
+ * ```
+ */
+export async function lockPassPage(tx: SqlQueryable, filter: PassFilter, afterSeq: number, limit: number): Promise<PassRecord[]> {
+  const { conditions, params } = filterSql(filter);
+  const page = keysetPage('seq', { limit, direction: 'after', cursor: afterSeq }, params.length + 1);
+  const rows = await tx.query<PassRow>(
+    `select ${passColumns} from passmint_passes where ${[...conditions, page.sql].join(' and ')} for update of passmint_passes`,
+    [...params, ...page.params],
+  );
+  return rows.map(toPass);
+}
+
+/**
+ * How many passes match `filter` (an index scan: the template's, the values').
+ *
+ * @example
+ * ```ts
+ * const total = await countPasses(db, { templateId: 3 });
+ * ```
+ */
+export async function countPasses(sql: SqlQueryable, filter: PassFilter): Promise<number> {
+  const { conditions, params } = filterSql(filter);
+  const rows = await sql.query<{ n: number }>(
+    `select count(*)::int as n from passmint_passes${conditions.length === 0 ? '' : ` where ${conditions.join(' and ')}`}`,
+    params,
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/**
  * The plan PostgreSQL chooses for a page of {@link listPasses} (`EXPLAIN`,
  * one line per row): what a test or a benchmark checks is served by an index.
  *
@@ -168,7 +221,8 @@ export async function explainListPasses(sql: SqlQueryable, query: PageQuery, fil
 /** Stores a pass's new values and rendering, one version up. */
 export async function updatePass(sql: SqlQueryable, values: JsonObject, pass: Pass): Promise<PassRecord> {
   const rows = await sql.query<PassRow>(
-    `update passmint_passes set pass_values = $3::json, pass = $4::json, version = version + 1, updated_at = now()
+    `update passmint_passes set pass_values = $3::json, pass = $4::json, version = version + 1, updated_at = now(),
+            rendered_version = (select t.version from passmint_templates t where t.id = passmint_passes.template_id)
       where pass_type_identifier = $1 and serial_number = $2 returning ${passColumns}`,
     [pass.passTypeIdentifier, pass.serialNumber, JSON.stringify(values), JSON.stringify(pass)],
   );
@@ -217,12 +271,12 @@ const INSERT_PASSES = `with input as (
      select * from unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::uuid[], $8::text[]) with ordinality
        as x(type, serial, template_id, template_version, vals, pass, event_id, event_body, i)),
    inserted as (
-     insert into passmint_passes (pass_type_identifier, serial_number, template_id, pass_values, pass)
-     select x.type, x.serial, x.template_id, x.vals::json, x.pass::json from input x
+     insert into passmint_passes (pass_type_identifier, serial_number, template_id, pass_values, pass, rendered_version)
+     select x.type, x.serial, x.template_id, x.vals::json, x.pass::json, x.template_version from input x
       where exists (select 1 from passmint_templates t where t.id = x.template_id and t.version = x.template_version)
       order by x.i
      on conflict (pass_type_identifier, serial_number) do nothing
-     returning pass_type_identifier, serial_number, template_id, pass_values, pass, version, created_at, updated_at, seq),
+     returning pass_type_identifier, serial_number, template_id, pass_values, pass, version, created_at, updated_at, seq, rendered_version, state, share_id),
    made as (
      select x.i, x.event_id, x.event_body, row_number() over (order by x.i) as n, count(*) over () as total
        from inserted p join input x on x.type = p.pass_type_identifier and x.serial = p.serial_number),

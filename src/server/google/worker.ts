@@ -4,7 +4,16 @@ import type { GoogleWalletResourceBody } from '../../google/types.js';
 import type { Pass } from '../../types.js';
 import { nextRetryDelay } from '../../webhooks/retry.js';
 import { isDatabaseUnavailable } from '../db/database-errors.js';
-import { changeMessages, GOOGLE_NOTIFICATIONS_PER_DAY, messageRecorded, notificationsToday, recordMessage } from '../db/google-messages.js';
+import {
+  changeMessages,
+  GOOGLE_NOTIFICATIONS_PER_DAY,
+  holderMessageFields,
+  holderMessageSent,
+  messageRecorded,
+  notificationsToday,
+  queuedHolderMessages,
+  recordMessage,
+} from '../db/google-messages.js';
 import {
   findSentClass,
   findSentObject,
@@ -157,6 +166,7 @@ export function createGoogleWorker(
     const sentBefore = synced?.synced_at != null && synced.object_id === mapped.objectId && synced.resource === mapped.objectResource;
     await put(mapped.objectResource, mapped.object, sentBefore ? (synced.sent ?? {}) : undefined);
     if (synced?.pass != null && synced.synced_at !== null) await sendMessages(mapped, synced.pass, record.pass, synced.synced_at);
+    await sendHolderMessages(mapped);
     await saveSentObject(db, passTypeIdentifier, serialNumber, {
       objectId: mapped.objectId,
       classId: mapped.classId,
@@ -172,7 +182,10 @@ export function createGoogleWorker(
    * sends the same message, not another.
    */
   const sendMessages = async (mapped: ServiceGoogleMapping, before: Pass, after: Pass, syncedAt: Date): Promise<void> => {
+    // A field a message to holders was written into announces that message (sendHolderMessages), not its change.
+    const announced = await holderMessageFields(db, mapped.objectId, syncedAt);
     for (const message of changeMessages(before, after)) {
+      if (announced.has(message.fieldKey)) continue;
       const messageId = createHash('sha256').update(`${mapped.objectId}\n${syncedAt.toISOString()}\n${message.fieldKey}`).digest('hex').slice(0, 32);
       if (await messageRecorded(db, messageId)) continue;
       let status: 'sent' | 'over-limit' = (await notificationsToday(db, mapped.objectId)) < GOOGLE_NOTIFICATIONS_PER_DAY ? 'sent' : 'over-limit';
@@ -191,6 +204,37 @@ export function createGoogleWorker(
         }
       }
       await recordMessage(db, messageId, mapped.objectId, message, status);
+    }
+  };
+
+  /**
+   * The messages to holders queued for the object (POST /v1/templates/{id}/messages), oldest
+   * first: `TEXT_AND_NOTIFY` while the object had fewer than 3 notifications in 24 hours (and
+   * Google agrees), `TEXT` after — shown on the pass without a notification. Each keeps its id,
+   * so one sent before a crash and sent again is the same message.
+   */
+  const sendHolderMessages = async (mapped: ServiceGoogleMapping): Promise<void> => {
+    for (const message of await queuedHolderMessages(db, mapped.objectId)) {
+      const send = async (messageType: 'TEXT_AND_NOTIFY' | 'TEXT'): Promise<void> => {
+        try {
+          await client.addMessage(mapped.objectResource, mapped.objectId, { id: message.messageId, header: message.header, body: message.body, messageType });
+        } catch (error) {
+          // Sent before a crash, not recorded: Google has it.
+          if (!(error instanceof GoogleWalletError) || error.code !== 'conflict') throw error;
+        }
+      };
+      let status: 'sent' | 'text' = (await notificationsToday(db, mapped.objectId)) < GOOGLE_NOTIFICATIONS_PER_DAY ? 'sent' : 'text';
+      if (status === 'sent') {
+        try {
+          await send('TEXT_AND_NOTIFY');
+        } catch (error) {
+          // Google's own count says the pass had its 3 today: sent as text.
+          if (!(error instanceof GoogleWalletError) || error.code !== 'rate-limited') throw error;
+          status = 'text';
+        }
+      }
+      if (status === 'text') await send('TEXT');
+      await holderMessageSent(db, message.id, status);
     }
   };
 

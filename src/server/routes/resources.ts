@@ -10,6 +10,8 @@ export interface PassLinks {
   readonly passjson: string;
   readonly pkpass: string;
   readonly google?: string;
+  /** The holder's public page: the pass drawn, with the wallet buttons. */
+  readonly share: string;
 }
 
 /**
@@ -31,6 +33,8 @@ export function passLinks(context: ServiceContext, request: Request, record: Pas
     pkpass: `${base}/pkpass${token === undefined ? '' : `?token=${encodeURIComponent(token)}`}`,
     // With Google Wallet: the same for the "Add to Google Wallet" link (a redirect to it).
     ...(context.google === undefined ? {} : { google: `${base}/google${token === undefined ? '' : `?token=${encodeURIComponent(token)}`}` }),
+    // One link for every phone: a page that offers the wallet of the device it is opened on.
+    share: `${baseUrl(context, request)}/p/${record.shareId}`,
   };
 }
 
@@ -50,6 +54,8 @@ export function passSummary(context: ServiceContext, request: Request, record: P
     version: record.version,
     created: iso(record.created),
     updated: iso(record.updated),
+    state: record.state,
+    templateVersion: record.renderedVersion,
     links: passLinks(context, request, record),
   };
 }

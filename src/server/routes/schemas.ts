@@ -261,7 +261,7 @@ export const SCHEMAS: Readonly<Record<string, Json>> = {
   ),
   MessageRequest: object(
     {
-      header: string('The title (Google shows it; on Apple it goes into the message field\'s label when that label is a placeholder).', {
+      header: string("The title (Google shows it; on Apple it goes into the message field's label when that label is a placeholder).", {
         minLength: 1,
         maxLength: 200,
       }),
@@ -284,7 +284,8 @@ export const SCHEMAS: Readonly<Record<string, Json>> = {
       field: string('The key of the field the text went into.'),
       passes: { type: 'integer', minimum: 0, description: 'Passes it reaches (those matching when it was sent).' },
       google: nullable('object', {
-        description: 'With Google Wallet: how many passes get it as a notification (`notify`, TEXT_AND_NOTIFY) and how many only on the pass (`text`: Google\'s three a day were used).',
+        description:
+          "With Google Wallet: how many passes get it as a notification (`notify`, TEXT_AND_NOTIFY) and how many only on the pass (`text`: Google's three a day were used).",
         properties: { notify: { type: 'integer' }, text: { type: 'integer' } },
       }),
       job: nullable('object', { description: 'Its job (`GET /v1/jobs/{id}`): state and counts; `null` once retention removed it.' }),
