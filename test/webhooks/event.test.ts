@@ -33,10 +33,10 @@ describe('createEvent', () => {
   });
 
   test('accepts an unknown type with any JSON object as data', () => {
-    const event = createEvent('pass.voided', { reason: 'refund', amount: 3 }, { id: '00000000-0000-4000-8000-000000000000', created: 0 });
+    const event = createEvent('pass.archived', { reason: 'refund', amount: 3 }, { id: '00000000-0000-4000-8000-000000000000', created: 0 });
     expect(event).toEqual({
       id: '00000000-0000-4000-8000-000000000000',
-      type: 'pass.voided',
+      type: 'pass.archived',
       created: '1970-01-01T00:00:00Z',
       data: { reason: 'refund', amount: 3 },
     });

@@ -64,8 +64,12 @@ export function mapStoredPass(options: GoogleMappingOptions, templateId: number,
   });
   const walletClass: GoogleWalletResourceBody =
     origin === undefined ? mapped.class : { ...mapped.class, callbackOptions: { url: `${origin}${GOOGLE_CALLBACK_PATH}` } };
+  // An expired pass (its expirationDate passed: expired through the API, or by its template) is EXPIRED on Google's side too.
+  const expiration = typeof pass.expirationDate === 'string' ? Date.parse(pass.expirationDate) : Number.NaN;
+  const object = mapped.object['state'] === 'ACTIVE' && expiration <= Date.now() ? { ...mapped.object, state: 'EXPIRED' } : mapped.object;
   return {
     ...mapped,
+    object,
     class: walletClass,
     classResource: resourceOf(mapped.type, 'Class'),
     objectResource: resourceOf(mapped.type, 'Object'),

@@ -31,6 +31,8 @@ export function jobResource(job: JobRecord): Record<string, unknown> {
     updated: job.updated,
     unchanged: job.unchanged,
     failed: job.failed,
+    // A publish or a bulk void: the passes given a new version.
+    ...(job.kind === 'publish' || job.kind === 'void' ? { changed: job.updated } : {}),
     error: job.error,
     queuedAt: job.createdAt.toISOString(),
     startedAt: job.startedAt?.toISOString() ?? null,

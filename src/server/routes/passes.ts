@@ -13,6 +13,7 @@ import { defineRoute, type Route } from './define.js';
 import { bytesAnswer, emptyAnswer, jsonAnswer, jsonBody, paging, passToken, problemAnswer, queryParameter } from './docs.js';
 import { valuesOf } from './inputs.js';
 import { found, noPass, passOf } from './lookups.js';
+import { keepState } from '../queue/lifecycle.js';
 import { exportCsv } from './pass-export.js';
 import { readPassQuery, wantsCsv } from './pass-query.js';
 import { passLinks, passResource, passSummary } from './resources.js';
@@ -133,12 +134,15 @@ export const passRoutes: readonly Route[] = [
     method: 'PUT',
     path: '/v1/passes/{type}/{serial}/values',
     auth: 'passes',
+    // A pass's everyday change, not an administrator's: not in the audit log (docs/audit.md).
+    audit: false,
     summary: "Change a pass's values",
     description: 'Renders the pass again; Wallet devices are told (APNs) and webhooks receive `pass.updated`.',
     body: jsonBody(ref('Values')),
     responses: {
       200: jsonAnswer(ref('Pass'), 'The changed pass.'),
       404: problemAnswer('No such pass.'),
+      409: problemAnswer('The pass is voided: its values cannot change (`pass-voided`).'),
       422: problemAnswer('The values do not fit the template.'),
     },
     handler: async ({ request, params }, { context, builder, templates, commitEvents }) => {
@@ -147,16 +151,19 @@ export const passRoutes: readonly Route[] = [
       await commitEvents(async (tx) => {
         const current = await store.findPass(tx, params.type, params.serial, true);
         if (current === undefined) return;
+        if (current.state === 'voided') throw new ServiceProblem(409, 'pass-voided', `The pass ${JSON.stringify(current.serialNumber)} is voided: its values cannot change.`);
         // The copy in memory when it is the version the pass's row was read with (no second query).
         const template = await templates.at(tx, current.templateId, current.templateVersion);
         if (template === undefined) throw new ServiceProblem(404, 'template-not-found', "The pass's template is gone.");
         // Serial number and token never change across updates (Wallet keeps them).
-        const pass = builder.build(request, template, values, {
+        const rendered = builder.build(request, template, values, {
           serialNumber: current.serialNumber,
           authenticationToken: current.pass.authenticationToken,
           // Without a public URL, not the origin this request came through (an internal name moved the pass's web service).
           webServiceURL: typeof current.pass.webServiceURL === 'string' ? current.pass.webServiceURL : undefined,
         });
+        // An expired pass stays expired.
+        const pass = keepState(rendered, current.state, current.pass);
         record = await store.updatePass(tx, values, pass);
         if (context.pushes) await store.queuePushes(tx, current.passTypeIdentifier, current.serialNumber);
         await owePassToGoogle(context, tx, current.passTypeIdentifier, current.serialNumber);
