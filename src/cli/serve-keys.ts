@@ -13,7 +13,7 @@ import {
   type ApiKeyRecord,
   type SqlDatabase,
 } from '../server/index.js';
-import { flag, stringOption, type OptionTable } from './args.js';
+import { flag, stringOption, stringOptions, type OptionTable } from './args.js';
 import { environmentHelp, parseWithEnvironment } from './env-options.js';
 import { resolvePath } from './files.js';
 import { missingPackageAdvice } from './missing-package-advice.js';
@@ -25,6 +25,7 @@ const OPTIONS: OptionTable = {
   'database-url': { type: 'string' },
   name: { type: 'string' },
   scopes: { type: 'string' },
+  template: { type: 'string', multiple: true },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
@@ -51,6 +52,7 @@ Options:
   --database-url URL      a PostgreSQL server (default: $DATABASE_URL)
   --name NAME             create: what the key is for (1 to 100 characters)
   --scopes LIST           create: read, passes, admin, comma-separated
+  --template ID           create: limit the key to this template and its passes (repeat for more)
   --json                  print JSON instead of text
   -h, --help              this text
 
@@ -94,9 +96,16 @@ async function serveKeys(args: readonly string[], io: CliIo): Promise<ExitCode> 
     const scopes = stringOption(parsed, 'scopes');
     if (stringOption(parsed, 'name') === undefined || scopes === undefined) throw new UsageError('keys create needs --name and --scopes');
     try {
-      request = keyRequest({ name: stringOption(parsed, 'name'), scopes: scopes.split(',').map((scope) => scope.trim()) });
+      const templates = stringOptions(parsed, 'template').map((id) => (/^\d{1,10}$/.test(id) ? Number(id) : id));
+      request = keyRequest({
+        name: stringOption(parsed, 'name'),
+        scopes: scopes.split(',').map((scope) => scope.trim()),
+        ...(templates.length > 0 ? { templateIds: templates } : {}),
+      });
     } catch (error) {
-      if (error instanceof ServiceProblem) throw new UsageError((error.issues ?? []).map((issue) => issue.message.replaceAll('`', '--')).join('; '));
+      if (error instanceof ServiceProblem) {
+        throw new UsageError((error.issues ?? []).map((issue) => issue.message.replaceAll('`templateIds`', '--template').replaceAll('`', '--')).join('; '));
+      }
       throw error;
     }
   }
@@ -108,15 +117,26 @@ async function serveKeys(args: readonly string[], io: CliIo): Promise<ExitCode> 
   try {
     await migrate(db);
     if (action === 'create') {
-      const { key, record } = await createApiKey(db, request!);
+      let created: Awaited<ReturnType<typeof createApiKey>>;
+      try {
+        created = await createApiKey(db, { ...request!, commandLine: true });
+      } catch (error) {
+        if (!(error instanceof ServiceProblem)) throw error;
+        io.stderr(`passmint serve keys: ${(error.issues ?? []).map((issue) => issue.message).join('; ') || error.message}\n`);
+        return EXIT_FAILED;
+      }
+      const { key, record } = created;
       if (asJson) io.stdout(`${JSON.stringify({ ...keyResource(record), key })}\n`);
-      else io.stdout(`Created API key ${record.id} "${record.name}" (${record.scopes.join(', ')}).\nKey (shown once; only its hash is stored): ${key}\n`);
+      else
+        io.stdout(
+          `Created API key ${record.id} "${record.name}" (${record.scopes.join(', ')}${record.templateIds === null ? '' : `; templates ${record.templateIds.join(', ')} only`}).\nKey (shown once; only its hash is stored): ${key}\n`,
+        );
     } else if (action === 'list') {
       const keys = await listApiKeys(db);
       if (asJson) io.stdout(`${JSON.stringify({ items: keys.map(keyResource) })}\n`);
       else io.stdout(table(keys));
     } else {
-      const record = await revokeApiKey(db, rest[0]!);
+      const record = await revokeApiKey(db, rest[0]!, { commandLine: true });
       if (record === undefined) {
         io.stderr(`passmint serve keys: no active API key ${JSON.stringify(rest[0])} (see passmint serve keys list)\n`);
         return EXIT_FAILED;

@@ -49,6 +49,7 @@ describe.each(ENGINES)('API keys and scopes ($name)', (engine) => {
       id: created.body.id,
       name: 'shop backend',
       scopes: ['passes'],
+      templateIds: null,
       prefix: created.body.key.slice(0, 11),
       created: created.body.created,
       lastUsed: null,

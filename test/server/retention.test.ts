@@ -27,7 +27,7 @@ async function addEvent(database: TestDatabase, seq: number, daysAgo: number, de
   }
 }
 
-const NOTHING = { events: 0, deliveries: 0, attempts: 0, pushes: 0, googleMessages: 0, idempotencyKeys: 0, jobResults: 0, jobs: 0 };
+const NOTHING = { events: 0, deliveries: 0, attempts: 0, pushes: 0, googleMessages: 0, idempotencyKeys: 0, jobResults: 0, jobs: 0, audit: 0 };
 
 const count = async (database: TestDatabase, table: string): Promise<number> =>
   (await database.db.query<{ n: number }>(`select count(*)::int as n from ${table}`))[0]!.n;

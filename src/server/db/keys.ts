@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readBearerToken } from '../../http/bearer-auth.js';
+import { COMMAND_LINE_ACTOR, recordAudit } from './audit.js';
+import { ServiceProblem } from '../../http/problem.js';
 import { lockForTransaction } from './locks.js';
+import { missingTemplates } from './template-access.js';
 import type { SqlDatabase, SqlQueryable } from './sql.js';
 
 const FIRST_KEY_LOCK = 0x7061_7374; // 'past': serializes "is there a key yet?" across processes
@@ -47,6 +50,8 @@ export interface ApiKeyRecord {
   readonly id: string;
   readonly name: string;
   readonly scopes: readonly ApiKeyScope[];
+  /** The ids of the templates the key is limited to (decimal text), `null` for every template. */
+  readonly templateIds: readonly string[] | null;
   /** `pm_` and the key's first 8 characters; `null` for a key made before names and scopes existed. */
   readonly prefix: string | null;
   readonly created: Date;
@@ -68,17 +73,19 @@ interface KeyRow {
   id: string;
   name: string;
   scopes: ApiKeyScope[];
+  template_ids: string[] | null;
   prefix: string | null;
   created_at: Date;
   last_used_at: Date | null;
 }
 
-const COLUMNS = 'id, name, scopes, prefix, created_at, last_used_at';
+const COLUMNS = 'id, name, scopes, template_ids, prefix, created_at, last_used_at';
 
 const recordOf = (row: KeyRow): ApiKeyRecord => ({
   id: row.id,
   name: row.name,
   scopes: row.scopes,
+  templateIds: row.template_ids,
   prefix: row.prefix,
   created: row.created_at,
   lastUsed: row.last_used_at,
@@ -108,16 +115,41 @@ async function touchApiKey(sql: SqlQueryable, id: string): Promise<void> {
   await sql.query('update passmint_api_keys set last_used_at = now() where id = $1', [id]);
 }
 
-/** Stores a key's hash with its name and scopes; resolves to its record. */
-async function insertKey(sql: SqlQueryable, key: string, name: string, scopes: readonly ApiKeyScope[]): Promise<ApiKeyRecord> {
-  const rows = await sql.query<KeyRow>(`insert into passmint_api_keys (key_hash, id, name, scopes, prefix) values ($1, $2, $3, $4, $5) returning ${COLUMNS}`, [
-    hashKey(key),
-    crypto.randomUUID(),
-    name,
-    [...scopes],
-    key.startsWith('pm_') ? key.slice(0, PREFIX_LENGTH) : null,
-  ]);
+/** Stores a key's hash with its name, scopes and templates; resolves to its record. */
+async function insertKey(
+  sql: SqlQueryable,
+  key: string,
+  name: string,
+  scopes: readonly ApiKeyScope[],
+  templateIds: readonly string[] | null = null,
+): Promise<ApiKeyRecord> {
+  const rows = await sql.query<KeyRow>(
+    `insert into passmint_api_keys (key_hash, id, name, scopes, prefix, template_ids) values ($1, $2, $3, $4, $5, $6) returning ${COLUMNS}`,
+    [
+      hashKey(key),
+      crypto.randomUUID(),
+      name,
+      [...scopes],
+      key.startsWith('pm_') ? key.slice(0, PREFIX_LENGTH) : null,
+      templateIds === null ? null : [...templateIds],
+    ],
+  );
   return recordOf(rows[0]!);
+}
+
+/** Records a change the command line made on the database (`passmint serve keys`) in the audit log. */
+async function recordCommand(sql: SqlQueryable, action: string, target: string, status: number, problem: string | null = null): Promise<void> {
+  await recordAudit(sql, {
+    actorId: COMMAND_LINE_ACTOR,
+    actorName: 'command line',
+    via: 'command',
+    address: null,
+    action,
+    target,
+    status,
+    problem,
+    requestId: null,
+  });
 }
 
 /**
@@ -138,20 +170,45 @@ export async function ensureFirstApiKey(db: SqlDatabase): Promise<string | undef
 }
 
 /**
- * Creates an API key with a name and scopes; returns the key (shown once)
- * and its record.
+ * Creates an API key with a name and scopes (and the templates it is limited
+ * to); returns the key (shown once) and its record; a 422 `invalid-body`
+ * problem for a template that does not exist. `commandLine: true`
+ * records the creation in the audit log as the command line's (an API call
+ * is recorded by the service itself).
  *
  * @example
  * ```ts
- * const { key } = await createApiKey(db, { name: 'shop backend', scopes: ['passes'] });
+ * const { key } = await createApiKey(db, { name: 'shop backend', scopes: ['passes'], templateIds: ['7'] });
  * ```
  */
 export async function createApiKey(
   db: SqlQueryable,
-  options: { readonly name: string; readonly scopes: readonly ApiKeyScope[]; readonly key?: string | undefined },
+  options: {
+    readonly name: string;
+    readonly scopes: readonly ApiKeyScope[];
+    readonly templateIds?: readonly string[] | null | undefined;
+    readonly key?: string | undefined;
+    readonly commandLine?: boolean | undefined;
+  },
 ): Promise<{ readonly key: string; readonly record: ApiKeyRecord }> {
   const key = options.key ?? generateApiKey();
-  return { key, record: await insertKey(db, key, options.name, options.scopes) };
+  const templateIds = options.templateIds ?? null;
+  if (templateIds !== null) {
+    const missing = await missingTemplates(db, templateIds);
+    if (missing.length > 0) {
+      throw new ServiceProblem(422, 'invalid-body', 'A key can be limited only to templates that exist.', {
+        issues: missing.map((id) => ({
+          severity: 'error',
+          code: 'invalid-value',
+          message: `There is no template ${id}`,
+          path: `/templateIds/${templateIds.indexOf(id)}`,
+        })),
+      });
+    }
+  }
+  const record = await insertKey(db, key, options.name, options.scopes, templateIds);
+  if (options.commandLine === true) await recordCommand(db, 'key.create', `/v1/keys/${record.id}`, 201);
+  return { key, record };
 }
 
 /** Stores another `admin` key (given, or made); returns it. A key already stored stays as it is. */
@@ -176,11 +233,30 @@ export async function findApiKey(db: SqlQueryable, id: string): Promise<ApiKeyRe
   return rows[0] === undefined ? undefined : recordOf(rows[0]);
 }
 
-/** Revokes a key by id; resolves to its record, or `undefined` when no such key is active. */
-export async function revokeApiKey(db: SqlQueryable, id: string): Promise<ApiKeyRecord | undefined> {
-  if (!UUID.test(id)) return undefined;
-  const rows = await db.query<KeyRow>(`update passmint_api_keys set revoked_at = now() where id = $1 and revoked_at is null returning ${COLUMNS}`, [id]);
-  return rows[0] === undefined ? undefined : recordOf(rows[0]);
+/**
+ * Revokes a key by id; resolves to its record, or `undefined` when no such
+ * key is active. `commandLine: true` records the attempt in the audit log as
+ * the command line's.
+ */
+export async function revokeApiKey(
+  db: SqlQueryable,
+  id: string,
+  options: { readonly commandLine?: boolean | undefined } = {},
+): Promise<ApiKeyRecord | undefined> {
+  const rows = UUID.test(id)
+    ? await db.query<KeyRow>(`update passmint_api_keys set revoked_at = now() where id = $1 and revoked_at is null returning ${COLUMNS}`, [id])
+    : [];
+  const record = rows[0] === undefined ? undefined : recordOf(rows[0]);
+  if (options.commandLine === true) {
+    await recordCommand(
+      db,
+      'key.revoke',
+      `/v1/keys/${encodeURIComponent(id)}`,
+      record === undefined ? 404 : 204,
+      record === undefined ? 'key-not-found' : null,
+    );
+  }
+  return record;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { deleteOldAudit } from '../db/audit.js';
 import { deleteFinishedAttempts, deleteFinishedDeliveries } from '../db/deliveries.js';
 import { deleteOldEvents } from '../db/events.js';
 import { deleteOldGoogleMessages } from '../db/google-messages.js';
@@ -24,6 +25,8 @@ export interface RetentionOptions {
   readonly days: number;
   /** Keep ended jobs (imports) and their results this many whole days (default 30; 0 keeps them). */
   readonly jobDays?: number | undefined;
+  /** Keep the audit log's entries this many whole days (default 365; 0 keeps them), whatever `days`. */
+  readonly auditDays?: number | undefined;
   /** Most rows one statement deletes; default 1000. */
   readonly batchSize?: number | undefined;
   /** Time between two rounds, in ms; default one hour (the first round runs a minute after start). */
@@ -46,6 +49,8 @@ export interface RetentionCounts {
   readonly jobResults: number;
   /** Those jobs (and uploads that never completed). */
   readonly jobs: number;
+  /** Entries of the audit log older than `auditDays`. */
+  readonly audit: number;
 }
 
 /**
@@ -81,6 +86,7 @@ export function createRetention(db: SqlDatabase, options: RetentionOptions, onEr
   const batch = options.batchSize ?? 1000;
   const interval = options.intervalMs ?? 3_600_000;
   const jobDays = options.jobDays ?? 30;
+  const auditDays = options.auditDays ?? 365;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = true;
@@ -102,14 +108,17 @@ export function createRetention(db: SqlDatabase, options: RetentionOptions, onEr
     // A job's results first (a million rows, a batch at a time), then the job.
     jobResults: (tx: SqlQueryable, _days: number, limit: number) => (jobDays > 0 ? deleteOldJobResults(tx, jobDays, limit) : Promise.resolve(0)),
     jobs: (tx: SqlQueryable, _days: number, limit: number) => (jobDays > 0 ? deleteOldJobs(tx, jobDays, limit) : Promise.resolve(0)),
+    audit: (tx: SqlQueryable, _days: number, limit: number) => (auditDays > 0 ? deleteOldAudit(tx, auditDays, limit) : Promise.resolve(0)),
   };
 
   const runOnce = async (): Promise<RetentionCounts> => {
-    const total = { events: 0, deliveries: 0, attempts: 0, pushes: 0, googleMessages: 0, idempotencyKeys: 0, jobResults: 0, jobs: 0 };
-    if (options.days <= 0) return total;
+    const total = { events: 0, deliveries: 0, attempts: 0, pushes: 0, googleMessages: 0, idempotencyKeys: 0, jobResults: 0, jobs: 0, audit: 0 };
+    if (options.days <= 0 && auditDays <= 0) return total;
     for (;;) {
       let round = 0;
-      for (const kind of ['attempts', 'deliveries', 'events', 'pushes', 'googleMessages', 'idempotencyKeys', 'jobResults', 'jobs'] as const) {
+      for (const kind of ['attempts', 'deliveries', 'events', 'pushes', 'googleMessages', 'idempotencyKeys', 'jobResults', 'jobs', 'audit'] as const) {
+        // Events kept forever (days 0) keep everything but the audit log's own retention.
+        if (options.days <= 0 && kind !== 'audit') continue;
         for (;;) {
           if (halted) return total;
           const count = await step(deletes[kind]);
@@ -137,7 +146,7 @@ export function createRetention(db: SqlDatabase, options: RetentionOptions, onEr
 
   return {
     start() {
-      if (!stopped || options.days <= 0) return;
+      if (!stopped || (options.days <= 0 && auditDays <= 0)) return;
       stopped = false;
       halted = false;
       schedule(Math.min(60_000, interval));

@@ -140,24 +140,29 @@ export function documentRoute(docs: Omit<RouteDocs, 'pattern'> & { readonly path
 
 /**
  * The audit log's default name for a call: `undefined` for a read or a route
- * outside `/v1/`; otherwise the path's fixed segments after `/v1/`, joined by
- * dots, with the method's verb when the path does not already end in one
- * (`POST /v1/templates` → `templates.create`, `DELETE /v1/keys/{id}` →
- * `keys.delete`, `POST /v1/webhooks/{id}/rotate` → `webhooks.rotate`).
+ * outside `/v1/`; otherwise the path's fixed segments after `/v1/`, each in
+ * the singular, joined by dots, with the method's verb when the path does
+ * not already end in one (`POST /v1/templates` → `template.create`,
+ * `DELETE /v1/webhooks/{id}` → `webhook.delete`, `POST /v1/webhooks/{id}/secret`
+ * → `webhook.secret`).
  *
  * @example
  * ```ts
- * auditActionOf('PUT', '/v1/templates/{id}'); // 'templates.update'
+ * auditActionOf('PUT', '/v1/templates/{id}'); // 'template.update'
  * ```
  */
 export function auditActionOf(method: RouteMethod, path: string): string | undefined {
   if (method === 'GET' || !path.startsWith('/v1/')) return undefined;
   const segments = path.slice('/v1/'.length).split('/');
-  const fixed = segments.filter((segment) => !segment.startsWith('{'));
-  const last = segments.at(-1) ?? '';
-  // A path ending in a fixed word after a parameter names the action itself (`…/{id}/rotate`).
-  const endsInVerb = fixed.length > 1 && !last.startsWith('{');
-  if (endsInVerb) return fixed.join('.');
+  const fixed = segments.filter((segment) => !segment.startsWith('{')).map(singular);
+  // A path ending in a fixed word after a parameter names the action itself (`…/{id}/secret`).
+  if (segments.length > 1 && segments.some((segment) => segment.startsWith('{')) && !(segments.at(-1) ?? '').startsWith('{')) return fixed.join('.');
   const verb = method === 'POST' ? 'create' : method === 'PUT' ? 'update' : 'delete';
   return [...fixed, verb].join('.');
+}
+
+/** A path's word in the singular: `passes` → `pass`, `templates` → `template`. */
+function singular(word: string): string {
+  if (word.endsWith('sses')) return word.slice(0, -2);
+  return word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
 }
