@@ -12,7 +12,7 @@ import { measure, median, pairedRatio, timeSlow } from './lib/measure.js';
 import { mergeRows, storedRow } from './lib/sections.js';
 
 const started = performance.now();
-// `node bench/run.js scan sizes` runs only those sections (render, scaling, scan, hostile, webhooks, wallet, pkpass, server, service, scale, sizes).
+// `node bench/run.js scan sizes` runs only those sections (render, scaling, scan, hostile, webhooks, wallet, pkpass, server, service, scale, import, sizes).
 // With --write, their rows replace the same sections' rows in bench/results.json (a full run rewrites it whole).
 const only = process.argv.slice(2).filter((arg) => arg !== '--write');
 const writeSections = process.argv.includes('--write');
@@ -426,6 +426,31 @@ if (want('scale'))
       ratio: NaN,
       ratioText: '—',
       target: '≤ 1.5×',
+      pass: false,
+      oursValue: NaN,
+      baselineValue: NaN,
+    });
+  }
+
+// --- The console: the stats query at 1,000,000 events vs 10,000, and its initial JavaScript (bench/console.js) ----
+if (want('console')) {
+  const { benchConsole } = await import('./console.js');
+  rows.push(...(await benchConsole()));
+}
+
+// --- Bulk imports: `node bench/import.js`'s rows, PostgreSQL needed --------
+if (want('import'))
+  try {
+    const { benchImport, importRows } = await import('./import.js');
+    rows.push(...importRows(await benchImport()));
+  } catch (error) {
+    rows.push({
+      name: `import: not measured (${error.message})`,
+      ours: '—',
+      baseline: '—',
+      ratio: NaN,
+      ratioText: '—',
+      target: '≥ 0.5×',
       pass: false,
       oursValue: NaN,
       baselineValue: NaN,
