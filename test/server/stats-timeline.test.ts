@@ -210,6 +210,30 @@ for (const engine of ENGINES) {
       expect([badCursor.status, badCursor.body.code]).toEqual([400, 'invalid-query']);
     });
 
+    test('a message to holders and a void are on the timeline', async () => {
+      const club = await service.call('POST', '/v1/templates', {
+        name: 'Club',
+        formatVersion: 1,
+        passType: PASS_TYPE_IDENTIFIER,
+        description: {
+          generic: { primaryFields: [{ key: 'n', value: '${n}' }], backFields: [{ key: 'news', label: '${title}', value: '${news}', changeMessage: '%@' }] },
+        },
+        placeholder: ['n', 'news', 'title'],
+      });
+      expect(club.status).toBe(201);
+      expect(
+        (await service.call('POST', `/v1/templates/${club.body.id}/passes`, { values: { n: 'x', news: '-', title: '-' }, serialNumber: 'C-1' })).status,
+      ).toBe(201);
+      const sent = await service.call('POST', `/v1/templates/${club.body.id}/messages`, { header: 'Pool', body: 'Closed on Monday.' });
+      expect(sent.status).toBe(202);
+      await eventually(async () => (await service.call('GET', `/v1/jobs/${sent.body.job.id}`)).body.state === 'succeeded', 15_000, 'the message job');
+      expect((await service.call('POST', `/v1/passes/${PASS_TYPE_IDENTIFIER}/C-1/void`)).status).toBeLessThan(300);
+      const { body } = await service.call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/C-1/timeline`);
+      const entries = (body.items as { kind: string; summary: string; detail: Record<string, unknown> }[]).filter((entry) => entry.kind !== 'delivered');
+      expect(entries.map((entry) => entry.kind)).toEqual(['voided', 'message', 'updated', 'created']);
+      expect(entries[1]).toMatchObject({ summary: 'Message: Pool', detail: { header: 'Pool', body: 'Closed on Monday.' } });
+    });
+
     test('deleting a pass takes its devices out of the counts and its timeline with it', async () => {
       expect((await service.call('DELETE', `/v1/passes/${PASS_TYPE_IDENTIFIER}/${SERIAL}`)).status).toBe(204);
       const overview = await service.call('GET', '/v1/stats/overview');

@@ -313,4 +313,23 @@ export const CONSOLE_MIGRATIONS: readonly string[] = [
            group by p.template_id) x
    where t.template_id = x.template_id;
   `,
+  // A message to holders (a message job) on the timelines of the passes it changed, from the job's results.
+  `
+  create function passmint_console_message_results() returns trigger language plpgsql as $$
+  begin
+    insert into passmint_timeline (pass_type_identifier, serial_number, kind, detail)
+    select p.pass_type_identifier, p.serial_number, 'message',
+           json_build_object('messageId', m.public_id, 'header', left(m.header, 200), 'body', left(m.body, 500))
+      from new_rows r
+      join passmint_jobs j on j.id = r.job_id and j.kind = 'message'
+      join passmint_messages m on m.job_id = j.id
+      join passmint_passes p on p.serial_number = r.serial_number and p.template_id = m.template_id
+     where r.status = 'updated'
+     order by r.n;
+    return null;
+  end
+  $$;
+  create trigger passmint_console_message_results after insert on passmint_job_results
+    referencing new table as new_rows for each statement execute function passmint_console_message_results();
+  `,
 ];

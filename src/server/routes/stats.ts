@@ -59,6 +59,8 @@ export const statsRoutes: readonly Route[] = [
   defineRoute({
     method: 'GET',
     path: '/v1/stats',
+    // Narrowed to a limited key's templates by the handler.
+    templates: 'filtered',
     auth: 'read',
     summary: 'Passes made, downloads and wallet saves over time',
     description:
@@ -111,6 +113,8 @@ export const statsRoutes: readonly Route[] = [
   defineRoute({
     method: 'GET',
     path: '/v1/stats/overview',
+    // Narrowed to a limited key's templates by the handler.
+    templates: 'filtered',
     auth: 'read',
     summary: "The console's overview",
     description:

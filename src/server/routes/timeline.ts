@@ -123,7 +123,7 @@ function summaryOf(entry: TimelineRecord): string {
     case 'expired':
       return 'Expired';
     case 'message':
-      return 'Message sent';
+      return typeof detail['header'] === 'string' && detail['header'] !== '' ? `Message: ${detail['header']}` : 'Message sent';
     case 'added':
       return `Added to ${walletName(detail['wallet'])}`;
     case 'removed':
