@@ -148,7 +148,7 @@ for (const engine of ENGINES) {
       const fetched = await fetch(`${webServiceURL}/v1/passes/${PASS_TYPE}/P-1`, { headers: { authorization: `ApplePass ${authenticationToken}` } });
       expect(fetched.status).toBe(200);
       const { pass: fetchedPass } = await readPass(new Uint8Array(await fetched.arrayBuffer()));
-      expect((fetchedPass.generic as any).secondaryFields[0]).toEqual({ key: 'tier', label: 'Level', value: 'gold' });
+      expect((fetchedPass['generic'] as any).secondaryFields[0]).toEqual({ key: 'tier', label: 'Level', value: 'gold' });
       // One push to the device, for its changed pass (P-4 did not change).
       await eventually(() => standIn.pushes.length >= 1, 10_000, 'the push');
       expect(standIn.pushes.map((push) => push.pushToken)).toEqual([token]);
