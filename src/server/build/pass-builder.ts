@@ -5,6 +5,7 @@ import { compileTemplate, type CompiledTemplate } from '../../template/compile.j
 import type { JsonObject, Pass, PassTemplate, TemplateValues } from '../../types.js';
 import { createByteCache } from './byte-cache.js';
 import { createPrepareQueue } from './prepare-queue.js';
+import { unstorableValues } from './values-rule.js';
 import { originOf } from '../http/origin.js';
 import { ServiceProblem } from '../../http/problem.js';
 import type { SqlQueryable } from '../db/sql.js';
@@ -143,6 +144,8 @@ export function createPassBuilder(options: PassBuilderOptions): PassBuilder {
           issues: [{ severity: 'error', code: 'unsafe-serial-number', message, path: '/serialNumber' }],
         });
       }
+      const unstorable = unstorableValues(values);
+      if (unstorable !== undefined) throw unstorable;
       const key = `${record.template.id}:${record.version}`;
       const webServiceURL = (publicUrl === undefined ? ids.webServiceURL : undefined) ?? `${originOf(publicUrl, request)}/wallet`;
       if (

@@ -171,22 +171,6 @@ function checkKeys(value: unknown, line: number, allowed: ReadonlySet<string>, p
   }
 }
 
-/** Whether a value holds U+0000 in any string or key (iterative: a JSON line may nest deep). */
-function hasNul(value: unknown): boolean {
-  const pending: unknown[] = [value];
-  for (let next = pending.pop(); next !== undefined || pending.length > 0; next = pending.pop()) {
-    if (typeof next === 'string') {
-      if (next.includes('\u0000')) return true;
-    } else if (typeof next === 'object' && next !== null) {
-      for (const [key, child] of Object.entries(next)) {
-        if (key.includes('\u0000')) return true;
-        pending.push(child);
-      }
-    }
-  }
-  return false;
-}
-
 /** A raw record as a record of the import (`columns`: a CSV file's header). */
 function toRecord(raw: RawRecord, row: number, format: ImportFormat, columns: readonly string[]): ImportRecord {
   let values: Record<string, unknown>;
@@ -214,14 +198,8 @@ function toRecord(raw: RawRecord, row: number, format: ImportFormat, columns: re
     values = rest;
     serialNumber = serial;
   }
-  // A NUL has no place in PostgreSQL's text or jsonb (the values are indexed as jsonb): refused as the row's problem, not the batch's error.
-  const problem =
-    serialNumberProblem(serialNumber) ??
-    (hasNul(values)
-      ? new ServiceProblem(422, 'invalid-values', `Row ${row} has a NUL character (U+0000) in a value, which cannot be stored.`, {
-          issues: [{ severity: 'error', code: 'invalid-value', message: 'A value holds a NUL character (U+0000)', path: '' }],
-        })
-      : undefined);
+  // Values that cannot be stored (NUL, a lone surrogate) are the pass builder's to refuse, as for a create: that row's problem.
+  const problem = serialNumberProblem(serialNumber);
   return {
     row,
     values: values as JsonObject,
