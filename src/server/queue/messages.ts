@@ -20,6 +20,7 @@ import type { SqlQueryable } from '../db/sql.js';
 import { findTemplate, type TemplateRecord } from '../db/templates.js';
 import { problemText, type RenderIds } from './imports.js';
 import { JobFailure, type BatchOutcome, type JobRun, type JobRunner } from './jobs.js';
+import { keepState } from './lifecycle.js';
 
 /** The field of a template a message is written into, and the placeholders that carry it. */
 export interface MessageField {
@@ -145,7 +146,8 @@ export function createMessageRunner(options: MessageRunnerOptions): JobRunner {
       };
       let pass: Pass;
       try {
-        pass = options.render(
+        // As a PUT …/values renders it: an expired pass keeps its expirationDate.
+        const rendered = options.render(
           template,
           values,
           {
@@ -155,6 +157,7 @@ export function createMessageRunner(options: MessageRunnerOptions): JobRunner {
           },
           origin,
         );
+        pass = keepState(rendered, current.state, current.pass);
       } catch (error) {
         if (!(error instanceof ServiceProblem)) throw error;
         fail(error);
