@@ -303,6 +303,12 @@ async function runService(args: readonly string[], io: CliIo): Promise<ExitCode>
   if (server.firstApiKey !== undefined) {
     io.stdout(`API key (shown once; only its hash is stored): ${server.firstApiKey}\n`);
   }
+  // CSV imports load the optional csv-parse when a file arrives: a missing one is said once, at the start.
+  if (!(await loadable('csv-parse'))) {
+    io.stderr(
+      'passmint serve: the package csv-parse is not installed: CSV imports will be refused (415) until it is (npm install csv-parse); JSON lines imports need nothing.\n',
+    );
+  }
   // Before the signing line, which tells a supervisor (and the tests) that start-up is done.
   if (google !== undefined) {
     io.stdout(
@@ -320,6 +326,16 @@ async function runService(args: readonly string[], io: CliIo): Promise<ExitCode>
   await server.close();
   await apns?.close();
   return EXIT_OK;
+}
+
+/** Whether an optional package loads beside the service (its name a variable: a bundler leaves it to be found at run time). */
+async function loadable(name: string): Promise<boolean> {
+  try {
+    await import(name);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** What to do when the port cannot be had: the two failures a user can fix by choosing differently. */
