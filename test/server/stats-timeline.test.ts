@@ -234,6 +234,22 @@ for (const engine of ENGINES) {
       expect(entries[1]).toMatchObject({ summary: 'Message: Pool', detail: { header: 'Pool', body: 'Closed on Monday.' } });
     });
 
+    test('a Google Wallet object brought up to date is on its pass’s timeline (the sync job’s done catching up)', async () => {
+      const [job] = await database.db.query<{ id: number }>(
+        `insert into passmint_google_jobs (kind, pass_type_identifier, serial_number, wanted, done) values ('object', $1, $2, 2, 0) returning id`,
+        [PASS_TYPE_IDENTIFIER, SERIAL],
+      );
+      await database.db.query('update passmint_google_jobs set attempts = 1, last_error = $2 where id = $1', [job!.id, 'HTTP 503']); // a retry: not an entry
+      await database.db.query('update passmint_google_jobs set done = 1, attempts = 0, last_error = null where id = $1', [job!.id]);
+      await database.db.query('update passmint_google_jobs set done = 2, last_error = $2 where id = $1', [job!.id, 'HTTP 400: bad barcode']);
+      const { body } = await service.call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/${SERIAL}/timeline?limit=2`);
+      expect(body.items.map((entry: { kind: string; summary: string; detail: object }) => [entry.kind, entry.summary, entry.detail])).toEqual([
+        ['google-synced', 'Google Wallet refused the change: HTTP 400: bad barcode', { ok: false, error: 'HTTP 400: bad barcode' }],
+        ['google-synced', 'Synced to Google Wallet', { ok: true }],
+      ]);
+      await database.db.query('delete from passmint_google_jobs where id = $1', [job!.id]);
+    });
+
     test('deleting a pass takes its devices out of the counts and its timeline with it', async () => {
       expect((await service.call('DELETE', `/v1/passes/${PASS_TYPE_IDENTIFIER}/${SERIAL}`)).status).toBe(204);
       const overview = await service.call('GET', '/v1/stats/overview');

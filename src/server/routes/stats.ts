@@ -4,6 +4,7 @@ import { ServiceProblem } from '../../http/problem.js';
 import type { Caller } from '../db/keys.js';
 import { devicesAt, type StatsHour, statsHours, templateTotals } from '../db/stats.js';
 import * as store from '../db/store.js';
+import { listCertificates } from '../db/certificates.js';
 import { readQueueFigures } from '../db/figures.js';
 import { templateIdOf } from '../http/paging.js';
 import { defineRoute, type Route } from './define.js';
@@ -118,7 +119,7 @@ export const statsRoutes: readonly Route[] = [
     auth: 'read',
     summary: "The console's overview",
     description:
-      'The templates with their passes; passes made, downloads, adds and removals per wallet today and in the last 7 days (UTC); the devices and saves holding passes now; the queues (deliveries due and how long the oldest has been due, pushes and Google syncs pending); the signing certificates and their expiry.',
+      'The templates with their passes; passes made, downloads, adds and removals per wallet today and in the last 7 days (UTC); the devices and saves holding passes now; the queues (deliveries due and how long the oldest has been due, pushes and Google syncs pending); the signing certificates (uploaded, and the one given at start) and their expiry.',
     responses: {
       200: jsonAnswer(
         {
@@ -171,7 +172,17 @@ export const statsRoutes: readonly Route[] = [
         apple: templates.reduce((sum, template) => sum + template.devicesApple, 0),
         google: templates.reduce((sum, template) => sum + template.devicesGoogle, 0),
       };
+      // The certificates uploaded, and the one given at start for a pass type none of them covers.
+      const uploaded = (await listCertificates(db)).map((certificate) => ({
+        passTypeIdentifier: certificate.passTypeIdentifier,
+        teamIdentifier: certificate.teamIdentifier,
+        notAfter: certificate.notAfter.toISOString(),
+      }));
       const signer = context.signer;
+      const certificates =
+        signer === undefined || uploaded.some((certificate) => certificate.passTypeIdentifier === signer.passTypeIdentifier)
+          ? uploaded
+          : [...uploaded, { passTypeIdentifier: signer.passTypeIdentifier, teamIdentifier: signer.teamIdentifier, notAfter: signer.notAfter.toISOString() }];
       return json({
         templates: templates.map((template) => ({ id: template.id, name: template.name, passes: template.passes })),
         today: { ...sum(hours.filter((hour) => hour.hour.getTime() >= today)), devices },
@@ -182,10 +193,7 @@ export const statsRoutes: readonly Route[] = [
           pushes: figures.pushes.find((entry) => entry.status === 'pending')?.n ?? 0,
           googleSyncs: figures.google.owed,
         },
-        certificates:
-          signer === undefined
-            ? []
-            : [{ passTypeIdentifier: signer.passTypeIdentifier, teamIdentifier: signer.teamIdentifier, notAfter: signer.notAfter.toISOString() }],
+        certificates,
       });
     },
   }),
