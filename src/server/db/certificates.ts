@@ -82,12 +82,6 @@ export async function findCertificate(sql: SqlQueryable, id: string): Promise<Ce
   return rows[0] === undefined ? undefined : toRecord(rows[0]);
 }
 
-/** The certificate of a pass type, or `undefined`. */
-export async function certificateOfPassType(sql: SqlQueryable, passTypeIdentifier: string): Promise<CertificateRecord | undefined> {
-  const rows = await sql.query<CertificateRow>(`select ${columns} from passmint_certificates where pass_type_identifier = $1`, [passTypeIdentifier]);
-  return rows[0] === undefined ? undefined : toRecord(rows[0]);
-}
-
 /** A certificate's sealed private key, or `undefined` when it is gone. */
 export async function sealedPrivateKey(sql: SqlQueryable, id: string): Promise<string | undefined> {
   const rows = await sql.query<{ private_key: string }>('select private_key from passmint_certificates where id = $1', [id]);
