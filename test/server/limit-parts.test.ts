@@ -35,6 +35,18 @@ describe('createRateLimiter', () => {
     expect(limiter.size).toBe(2);
   });
 
+  test('forgets a bucket once it would be full again: memory follows the keys used lately, the answers unchanged', () => {
+    const limiter = createRateLimiter({ perMinute: 60, burst: 2 }); // full again 2 s after its last use
+    limiter.take('a', 0);
+    limiter.take('a', 0);
+    limiter.take('b', 0);
+    limiter.take('c', 1000);
+    expect(limiter.size).toBe(3);
+    limiter.take('d', 2500); // a and b, unused for 2.5 s, are forgotten; c (1.5 s) is kept
+    expect(limiter.size).toBe(2);
+    expect([limiter.take('a', 2500).allowed, limiter.take('a', 2500).allowed, limiter.take('a', 2500).allowed]).toEqual([true, true, false]);
+  });
+
   test('a rate of 0 or a burst under 1 is a RangeError', () => {
     expect(() => createRateLimiter({ perMinute: 0 })).toThrow(RangeError);
     expect(() => createRateLimiter({ perMinute: 5, burst: 0 })).toThrow(RangeError);

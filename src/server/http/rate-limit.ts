@@ -41,9 +41,12 @@ interface Bucket {
 }
 
 /**
- * Makes a limiter. At most `maxKeys` buckets are kept (default 100,000):
- * past that, the least recently used key is forgotten (it starts again
- * with a full bucket), so memory stays bounded whatever keys clients send.
+ * Makes a limiter. A bucket unused for as long as it takes to fill again is
+ * forgotten (a key seen again starts with a full bucket: the same answer),
+ * so the buckets kept are those of keys used lately, not of every key ever
+ * seen; and at most `maxKeys` are kept (default 100,000): past that, the
+ * least recently used key is forgotten, so memory stays bounded whatever
+ * keys clients send.
  *
  * @example
  * ```ts
@@ -59,14 +62,19 @@ export function createRateLimiter(rate: Rate, options: { readonly maxKeys?: numb
   const maxKeys = Math.max(1, options.maxKeys ?? 100_000);
   // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
   const buckets = new Map<string, Bucket>();
+  // How long an unused bucket takes to be full again: past that, keeping it changes nothing.
+  const refillMs = capacity / perMs;
   return {
     take(key, now = Date.now()) {
       let bucket = buckets.get(key);
-      if (bucket === undefined) {
-        if (buckets.size >= maxKeys) buckets.delete(buckets.keys().next().value!);
-        bucket = { tokens: capacity, at: now };
-      } else {
-        buckets.delete(key);
+      if (bucket !== undefined) buckets.delete(key);
+      // The least recently used sit at the front: drop those full again, then the oldest while too many.
+      for (const [first, old] of buckets) {
+        if (now - old.at < refillMs && buckets.size < maxKeys) break;
+        buckets.delete(first);
+      }
+      if (bucket === undefined) bucket = { tokens: capacity, at: now };
+      else {
         bucket.tokens = Math.min(capacity, bucket.tokens + Math.max(0, now - bucket.at) * perMs);
         bucket.at = now;
       }
