@@ -31,7 +31,7 @@
 
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, createServer, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -40,7 +40,9 @@ import { PASS_TYPE, template } from './lib/bench-template.js';
 import { bundleForNode } from './lib/bundle.js';
 import { median } from './lib/measure.js';
 import { mergeRows, storedRow } from './lib/sections.js';
-import { makePki, noisePng, utf16Strings } from './pkpass.js';
+import { writePki, noisePng, utf16Strings } from './lib/pki.js';
+import { startReceiver as startBenchReceiver } from './lib/receiver.js';
+import { call, percentile, withDatabase as withScratchDatabase } from './lib/service.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const PUBLIC_URL = 'https://passes.example.com';
@@ -159,44 +161,9 @@ const clientCpuMs = () => {
   return (user + system) / 1000;
 };
 
-async function withDatabase(adminUrl, run) {
-  const { default: pg } = await import('pg');
-  const name = `passmint_load_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  try {
-    return await run(url.href, pg);
-  } finally {
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
-}
+const withDatabase = (adminUrl, run) => withScratchDatabase(adminUrl, 'passmint_load', run);
 
 // --- The clients -------------------------------------------------------------------
-
-/** One HTTP request on a keep-alive agent: status and body bytes. */
-function call(agent, base, { method = 'GET', path, headers = {}, body }, localAddress = undefined) {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : typeof body === 'string' ? Buffer.from(body) : Buffer.from(body);
-    const sent = httpRequest(
-      `${base}${path}`,
-      { method, agent, localAddress, headers: { ...headers, ...(payload === undefined ? {} : { 'content-length': payload.length }) } },
-      (answer) => {
-        const chunks = [];
-        answer.on('data', (chunk) => chunks.push(chunk));
-        answer.on('end', () => resolve({ status: answer.statusCode, body: Buffer.concat(chunks) }));
-        answer.on('error', reject);
-      },
-    );
-    sent.on('error', reject);
-    sent.end(payload);
-  });
-}
-
-const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
 
 /**
  * `clients` loops, each sending `next(client, count)` and waiting for the whole
@@ -245,38 +212,8 @@ async function drive(bases, clients, seconds, next, onAnswer = undefined, perCli
 
 // --- The receiver of webhook deliveries ------------------------------------------------
 
-/** A receiver of webhook deliveries: answers the handshake at once, each delivery after `delayMs`. */
-async function startReceiver(delayMs = DELIVERY_RECEIVER_MS) {
-  let received = 0;
-  const server = createServer((incoming, outgoing) => {
-    const chunks = [];
-    incoming.on('data', (chunk) => chunks.push(chunk));
-    incoming.on('end', () => {
-      const event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      if (event.type === 'webhook.verify') {
-        outgoing.writeHead(200, { 'content-type': 'text/plain' });
-        outgoing.end(event.data.token);
-        return;
-      }
-      received++;
-      setTimeout(() => {
-        outgoing.writeHead(200, { 'content-length': 0 });
-        outgoing.end();
-      }, delayMs);
-    });
-  });
-  server.keepAliveTimeout = 65_000;
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    count: () => received,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(resolve);
-        server.closeAllConnections();
-      }),
-  };
-}
+/** The receiver of the delivery route: each delivery answered after `delayMs`. */
+const startReceiver = (delayMs = DELIVERY_RECEIVER_MS) => startBenchReceiver({ delayMs });
 
 /** Waits until `pending()` is 0; ms taken. */
 async function drain(pending, limitMs = 120_000) {
@@ -326,10 +263,7 @@ export async function benchService(options = {}) {
   const { cli, remove } = await bundleCli(options.source);
   const receiver = await startReceiver();
   try {
-    const pki = makePki(dir);
-    writeFileSync(join(dir, 'pass.pem'), pki.certPem);
-    writeFileSync(join(dir, 'pass.key'), pki.keyPem);
-    writeFileSync(join(dir, 'wwdr.pem'), pki.wwdrPem);
+    writePki(dir);
     const files = serviceFiles();
     for (const [path, bytes] of Object.entries(files)) {
       mkdirSync(dirname(join(dir, 'files', path)), { recursive: true });

@@ -9,16 +9,17 @@
 // WWDR → Pass Type ID certificate, shaped like Apple's). Every package is
 // checked (verifyPass with the root) before any timing means anything.
 
-import { execFileSync } from 'node:child_process';
-import { createHash, createPrivateKey, createSign, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, createPrivateKey, createSign } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { crc32 as zlibCrc32, deflateSync as zlibDeflate, gzipSync } from 'node:zlib';
+import { crc32 as zlibCrc32, gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import { rolldown } from 'rolldown';
+import { PASS_TYPE } from './lib/bench-template.js';
 import { measureAsync, pairedRatio } from './lib/measure.js';
+import { makePki, noisePng, TEAM, utf16Strings } from './lib/pki.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const resolveFor = (conditions) => ({ extensionAlias: { '.js': ['.ts', '.js'] }, conditionNames: [...conditions, 'import', 'default'] });
@@ -53,121 +54,7 @@ async function shippedBytes(dir, names) {
   return output.reduce((sum, chunk) => sum + (chunk.type === 'chunk' ? gzipSync(chunk.code, { level: 9 }).length : 0), 0);
 }
 
-// --- Certificates -----------------------------------------------------------
-const PASS_TYPE = 'pass.com.example.bench';
-const TEAM = 'A93A5CM278';
-const EXTENSIONS = `[ca]
-basicConstraints = critical,CA:true
-keyUsage = critical,keyCertSign,cRLSign
-subjectKeyIdentifier = hash
-[pass]
-basicConstraints = critical,CA:false
-keyUsage = critical,digitalSignature
-extendedKeyUsage = 1.2.840.113635.100.4.14
-subjectKeyIdentifier = hash
-authorityKeyIdentifier = keyid
-`;
-
-export function makePki(dir) {
-  const run = (...args) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  writeFileSync(join(dir, 'ext.cnf'), EXTENSIONS);
-  for (const name of ['root', 'wwdr', 'pass']) run('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', `${name}.key`);
-  run(
-    'req',
-    '-x509',
-    '-new',
-    '-key',
-    'root.key',
-    '-subj',
-    '/C=US/O=Bench CA/CN=Bench Root',
-    '-days',
-    '3650',
-    '-addext',
-    'basicConstraints=critical,CA:true',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
-    '-out',
-    'root.pem',
-  );
-  run('req', '-new', '-key', 'wwdr.key', '-subj', '/C=US/O=Bench CA/OU=G4/CN=Bench Worldwide Developer Relations', '-out', 'wwdr.csr');
-  run(
-    'x509',
-    '-req',
-    '-in',
-    'wwdr.csr',
-    '-CA',
-    'root.pem',
-    '-CAkey',
-    'root.key',
-    '-set_serial',
-    '2',
-    '-days',
-    '3000',
-    '-extfile',
-    'ext.cnf',
-    '-extensions',
-    'ca',
-    '-out',
-    'wwdr.pem',
-  );
-  run('req', '-new', '-key', 'pass.key', '-subj', `/UID=${PASS_TYPE}/CN=Pass Type ID: ${PASS_TYPE}/OU=${TEAM}/O=Bench/C=US`, '-out', 'pass.csr');
-  run(
-    'x509',
-    '-req',
-    '-in',
-    'pass.csr',
-    '-CA',
-    'wwdr.pem',
-    '-CAkey',
-    'wwdr.key',
-    '-set_serial',
-    '3',
-    '-days',
-    '365',
-    '-extfile',
-    'ext.cnf',
-    '-extensions',
-    'pass',
-    '-out',
-    'pass.pem',
-  );
-  const read = (name) => readFileSync(join(dir, name), 'utf8');
-  return { rootPem: read('root.pem'), wwdrPem: read('wwdr.pem'), certPem: read('pass.pem'), keyPem: read('pass.key') };
-}
-
-// --- The workload: a generic pass and its images ---------------------------
-/** A PNG of noise (incompressible, as real artwork mostly is), or of one colour, made with node:zlib. */
-export function noisePng(width, height, noise = true) {
-  const chunk = (type, data) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(data.length, 0);
-    head.write(type, 4, 'latin1');
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlibCrc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
-    return Buffer.concat([head, data, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 2; // RGB
-  // Noise: incompressible, as photographs are; flat (noise false): one colour, as a simple logo nearly is.
-  const raw = noise ? randomBytes((width * 3 + 1) * height) : Buffer.alloc((width * 3 + 1) * height, 0x5a);
-  for (let row = 0; row < height; row++) raw[row * (width * 3 + 1)] = 0;
-  return new Uint8Array(
-    Buffer.concat([
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-      chunk('IHDR', ihdr),
-      chunk('IDAT', zlibDeflate(raw)),
-      chunk('IEND', Buffer.alloc(0)),
-    ]),
-  );
-}
-
-export function utf16Strings(pairs) {
-  const text = pairs.map(([key, value]) => `"${key}" = "${value}";\n`).join('');
-  return new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
-}
+// --- The workload: a generic pass and its images (certificates and images: lib/pki.js) ---
 
 export function workload() {
   const pass = {

@@ -22,14 +22,16 @@
 // alternate the two: per route, requests one after another (the median of
 // each round; the ratio of the two medians in a round, the median over
 // rounds); per statement, the repository's own function on a connection of
-// this process (writes rolled back). Written into bench/results.json: rows
+// this process (writes rolled back). Pass g holds the value name = 'N' + g,
+// so a search by value finds one pass among them all (its plan is printed
+// with the others). The service runs with --retention-days 0 (the rows are
+// made up to 60 days back). Written into bench/results.json: rows
 // `scale: …` (the section of `npm run bench`) and `scale` (sizes, build time,
 // disk, plans, what keeping the counts costs).
 
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, createServer, request as httpRequest } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -39,7 +41,9 @@ import { bundleForNode } from './lib/bundle.js';
 import { median } from './lib/measure.js';
 import { mergeRows, storedRow } from './lib/sections.js';
 import { environment } from './load.js';
-import { makePki, noisePng, utf16Strings } from './pkpass.js';
+import { writePki, noisePng, utf16Strings } from './lib/pki.js';
+import { startReceiver as startBenchReceiver } from './lib/receiver.js';
+import { call, explain, queryable, serve as serveCli } from './lib/service.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const SMALL_TEMPLATE_PASSES = 100;
@@ -48,51 +52,21 @@ const TARGET = 1.5;
 
 // --- Plumbing ---------------------------------------------------------------------------
 
-function call(agent, base, { method = 'GET', path, headers = {}, body }) {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : Buffer.from(body);
-    const sent = httpRequest(
-      `${base}${path}`,
-      { method, agent, headers: { ...headers, ...(payload === undefined ? {} : { 'content-length': payload.length }) } },
-      (answer) => {
-        const chunks = [];
-        answer.on('data', (chunk) => chunks.push(chunk));
-        answer.on('end', () => resolve({ status: answer.statusCode, body: Buffer.concat(chunks) }));
-        answer.on('error', reject);
-      },
-    );
-    sent.on('error', reject);
-    sent.end(payload);
-  });
-}
-
 /** A receiver of webhook deliveries that notes when each pass's event arrived. */
 async function startReceiver() {
   const arrived = new Map();
   const waiting = new Map();
-  const server = createServer((incoming, outgoing) => {
-    const chunks = [];
-    incoming.on('data', (chunk) => chunks.push(chunk));
-    incoming.on('end', () => {
-      const event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      if (event.type === 'webhook.verify') {
-        outgoing.writeHead(200, { 'content-type': 'text/plain' });
-        outgoing.end(event.data.token);
-        return;
-      }
+  const receiver = await startBenchReceiver({
+    onEvent: (event) => {
       const serial = event.data?.serialNumber;
       if (serial !== undefined) {
         arrived.set(serial, performance.now());
         waiting.get(serial)?.();
       }
-      outgoing.writeHead(200, { 'content-length': 0 });
-      outgoing.end();
-    });
+    },
   });
-  server.keepAliveTimeout = 65_000;
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${server.address().port}`,
+    url: receiver.url,
     /** Resolves when the event of the pass `serial` has arrived. */
     arrival: (serial, limitMs = 30_000) =>
       arrived.has(serial)
@@ -105,54 +79,12 @@ async function startReceiver() {
               resolve(arrived.get(serial));
             });
           }),
-    close: () =>
-      new Promise((resolve) => {
-        server.close(resolve);
-        server.closeAllConnections();
-      }),
+    close: receiver.close,
   };
 }
 
-/** Spawns `passmint serve`; resolves once it listens (and how long that took). */
-async function serve(cli, dir, databaseUrl, name) {
-  const logFile = join(dir, `${name}.log`);
-  const fd = openSync(logFile, 'w');
-  const args = [cli, 'serve', '--port', '0', '--database-url', databaseUrl, '--public-url', 'https://passes.example.com'];
-  args.push('--cert', join(dir, 'pass.pem'), '--key', join(dir, 'pass.key'), '--wwdr', join(dir, 'wwdr.pem'), '--allow-private-webhooks');
-  const started = performance.now();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', fd, fd] });
-  closeSync(fd);
-  let exited;
-  child.once('exit', (code) => (exited = code ?? 'signal'));
-  for (;;) {
-    const match = /listening on (http:\/\/\S+)/.exec(readFileSync(logFile, 'utf8'));
-    if (match !== null) {
-      const key = /API key[^:]*: (\S+)\n/.exec(readFileSync(logFile, 'utf8'))?.[1];
-      return {
-        base: match[1],
-        key,
-        startMs: performance.now() - started,
-        stop: () => (exited !== undefined ? Promise.resolve() : new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')))),
-      };
-    }
-    if (exited !== undefined) throw new Error(`passmint serve ended (${exited}): ${readFileSync(logFile, 'utf8').slice(-2000)}`);
-    if (performance.now() - started > 120_000) throw new Error('passmint serve was not ready within 120 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** A SqlQueryable over one pg client, noting every statement it runs (for EXPLAIN). */
-function queryable(client, noted) {
-  return {
-    async query(text, params = []) {
-      noted?.push({ text, params });
-      return (await client.query(text, params)).rows;
-    },
-    async exec(text) {
-      await client.query(text);
-    },
-  };
-}
+/** Spawns `passmint serve` as the scale test runs it: retention off (it would delete the rows made 60 days back). */
+const serve = (cli, dir, databaseUrl, name) => serveCli(cli, dir, databaseUrl, name, ['--retention-days', '0']);
 
 // --- The build ---------------------------------------------------------------------------
 
@@ -226,7 +158,7 @@ async function build({ pg, cli, dir, adminUrl, passes, receiver, log }) {
     const to = Math.min(passes, from + CHUNK - 1);
     await client.query(
       `insert into passmint_passes (pass_type_identifier, serial_number, template_id, pass_values, pass, created_at, updated_at)
-       select $1, 'S' || g, case when g % $5 = 0 then $3::int else $4::int end, $6::json,
+       select $1, 'S' || g, case when g % $5 = 0 then $3::int else $4::int end, replace($6, '"Ada"', '"N' || g || '"')::json,
               replace(replace($2, $7, 'S' || g), $8, md5('t' || g))::json, now() - ${spread}, now() - ${spread}
          from generate_series($9::int, $10::int) g`,
       [PASS_TYPE, row.pass, small, large, step, row.pass_values, row.serial_number, token, from, to],
@@ -365,6 +297,20 @@ function routes(side, agent, receiver) {
     },
     { key: 'passes', name: 'the first page of every pass (GET /v1/passes)', sample: () => timed({ path: '/v1/passes', headers: auth }) },
     {
+      key: 'search',
+      name: "search by a placeholder's value (GET /v1/passes?templateId=…&values.name=…)",
+      sample: async () => {
+        const g = searchable(side);
+        const at = performance.now();
+        const answer = await call(agent, side.base, { path: `/v1/passes?templateId=${side.large}&values.name=N${g}`, headers: auth });
+        const ms = performance.now() - at;
+        const items = answer.status === 200 ? JSON.parse(answer.body.toString('utf8')).items : [];
+        if (items.length !== 1 || items[0].serialNumber !== `S${g}`)
+          throw new Error(`the search for N${g} answered ${answer.status} with ${items.length} passes`);
+        return ms;
+      },
+    },
+    {
       key: 'events',
       name: 'a page of events from the middle (GET /v1/events?after=…)',
       sample: () => timed({ path: `/v1/events?after=${side.middleEvent}`, headers: auth }),
@@ -455,6 +401,11 @@ function statements(api, side) {
       run: (sql) => api.findPass(sql, PASS_TYPE, `S${1 + Math.floor(Math.random() * side.passes)}`),
     },
     {
+      key: 'search-values',
+      name: "a search by a placeholder's value (listPasses, values.name=…)",
+      run: (sql) => api.listPasses(sql, page(undefined), { templateId: side.large, values: [['name', `N${searchable(side)}`]] }),
+    },
+    {
       key: 'list-small',
       name: "the small template's page after its last pass (listPasses)",
       run: (sql) => api.listPasses(sql, page(side.lastSmallSeq), { templateId: side.small }),
@@ -480,23 +431,6 @@ async function once(client, statement, noted) {
   }
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of each statement noted, in a transaction rolled back. */
-async function explain(client, noted) {
-  const plans = [];
-  for (const { text, params } of noted) {
-    await client.query('begin');
-    try {
-      const rows = (await client.query(`explain (analyze, buffers) ${text}`, params)).rows;
-      plans.push({ statement: text.replace(/\s+/g, ' ').trim(), plan: rows.map((row) => row['QUERY PLAN']).join('\n') });
-    } catch (error) {
-      plans.push({ statement: text.replace(/\s+/g, ' ').trim(), plan: `not explained: ${error.message}` });
-    } finally {
-      await client.query('rollback');
-    }
-  }
-  return plans;
-}
-
 /**
  * What keeping the counts costs PostgreSQL: the time the counting trigger
  * took (EXPLAIN ANALYZE's own trigger timing, measured inside the server, so
@@ -512,13 +446,15 @@ async function countingCost(client, samples = 31) {
     return found === undefined ? NaN : found.Time;
   };
   const explainJson = async (text, params) => (await client.query(`explain (analyze, format json) ${text}`, params)).rows[0]['QUERY PLAN'];
-  const times = { insert: [], claim: [], record: [] };
+  const allTriggersMs = (plan) => (plan[0]?.Triggers ?? []).reduce((sum, trigger) => sum + trigger.Time, 0);
+  const times = { insert: [], claim: [], record: [], insertAll: [], recordAll: [] };
   for (let index = 0; index < samples; index++) {
     await client.query('begin');
     try {
       await client.query(`insert into passmint_webhooks (id, url, secret, state) values ($1, 'https://example.com/', 's', 'disabled')`, [hook]);
       const inserted = await explainJson(`insert into passmint_deliveries (event_seq, webhook_id, status) values ($1, $2, 'pending')`, [base - index, hook]);
       times.insert.push(triggerMs(inserted, 'passmint_deliveries_count_insert'));
+      times.insertAll.push(allTriggersMs(inserted));
       const claimed = await explainJson(
         `update passmint_deliveries set locked_until = now() + interval '1 minute', lease = gen_random_uuid() where webhook_id = $1`,
         [hook],
@@ -529,12 +465,21 @@ async function countingCost(client, samples = 31) {
         [hook],
       );
       times.record.push(triggerMs(recorded, 'passmint_deliveries_count_update'));
+      times.recordAll.push(allTriggersMs(recorded));
     } finally {
       await client.query('rollback');
     }
   }
   const us = (list) => Number((median(list) * 1000).toFixed(1));
-  return { insertUs: us(times.insert), claimUs: us(times.claim), recordUs: us(times.record), samples };
+  return {
+    insertUs: us(times.insert),
+    claimUs: us(times.claim),
+    recordUs: us(times.record),
+    // Every trigger on the table together (the counts', and the timeline's when a delivery ends).
+    insertAllUs: us(times.insertAll),
+    recordAllUs: us(times.recordAll),
+    samples,
+  };
 }
 
 // --- The run -----------------------------------------------------------------------------
@@ -556,10 +501,7 @@ export async function benchScale(options = {}) {
   const sides = [];
   const started = performance.now();
   try {
-    const pki = makePki(dir);
-    writeFileSync(join(dir, 'pass.pem'), pki.certPem);
-    writeFileSync(join(dir, 'pass.key'), pki.keyPem);
-    writeFileSync(join(dir, 'wwdr.pem'), pki.wwdrPem);
+    writePki(dir);
     for (const size of [smallPasses, passes]) {
       log(`building ${size.toLocaleString('en')} passes …`);
       const built = await build({ pg, cli: join(bundleDir, 'cli.js'), dir, adminUrl, passes: size, receiver, log });
@@ -662,7 +604,7 @@ export async function benchScale(options = {}) {
     log(describeResult(starts, sides));
     const counting = await countingCost(sides[1].client);
     log(
-      `keeping the counts (the counting trigger's own time in PostgreSQL): ${counting.insertUs} µs on a statement queueing a delivery, ${counting.recordUs} µs recording one delivered, ${counting.claimUs} µs on a claim`,
+      `keeping the counts (the counting trigger's own time in PostgreSQL): ${counting.insertUs} µs on a statement queueing a delivery, ${counting.recordUs} µs recording one delivered, ${counting.claimUs} µs on a claim; every trigger together: ${counting.insertAllUs} µs queueing, ${counting.recordAllUs} µs recording delivered`,
     );
     const hot = sides[1].hot;
     log(
@@ -689,6 +631,15 @@ export async function benchScale(options = {}) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** A pass of the large template at random (the build gives pass g the value name = 'N' || g; every 100th is the small template's). */
+const searchable = (side) => {
+  const step = Math.floor(side.passes / SMALL_TEMPLATE_PASSES);
+  for (;;) {
+    const g = 1 + Math.floor(Math.random() * side.passes);
+    if (g % step !== 0) return g;
+  }
+};
 
 /** A pass's token as the build writes it with SQL (md5('t' || g)). */
 const tokenOf = (g) => createHash('md5').update(`t${g}`).digest('hex');

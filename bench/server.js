@@ -3,11 +3,13 @@
 //   worker a createServer with its own pool, as separate processes would be);
 // - the same with real processes: 3 `passmint serve` processes (the CLI,
 //   spawned as the scale-out test does) against 1, timed from when every
-//   process listens until the outbox is empty (startup left out). A worker
-//   delivers only the head of each registration's queue (creation order),
-//   and the CLI claims 16 at a time, so this row has 96 registrations ×
-//   10 events: with 24, three processes could hold at most 24 in flight
-//   against one process's 16, and the row would measure that cap;
+//   process listens until the outbox is empty (startup left out). Each event
+//   here is a pass of its own, so a registration may have up to
+//   --webhook-concurrency of its deliveries in flight at once (16 by
+//   default, counted over every process; only a pass's own events wait for
+//   one another), and this row has 96 registrations × 10 events: enough
+//   deliveries due at once that three processes' claims, not the
+//   registrations' limits, bound what is in flight;
 // - deliveries per second on embedded PGlite against PostgreSQL, 1 worker;
 // - passes created and signed through the HTTP API (POST …/passes, then
 //   GET …/pkpass) against buildPass + packPass alone on the same template,
@@ -23,21 +25,21 @@
 // PostgreSQL: PASSMINT_BENCH_POSTGRES (default postgres://postgres@127.0.0.1:5432);
 // a database is made for the run and dropped after it.
 
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { deflateSync } from 'node:zlib';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PASS_TYPE, template } from './lib/bench-template.js';
 import { bundleForNode } from './lib/bundle.js';
 import { median } from './lib/measure.js';
+import { makePki, noisePng, TEAM } from './lib/pki.js';
+import { withDatabase } from './lib/service.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const POSTGRES = process.env.PASSMINT_BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432';
-const TEAM = 'A93A5CM278';
 const REGISTRATIONS = 24;
 const EVENTS = 20;
 
@@ -49,113 +51,6 @@ async function load() {
   );
   const [server, pkpass, core] = await Promise.all(['server', 'pkpass', 'core'].map((name) => import(pathToFileURL(join(dir, `${name}.js`)).href)));
   return { server, pkpass, core, cli: join(dir, 'cli.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-function makePki(dir) {
-  const run = (...args) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  writeFileSync(
-    join(dir, 'ext.cnf'),
-    '[ca]\nbasicConstraints=critical,CA:true\nkeyUsage=critical,keyCertSign,cRLSign\n[pass]\nbasicConstraints=critical,CA:false\nkeyUsage=critical,digitalSignature\n',
-  );
-  for (const name of ['root', 'wwdr', 'pass']) run('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', `${name}.key`);
-  run(
-    'req',
-    '-x509',
-    '-new',
-    '-key',
-    'root.key',
-    '-subj',
-    '/CN=Bench Root',
-    '-days',
-    '3650',
-    '-addext',
-    'basicConstraints=critical,CA:true',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
-    '-out',
-    'root.pem',
-  );
-  run('req', '-new', '-key', 'wwdr.key', '-subj', '/O=Bench CA/OU=G4/CN=Bench WWDR', '-out', 'wwdr.csr');
-  run(
-    'x509',
-    '-req',
-    '-in',
-    'wwdr.csr',
-    '-CA',
-    'root.pem',
-    '-CAkey',
-    'root.key',
-    '-set_serial',
-    '2',
-    '-days',
-    '3000',
-    '-extfile',
-    'ext.cnf',
-    '-extensions',
-    'ca',
-    '-out',
-    'wwdr.pem',
-  );
-  run('req', '-new', '-key', 'pass.key', '-subj', `/UID=${PASS_TYPE}/CN=Pass Type ID: ${PASS_TYPE}/OU=${TEAM}/O=Bench/C=US`, '-out', 'pass.csr');
-  run(
-    'x509',
-    '-req',
-    '-in',
-    'pass.csr',
-    '-CA',
-    'wwdr.pem',
-    '-CAkey',
-    'wwdr.key',
-    '-set_serial',
-    '3',
-    '-days',
-    '365',
-    '-extfile',
-    'ext.cnf',
-    '-extensions',
-    'pass',
-    '-out',
-    'pass.pem',
-  );
-  const read = (name) => readFileSync(join(dir, name), 'utf8');
-  return { certificate: read('pass.pem'), privateKey: read('pass.key'), wwdr: read('wwdr.pem') };
-}
-
-/** A grey PNG (icon.png): IHDR, one IDAT, IEND. */
-function png(width, height) {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (bytes) => {
-    let c = 0xffffffff;
-    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type, data) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(data.length, 0);
-    head.write(type, 4, 'latin1');
-    const tail = Buffer.alloc(4);
-    tail.writeUInt32BE(crc(Buffer.concat([head.subarray(4), data])), 0);
-    return Buffer.concat([head, data, tail]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 0;
-  const rows = Buffer.alloc((width + 1) * height, 0x80);
-  for (let y = 0; y < height; y++) rows[y * (width + 1)] = 0;
-  return new Uint8Array(
-    Buffer.concat([
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-      chunk('IHDR', ihdr),
-      chunk('IDAT', deflateSync(rows)),
-      chunk('IEND', Buffer.alloc(0)),
-    ]),
-  );
 }
 
 /** A receiver that answers the handshake and 200 to events, after `latencyMs`. */
@@ -195,19 +90,8 @@ async function startReceiver() {
   };
 }
 
-async function withPostgresDatabase(run) {
-  const { default: pg } = await import('pg');
-  const name = `passmint_bench_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: `${POSTGRES}/postgres` });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  try {
-    return await run(`${POSTGRES}/${name}`);
-  } finally {
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
-}
+/** Runs `run(url)` on a database made for it on the PostgreSQL server of PASSMINT_BENCH_POSTGRES; dropped after. */
+const withPostgresDatabase = (run) => withDatabase(`${POSTGRES}/postgres`, 'passmint_bench', run);
 
 /** Fills the outbox: `registrations` verified webhooks, `events` passes (one pass.created each). */
 async function fill(setup, receiverUrl, registrations = REGISTRATIONS, events = EVENTS) {
@@ -366,8 +250,9 @@ export async function benchServer({ rounds = 5 } = {}) {
     });
 
     // --- a pass created and signed through the API vs buildPass + packPass --------
-    const signer = await pkpass.createPassSigner(makePki(dir));
-    const icon = png(29, 29);
+    const pki = makePki(dir);
+    const signer = await pkpass.createPassSigner({ certificate: pki.certPem, privateKey: pki.keyPem, wwdr: pki.wwdrPem });
+    const icon = noisePng(29, 29, false);
     const api = await withPostgresDatabase(async (databaseUrl) => {
       const service = await server.createServer({ databaseUrl, signer, workers: false, onError: quiet, publicUrl: 'https://passes.example.com' });
       const key = service.firstApiKey;

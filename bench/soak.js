@@ -24,7 +24,7 @@
 
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, createServer, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -32,7 +32,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PASS_TYPE, template } from './lib/bench-template.js';
 import { bundleForNode } from './lib/bundle.js';
 import { environment } from './load.js';
-import { makePki, noisePng, utf16Strings } from './pkpass.js';
+import { writePki, noisePng, utf16Strings } from './lib/pki.js';
+import { startReceiver as startBenchReceiver } from './lib/receiver.js';
+import { call, rssMiB, withDatabase as withScratchDatabase } from './lib/service.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const SAMPLE_MS = 10_000;
@@ -40,79 +42,9 @@ const ADDRESSES = 8;
 
 const valuesOf = (index) => ({ club: 'Chess', name: `Member ${index}`, level: index % 2 === 0 ? 'gold' : 'silver' });
 
-/** Resident memory of a process in MiB (Linux /proc), or `undefined`. */
-function rssMiB(pid) {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match === null ? undefined : Number((Number(match[1]) / 1024).toFixed(1));
-  } catch {
-    return undefined;
-  }
-}
+const startReceiver = () => startBenchReceiver();
 
-function call(agent, base, { method = 'GET', path, headers = {}, body }, localAddress = undefined) {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : Buffer.from(body);
-    const sent = httpRequest(
-      `${base}${path}`,
-      { method, agent, localAddress, headers: { ...headers, ...(payload === undefined ? {} : { 'content-length': payload.length }) } },
-      (answer) => {
-        const chunks = [];
-        answer.on('data', (chunk) => chunks.push(chunk));
-        answer.on('end', () => resolve({ status: answer.statusCode, body: Buffer.concat(chunks) }));
-        answer.on('error', reject);
-      },
-    );
-    sent.on('error', reject);
-    sent.end(payload);
-  });
-}
-
-async function startReceiver() {
-  let received = 0;
-  const server = createServer((incoming, outgoing) => {
-    const chunks = [];
-    incoming.on('data', (chunk) => chunks.push(chunk));
-    incoming.on('end', () => {
-      const event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      if (event.type === 'webhook.verify') {
-        outgoing.writeHead(200, { 'content-type': 'text/plain' });
-        outgoing.end(event.data.token);
-        return;
-      }
-      received++;
-      outgoing.writeHead(200, { 'content-length': 0 });
-      outgoing.end();
-    });
-  });
-  server.keepAliveTimeout = 65_000;
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    count: () => received,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(resolve);
-        server.closeAllConnections();
-      }),
-  };
-}
-
-async function withDatabase(adminUrl, run) {
-  const { default: pg } = await import('pg');
-  const name = `passmint_soak_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  try {
-    return await run(url.href);
-  } finally {
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
-}
+const withDatabase = (adminUrl, run) => withScratchDatabase(adminUrl, 'passmint_soak', run);
 
 /**
  * Runs the soak; resolves with what results.json stores under `soak`.
@@ -127,10 +59,7 @@ export async function soak(options = {}) {
   const receiver = await startReceiver();
   const started = performance.now();
   try {
-    const pki = makePki(dir);
-    writeFileSync(join(dir, 'pass.pem'), pki.certPem);
-    writeFileSync(join(dir, 'pass.key'), pki.keyPem);
-    writeFileSync(join(dir, 'wwdr.pem'), pki.wwdrPem);
+    writePki(dir);
     const run = async (databaseUrl) => {
       const logFile = join(dir, 'serve.log');
       const fd = openSync(logFile, 'w');

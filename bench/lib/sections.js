@@ -14,6 +14,7 @@ export const SECTIONS = {
   server: /^server:/,
   service: /^service:/,
   scale: /^scale:/,
+  import: /^import:/,
   sizes: /^size: (import|whole)/,
 };
 
