@@ -36,6 +36,7 @@ import { bundleForNode } from './lib/bundle.js';
 import { writePki, TEAM } from './lib/pki.js';
 import { mergeRows, storedRow } from './lib/sections.js';
 import { adminDatabaseUrl, call, percentile, rssMiB, serve, withDatabase } from './lib/service.js';
+import { environment } from './load.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const RSS_BUDGET_MIB = 300;
@@ -248,6 +249,7 @@ export async function benchImport(options = {}) {
             load: loads.length > 0 ? Math.max(...loads) : Number(load()),
           },
           search: { passes: rows + large, medianMs: percentile(searchTimes, 50) },
+          settings: { rows, large },
         };
       } finally {
         agent.destroy();
@@ -332,6 +334,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     const path = fileURLToPath(new URL('./results.json', import.meta.url));
     const results = JSON.parse(readFileSync(path, 'utf8'));
     results.rows = mergeRows(results.rows, rows.map(storedRow), ['import']);
+    // Where the rows came from (the docs table's line above them): this command, not the last `npm run bench`.
+    results.import = { command: 'node bench/import.js', date: new Date().toISOString(), environment: environment(), settings: measured.settings };
     writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
     const { writeFigures } = await import('../scripts/docs-figures.js');
     const rewritten = writeFigures();

@@ -439,10 +439,13 @@ if (want('console')) {
 }
 
 // --- Bulk imports: `node bench/import.js`'s rows, PostgreSQL needed --------
+let importFigures;
 if (want('import'))
   try {
     const { benchImport, importRows } = await import('./import.js');
-    rows.push(...importRows(await benchImport()));
+    const measured = await benchImport();
+    rows.push(...importRows(measured));
+    importFigures = { command: 'npm run bench (import section)', date: new Date().toISOString(), settings: measured.settings };
   } catch (error) {
     rows.push({
       name: `import: not measured (${error.message})`,
@@ -531,7 +534,7 @@ if (only.length === 0) {
   } catch {}
   writeFileSync(
     resultsPath,
-    `${JSON.stringify({ command: 'npm run bench', date: new Date().toISOString(), environment, seconds: Number(seconds.toFixed(1)), rows: stored, ...(loadFigures === undefined ? {} : { load: loadFigures }), ...(playground === undefined ? {} : { playground }), ...(scaling === undefined ? {} : { scaling }), ...(scaleFigures === undefined ? {} : { scale: scaleFigures }), ...(soak === undefined ? {} : { soak }) }, null, 2)}\n`,
+    `${JSON.stringify({ command: 'npm run bench', date: new Date().toISOString(), environment, seconds: Number(seconds.toFixed(1)), rows: stored, ...(loadFigures === undefined ? {} : { load: loadFigures }), ...(playground === undefined ? {} : { playground }), ...(scaling === undefined ? {} : { scaling }), ...(scaleFigures === undefined ? {} : { scale: scaleFigures }), ...(importFigures === undefined ? {} : { import: { ...importFigures, environment } }), ...(soak === undefined ? {} : { soak }) }, null, 2)}\n`,
   );
 } else if (writeSections) {
   const previous = JSON.parse(readFileSync(resultsPath, 'utf8'));
@@ -540,6 +543,7 @@ if (only.length === 0) {
     rows: mergeRows(previous.rows, stored, only),
     ...(loadFigures === undefined ? {} : { load: loadFigures }),
     ...(scaleFigures === undefined ? {} : { scale: scaleFigures }),
+    ...(importFigures === undefined ? {} : { import: { ...importFigures, environment } }),
   };
   writeFileSync(resultsPath, `${JSON.stringify(merged, null, 2)}\n`);
   console.log(`\nbench/results.json: the rows of ${only.join(', ')} replaced (run ${new Date().toISOString()}).`);

@@ -1,7 +1,7 @@
 // The figures in README.md and docs/*.md come from bench/results.json, never by hand:
 // every table between `<!-- figures:NAME -->` and `<!-- /figures:NAME -->` is
 // rewritten from the file. NAME is a section of `npm run bench` (render,
-// scaling, scan, hostile, webhooks, wallet, pkpass, server, service, sizes),
+// scaling, scan, hostile, webhooks, wallet, pkpass, server, service, scale, import, sizes),
 // `all` (every row), `load` (`npm run load`'s per-route figures), `scaling`
 // (`node bench/load.js --scale`: processes against one), or `bundle`
 // and `latency` (the playground's build sizes and keystroke latency, written
@@ -34,8 +34,10 @@ function ratioText(row) {
 function rowsTable(results, name) {
   const rows = name === 'all' ? results.rows : results.rows.filter((row) => SECTIONS[name].test(row.name));
   if (rows.length === 0) return `_No \`${name}\` rows in bench/results.json: run \`node bench/run.js ${name} --write\`._`;
+  // The import rows come from their own command (node bench/import.js, or npm run bench's section): results.import says which.
+  const source = name === 'import' && typeof results.import?.command === 'string' ? results.import : results;
   const lines = [
-    `\`${results.command}\`, ${day(results.date)}: ${results.environment}.`,
+    `\`${source.command}\`, ${day(source.date)}: ${source.environment}.`,
     '',
     '| measurement | passmint | baseline | ratio | target | result |',
     '|---|---|---|---|---|---|',
