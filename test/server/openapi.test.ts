@@ -271,6 +271,9 @@ describe('the OpenAPI document', () => {
     expect((await call('GET', `/v1/keys/${key.body.id}`)).status).toBe(200);
     expect((await call('DELETE', `/v1/keys/${key.body.id}`)).status).toBe(204);
     expect((await call('DELETE', `/v1/keys/${key.body.id}`)).status).toBe(404);
+    // The audit log of the changes above, and a bad filter.
+    expect((await call('GET', `/v1/audit?action=key.revoke&target=/v1/keys/${key.body.id}`)).body.items).toHaveLength(2);
+    expect((await call('GET', '/v1/audit?from=yesterday')).status).toBe(400);
 
     // Operations, Google, refusals.
     expect((await call('GET', '/healthz', { key: null })).status).toBe(200);
@@ -302,6 +305,7 @@ describe('the OpenAPI document', () => {
           'next' in get.responses['200'].content['application/json'].schema.properties,
       );
     expect(lists.map(([path]) => path).sort()).toEqual([
+      '/v1/audit',
       '/v1/events',
       '/v1/events/{id}',
       '/v1/jobs',

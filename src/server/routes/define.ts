@@ -5,6 +5,7 @@ import { compilePath, type PathParams, type PathPattern } from '../../http/path-
 import type { ApiKeyScope, Caller } from '../db/keys.js';
 import type { RouteCall, RouterRoute } from '../http/router.js';
 import type { Json } from './schemas.js';
+import { enforceTemplateAccess, type TemplateAccess, templateAccessOf } from './template-access.js';
 import type { Services } from './services.js';
 
 /** The methods the service's routes answer (HEAD is GET's, without the body). */
@@ -76,9 +77,16 @@ export interface RouteSpec<TPath extends string> extends Omit<RouteDocs, 'patter
    * (`'template.publish'`); `false` for a change not recorded (see
    * docs/audit.md). Without it, a POST, PUT or DELETE under `/v1/` is
    * recorded under a name made from its method and path
-   * (`POST /v1/webhooks/{id}/rotate` → `webhooks.rotate`). Reads never are.
+   * (`POST /v1/webhooks/{id}/secret` → `webhook.secret`). Reads never are.
    */
   readonly audit?: string | false;
+  /**
+   * What a key limited to templates reaches here (see `TemplateAccess`);
+   * by default read from the path — a template's, a pass's or a job's route
+   * is checked before the handler, any other route refuses such a key (403).
+   * `'filtered'`: a list whose handler narrows itself to `caller.templateIds`.
+   */
+  readonly templates?: 'filtered';
   readonly handler: (call: RouteCall<PathParams<TPath>, Caller>, services: Services) => Promise<Response>;
 }
 
@@ -92,6 +100,8 @@ export interface Route extends RouteDocs {
   readonly handler: RouterRoute<ApiKeyScope, Services, Caller>['handler'];
   /** The audit log's name for a call of this route, `undefined` when calls are not recorded. */
   readonly audit: string | undefined;
+  /** What a key limited to templates reaches here. */
+  readonly templates: TemplateAccess;
 }
 
 /**
@@ -110,7 +120,9 @@ export interface Route extends RouteDocs {
  * ```
  */
 export function defineRoute<const TPath extends string>(spec: RouteSpec<TPath>): Route {
-  const { path, handler, audit, ...docs } = spec;
+  const { path, handler, audit, templates: declared, ...docs } = spec;
+  const templates = declared ?? templateAccessOf(path);
+  const serve = handler as Route['handler'];
   return {
     ...docs,
     pattern: compilePath(path),
@@ -119,8 +131,13 @@ export function defineRoute<const TPath extends string>(spec: RouteSpec<TPath>):
     // A route whose handler checks access still learns who calls, when a key is given.
     identify: typeof spec.auth === 'object' ? spec.auth.scope : undefined,
     audit: audit === false ? undefined : (audit ?? auditActionOf(spec.method, path)),
+    templates,
     // The router gives exactly the pattern's names: the object PathParams<TPath> reads from the path's text.
-    handler: handler as Route['handler'],
+    // A key limited to templates is checked first (no extra step for any other caller).
+    handler: (call, services) =>
+      (call.caller?.templateIds ?? null) === null || templates === 'filtered'
+        ? serve(call, services)
+        : enforceTemplateAccess(templates, call.params, call.caller!, services.db).then(() => serve(call, services)),
   };
 }
 

@@ -10,6 +10,7 @@ import { badPage, bytesAnswer, jsonAnswer, paging, problemAnswer } from './docs.
 import { found } from './lookups.js';
 import { json } from './responses.js';
 import { page as pageOf, ref } from './schemas.js';
+import { mayUseTemplate } from './template-access.js';
 
 /**
  * A job as the API shows it.
@@ -62,13 +63,24 @@ export const jobRoutes: readonly Route[] = [
     method: 'GET',
     path: '/v1/jobs',
     auth: 'read',
+    // A key limited to templates sees only their jobs.
+    templates: 'filtered',
     summary: 'List jobs',
+    description: 'For a key limited to templates, only their jobs: a page may then hold fewer than `limit` (and none) while `next` goes on.',
     query: paging,
     responses: { 200: jsonAnswer(pageOf('Job'), 'A page of jobs, newest first unless read `after` a cursor.'), 400: badPage },
-    handler: async ({ url }, { db }) => {
+    handler: async ({ url, caller }, { db }) => {
       const query = readPage(url, 'before');
       const items = await listJobs(db, query);
-      return json(page(items, query, (item) => item.seq, jobResource));
+      if ((caller?.templateIds ?? null) === null) return json(page(items, query, (item) => item.seq, jobResource));
+      // The page as read (its cursor), shown only with the jobs of the key's templates.
+      const { next } = page(
+        items,
+        query,
+        (item) => item.seq,
+        () => undefined,
+      );
+      return json({ items: items.filter((item) => item.templateId !== null && mayUseTemplate(caller, item.templateId)).map(jobResource), next });
     },
   }),
   defineRoute({

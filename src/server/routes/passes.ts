@@ -19,6 +19,7 @@ import { readPassQuery, wantsCsv } from './pass-query.js';
 import { passLinks, passResource, passSummary } from './resources.js';
 import { json, noContent } from './responses.js';
 import { page as pageOf, ref } from './schemas.js';
+import { passTemplateFor } from './template-access.js';
 
 /** Passes: list, read, change values, the seed's passjson, the signed download, delete. */
 export const passRoutes: readonly Route[] = [
@@ -26,6 +27,8 @@ export const passRoutes: readonly Route[] = [
     method: 'GET',
     path: '/v1/passes',
     auth: 'read',
+    // A key limited to templates lists, searches and exports only their passes.
+    templates: 'filtered',
     summary: 'List, search or export passes',
     description:
       'Filters (all must hold): `templateId`, `serialNumber`, `updatedSince` (an ISO 8601 date-time), and `values.NAME=VALUE` (the exact value of placeholder NAME; several allowed). ' +
@@ -61,9 +64,12 @@ export const passRoutes: readonly Route[] = [
       ),
       404: problemAnswer('CSV of a template that does not exist (`template-not-found`).'),
     },
-    handler: async ({ request, url }, { context, db }) => {
+    handler: async ({ request, url, caller }, { context, db }) => {
       const csv = wantsCsv(request.headers.get('accept'));
-      const { filter, page: query, escapeFormulas } = readPassQuery(url, csv);
+      const asked = readPassQuery(url, csv);
+      const { page: query, escapeFormulas } = asked;
+      const templateId = passTemplateFor(caller, asked.filter.templateId);
+      const filter = templateId === undefined ? asked.filter : { ...asked.filter, templateId };
       const template = filter.templateId === undefined ? undefined : await store.findTemplate(db, filter.templateId);
       if (filter.templateId !== undefined && template !== undefined) {
         const placeholders = new Set(template.template.placeholder);

@@ -18,6 +18,7 @@ import { passLinks, passResource } from './resources.js';
 import { json, noContent } from './responses.js';
 import { object, page as pageOf, ref } from './schemas.js';
 import { templateAnswer } from './signing-warnings.js';
+import { limitedTemplates } from './template-access.js';
 
 /** Templates, their files, and passes made from them. */
 export const templateRoutes: readonly Route[] = [
@@ -25,12 +26,15 @@ export const templateRoutes: readonly Route[] = [
     method: 'GET',
     path: '/v1/templates',
     auth: 'read',
+    // A key limited to templates lists only those.
+    templates: 'filtered',
     summary: 'List templates',
     query: paging,
     responses: { 200: jsonAnswer(pageOf('Template'), 'A page of templates, oldest first unless read `before` a cursor.'), 400: badPage },
-    handler: async ({ url }, { db }) => {
+    handler: async ({ url, caller }, { db }) => {
       const query = readPage(url, 'after');
-      const items = await store.listTemplates(db, query);
+      const limited = caller?.templateIds ?? null;
+      const items = limited === null ? await store.listTemplates(db, query) : await limitedTemplates(limited, query, (id) => store.findTemplate(db, id));
       return json(
         page(
           items,
