@@ -13,6 +13,7 @@ import { png } from '../pkpass/helpers.js';
 import { makePki, PASS_TYPE_IDENTIFIER } from '../pkpass/pki.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { startService, type Service } from './harness.js';
+import { type Answer, openApiChecker, recordAnswers } from './openapi-check.js';
 import { eventually, startReceiver, type Receiver } from './receiver.js';
 
 const SERIAL = 'T-1';
@@ -27,6 +28,7 @@ for (const engine of ENGINES) {
     let templateId: number;
     let otherTemplateId: number;
     let pass: { webServiceURL: string; authenticationToken: string };
+    const answers: Answer[] = [];
 
     beforeAll(async () => {
       const apnsKeys = apnsPki();
@@ -36,7 +38,7 @@ for (const engine of ENGINES) {
       const signer = await createPassSigner({ certificate: pki.certPem, privateKey: pki.keyPem, wwdr: pki.wwdrPem });
       database = await engine.open();
       receiver = await startReceiver();
-      service = await startService(database, { apns, signer });
+      service = recordAnswers(await startService(database, { apns, signer }), answers);
       const template = (name: string) => ({
         name,
         formatVersion: 1,
@@ -248,6 +250,13 @@ for (const engine of ENGINES) {
         ['google-synced', 'Synced to Google Wallet', { ok: true }],
       ]);
       await database.db.query('delete from passmint_google_jobs where id = $1', [job!.id]);
+    });
+
+    test('every answer above validates against the OpenAPI document', async () => {
+      const check = await openApiChecker(service.url);
+      const checked = answers.filter((answer) => /\/v1\/(stats|passes\/[^/]+\/[^/]+\/timeline)/.test(answer.path));
+      expect(checked.length).toBeGreaterThan(10);
+      expect(checked.map(check).filter((problem) => problem !== undefined)).toEqual([]);
     });
 
     test('deleting a pass takes its devices out of the counts and its timeline with it', async () => {
