@@ -22,6 +22,7 @@ import {
 } from './certificate-kit.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { startService, type Service } from './harness.js';
+import { openApiChecker, recordAnswers, type Answer, type AnswerCheck } from './openapi-check.js';
 import { eventually } from './receiver.js';
 
 const DAY = 86_400_000;
@@ -33,6 +34,8 @@ for (const engine of ENGINES) {
     let standIn: StandIn;
     let first: PassIdentity;
     let second: PassIdentity;
+    let check: AnswerCheck;
+    const answers: Answer[] = [];
 
     beforeAll(async () => {
       [first, second] = await Promise.all([issuePass(FIRST_TYPE, FIRST_TEAM), issuePass(SECOND_TYPE, SECOND_TEAM)]);
@@ -46,6 +49,8 @@ for (const engine of ENGINES) {
         apnsFor: (identity) =>
           createApnsClient({ certificate: { cert: identity.certificatePem, key: identity.privateKeyPem }, origin: standIn.origin, ca: apns.caPem }),
       });
+      check = await openApiChecker(service.url);
+      service = recordAnswers(service, answers);
     });
 
     afterAll(async () => {
@@ -163,6 +168,11 @@ for (const engine of ENGINES) {
       expect((await service.call('POST', '/v1/certificates', ['x'])).body.code).toBe('invalid-body');
       expect((await service.call('POST', '/v1/certificates', { p12: '%%%' })).body.issues[0].path).toBe('/p12');
       expect((await service.call('GET', '/v1/certificates/nope')).status).toBe(404);
+    });
+
+    test('every answer above matches the OpenAPI document', () => {
+      expect(answers.filter((answer) => answer.path.startsWith('/v1/certificates')).length).toBeGreaterThan(10);
+      expect(answers.map(check).filter((problem) => problem !== undefined)).toEqual([]);
     });
   });
 }
