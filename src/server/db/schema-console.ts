@@ -131,6 +131,17 @@ export const CONSOLE_MIGRATIONS: readonly string[] = [
      where x.pt is not null and x.sn is not null
      order by x.seq;
 
+    -- Lock order, everywhere: the event counter (held by whoever adds events), a pass's wallets, its
+    -- template's totals, then the hourly rows; a pass's deletion takes the same order without the counter.
+    insert into passmint_template_stats as t (template_id, passes)
+    select v.template_id, count(*)
+      from new_rows e
+      cross join lateral (select passmint_event_data(e.body) as d) p
+      join passmint_passes v on v.pass_type_identifier = p.d ->> 'passTypeIdentifier' and v.serial_number = p.d ->> 'serialNumber'
+     where e.type = 'pass.created'
+     group by v.template_id order by v.template_id
+    on conflict (template_id) do update set passes = t.passes + excluded.passes;
+
     insert into passmint_stats_hourly as s (template_id, hour, passes_made, downloads)
     select v.template_id, date_trunc('hour', e.created_at, 'UTC'),
            count(*) filter (where e.type = 'pass.created'), count(*) filter (where e.type = 'pass.downloaded')
@@ -197,39 +208,31 @@ export const CONSOLE_MIGRATIONS: readonly string[] = [
   create trigger passmint_console_events after insert on passmint_events
     referencing new table as new_rows for each statement execute function passmint_console_events();
 
-  -- Passes per template, as passes are made and deleted. A deleted pass's holders leave the devices count
-  -- (its registrations go with it, without events), and its timeline goes.
+  -- A deleted pass: out of its template's passes, its holders out of the devices count (its registrations go
+  -- with it, without events), its timeline gone. (Passes made are counted from their pass.created events.)
   create function passmint_console_passes() returns trigger language plpgsql as $$
   begin
-    if TG_OP = 'INSERT' then
-      insert into passmint_template_stats as t (template_id, passes)
-      select template_id, count(*) from new_rows group by template_id order by template_id
-      on conflict (template_id) do update set passes = t.passes + excluded.passes;
-      return null;
-    end if;
-    insert into passmint_template_stats as t (template_id, passes)
-    select template_id, -count(*) from old_rows group by template_id order by template_id
-    on conflict (template_id) do update set passes = t.passes + excluded.passes;
+    delete from passmint_timeline t using old_rows o where t.pass_type_identifier = o.pass_type_identifier and t.serial_number = o.serial_number;
     with gone as (
       delete from passmint_pass_wallets w using old_rows o
        where w.pass_type_identifier = o.pass_type_identifier and w.serial_number = o.serial_number
       returning o.template_id, w.wallet, w.holders),
-    sums as (
+    held as (
       select template_id, coalesce(sum(holders) filter (where wallet = 'apple'), 0) as a, coalesce(sum(holders) filter (where wallet = 'google'), 0) as g
-        from gone group by template_id having sum(holders) > 0),
+        from gone group by template_id),
+    counted as (
+      select o.template_id, count(*) as n, coalesce(max(h.a), 0) as a, coalesce(max(h.g), 0) as g
+        from old_rows o left join held h on h.template_id = o.template_id group by o.template_id),
     totals as (
-      update passmint_template_stats t set devices_apple = t.devices_apple - s.a, devices_google = t.devices_google - s.g
-        from sums s where t.template_id = s.template_id
-      returning t.template_id, t.devices_apple, t.devices_google)
+      update passmint_template_stats t set passes = t.passes - c.n, devices_apple = t.devices_apple - c.a, devices_google = t.devices_google - c.g
+        from (select * from counted order by template_id) c where t.template_id = c.template_id
+      returning t.template_id, t.devices_apple, t.devices_google, c.a + c.g > 0 as changed)
     insert into passmint_stats_hourly as s (template_id, hour, devices_apple, devices_google)
-    select template_id, date_trunc('hour', now(), 'UTC'), devices_apple, devices_google from totals order by template_id
+    select template_id, date_trunc('hour', now(), 'UTC'), devices_apple, devices_google from totals where changed order by template_id
     on conflict (template_id, hour) do update set devices_apple = excluded.devices_apple, devices_google = excluded.devices_google;
-    delete from passmint_timeline t using old_rows o where t.pass_type_identifier = o.pass_type_identifier and t.serial_number = o.serial_number;
     return null;
   end
   $$;
-  create trigger passmint_console_passes_insert after insert on passmint_passes
-    referencing new table as new_rows for each statement execute function passmint_console_passes();
   create trigger passmint_console_passes_delete after delete on passmint_passes
     referencing old table as old_rows for each statement execute function passmint_console_passes();
 
