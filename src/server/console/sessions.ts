@@ -10,11 +10,11 @@ import { originOf } from '../http/origin.js';
 import { sameSecret } from '../http/same-secret.js';
 
 /** The session cookie's name. */
-export const SESSION_COOKIE = 'passmint_session';
+const SESSION_COOKIE = 'passmint_session';
 /** The header that carries the session's CSRF token on a request that changes something. */
-export const CSRF_HEADER = 'x-csrf-token';
+const CSRF_HEADER = 'x-csrf-token';
 /** A session ends after this long without a request. */
-export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
+const SESSION_IDLE_MS: number = 12 * 60 * 60 * 1000;
 // The last use is written at most this often per session: a request costs one read otherwise.
 const TOUCH_EVERY_MS = 60 * 1000;
 
