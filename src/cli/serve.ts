@@ -317,7 +317,7 @@ async function runService(args: readonly string[], io: CliIo): Promise<ExitCode>
   }
   io.stdout(
     signer === undefined
-      ? 'Passes are not signed: start with --cert, --key and --wwdr to serve .pkpass downloads.\n'
+      ? 'Passes are not signed until a certificate is uploaded (POST /v1/certificates) or given at start (--cert, --key and --wwdr).\n'
       : `Signing as ${signer.passTypeIdentifier} (team ${signer.teamIdentifier})${apnsEnvironment === undefined ? '' : `; pushing updates through APNs (${apnsEnvironment})`}.\n`,
   );
 

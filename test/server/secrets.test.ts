@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { createServer, type PassmintServer, type ServerOptions } from '../../src/server/create-server.js';
 import { migrate } from '../../src/server/db/schema.js';
+import type { LogEntry } from '../../src/server/http/log.js';
 import { openPglite } from '../../src/server/db/pglite.js';
 import { openPostgres } from '../../src/server/db/postgres.js';
 import { captureIo } from '../cli/io.js';
@@ -236,3 +237,28 @@ for (const engine of ['pglite', 'postgres'] as const) {
     });
   });
 }
+
+describe('the secret key by default', () => {
+  test('a PGlite folder without one gets its own (0600), said once in the log; it opens the secrets at the next start', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'passmint-folder-key-'));
+    try {
+      const log: LogEntry[] = [];
+      let server = await createServer({ dataDir, log: (entry) => log.push(entry), onError: () => undefined });
+      await server.close();
+      const path = join(dataDir, 'passmint-secret.key');
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      expect(log.filter((entry) => entry.type === 'secret-key').map((entry) => entry['message'])).toEqual([
+        expect.stringContaining(`Made a secret key in ${path} (0600)`),
+      ]);
+      server = await createServer({ dataDir, log: (entry) => log.push(entry), onError: () => undefined });
+      await server.close();
+      expect(log.filter((entry) => entry.type === 'secret-key')).toHaveLength(1);
+      // Another key for the same folder: refused.
+      await expect(createServer({ dataDir, secretKey: randomBytes(32), onError: () => undefined })).rejects.toThrow(
+        /not the one this database's secrets are sealed under/,
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
