@@ -147,6 +147,32 @@ describe.each(ENGINES)('the audit log ($name)', (engine) => {
     expect(await newest()).toMatchObject({ action: 'template.delete', target: `/v1/templates/${other.body.id}`, status: 204 });
   });
 
+  test('a console session: recorded under its key, via session', async () => {
+    const made = await service.call('POST', '/v1/keys', { name: 'console user', scopes: ['admin'] });
+    const signIn = await fetch(`${service.url}/console/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key: made.body.key }),
+    });
+    expect(signIn.status).toBe(201);
+    const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const { csrfToken } = (await signIn.json()) as { csrfToken: string };
+    const changed = await fetch(`${service.url}/v1/templates`, {
+      method: 'POST',
+      headers: { cookie, 'x-csrf-token': csrfToken, origin: service.url, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...TEMPLATE, name: 'By console' }),
+    });
+    expect(changed.status).toBe(201);
+    const { id } = (await changed.json()) as { id: number };
+    expect(await newest()).toMatchObject({
+      actor: { id: made.body.id, name: 'console user' },
+      via: 'session',
+      action: 'template.create',
+      target: `/v1/templates/${id}`,
+      status: 201,
+    });
+  });
+
   test('a JSON log line for each entry, never a secret or a key', async () => {
     const audit = log.filter((entry) => entry.type === 'audit');
     const all = await entries();
