@@ -184,7 +184,7 @@ describe.each(ENGINES)('the audit log ($name)', (engine) => {
       seq: last.seq,
       actor: last.actor.id,
       actorName: last.actor.name,
-      via: 'key',
+      via: last.via,
       address: last.address,
       action: last.action,
       target: last.target,
