@@ -197,6 +197,17 @@ for (const engine of ENGINES) {
       expect((await withCookie(cookie, '/console/session')).status).toBe(401);
     });
 
+    test('a key holds its 50 latest sessions: the 51st sign-in ends the one used longest ago', async () => {
+      const { key } = await newKey(['read']);
+      const first = await signIn(key);
+      clock += 60_000;
+      const cookies: string[] = [];
+      for (let n = 0; n < 50; n++) cookies.push((await signIn(key)).cookie);
+      expect((await withCookie(first.cookie, '/console/session')).status).toBe(401);
+      expect((await withCookie(cookies[0]!, '/console/session')).status).toBe(200);
+      expect((await withCookie(cookies[49]!, '/console/session')).status).toBe(200);
+    });
+
     test('the console: its page at /console and every page path, its hashed files cached for good, security headers on all', async () => {
       for (const path of ['/console', '/console/', '/console/passes', '/console/passes/pass.com.example/M-1']) {
         const page = await fetch(`${service.url}${path}`);

@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ServiceProblem } from '../../http/problem.js';
 import { type ApiKeyChecker, type ApiKeyScope, type Caller, grants, type KeyCheck } from '../db/keys.js';
-import { deleteIdleSessions, deleteSession, findSession, insertSession, touchSession } from '../db/sessions.js';
+import { deleteIdleSessions, deleteSession, findSession, insertSession, touchSession, trimSessionsOfKey } from '../db/sessions.js';
 import type { SqlDatabase } from '../db/sql.js';
 import { originOf } from '../http/origin.js';
 import { sameSecret } from '../http/same-secret.js';
@@ -15,6 +15,8 @@ const SESSION_COOKIE = 'passmint_session';
 const CSRF_HEADER = 'x-csrf-token';
 /** A session ends after this long without a request. */
 const SESSION_IDLE_MS: number = 12 * 60 * 60 * 1000;
+// Sessions one key may hold; signing in past it ends the one used longest ago.
+const SESSIONS_PER_KEY = 50;
 // The last use is written at most this often per session: a request costs one read otherwise.
 const TOUCH_EVERY_MS = 60 * 1000;
 
@@ -164,6 +166,8 @@ export function createConsoleSessions(options: ConsoleSessionOptions): ConsoleSe
       // Sessions idle too long go as new ones come (a few at a time, from the index on the last use).
       await deleteIdleSessions(db, new Date(at - SESSION_IDLE_MS), 100);
       await insertSession(db, { tokenHash: hashOf(token), keyHash: hashOf(key), csrfToken, now: new Date(at) });
+      // A key signed in over and over holds its latest sessions only.
+      await trimSessionsOfKey(db, hashOf(key), SESSIONS_PER_KEY);
       const { ok: _, via: __, ...caller } = keyCheck;
       return { session: { tokenHash: hashOf(token), csrfToken, caller }, cookie: cookieOf(request, token, false) };
     },

@@ -103,6 +103,18 @@ export async function deleteSession(sql: SqlQueryable, tokenHash: string): Promi
 }
 
 /**
+ * Keeps a key's `keep` most recently used sessions and deletes the others
+ * (read from the index on the key: at most the key's sessions).
+ */
+export async function trimSessionsOfKey(sql: SqlQueryable, keyHash: string, keep: number): Promise<void> {
+  await sql.query(
+    `delete from passmint_console_sessions where key_hash = $1 and token_hash not in (
+       select token_hash from passmint_console_sessions where key_hash = $1 order by last_seen_at desc limit $2)`,
+    [keyHash, keep],
+  );
+}
+
+/**
  * Deletes at most `limit` sessions idle since before `cutoff` (read from the
  * index on the last use); resolves to how many went.
  */
