@@ -170,6 +170,13 @@ for (const engine of ENGINES) {
         body: JSON.stringify(templateBody('read')),
       });
       expect([change.status, (await change.json()).code]).toEqual([403, 'insufficient-scope']);
+      // A key limited to templates: its session says which (as GET /v1/keys does), and is limited the same way.
+      const template = await service.call('POST', '/v1/templates', templateBody('limited'));
+      const limited = await service.call('POST', '/v1/keys', { name: 'limited', scopes: ['read'], templateIds: [template.body.id] });
+      const session = await signIn(limited.body.key);
+      expect(session.body.key).toEqual({ id: limited.body.id, name: 'limited', scopes: ['read'], templateIds: [template.body.id] });
+      const listed = await withCookie(session.cookie, '/v1/templates');
+      expect((await listed.json()).items.map((item: { id: number }) => item.id)).toEqual([template.body.id]);
     });
 
     test('revoking the key ends its sessions at once', async () => {

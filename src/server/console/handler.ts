@@ -120,7 +120,9 @@ export function createConsoleHandler(options: ConsoleHandlerOptions): (request: 
 /** A session as the console reads it: its CSRF token and the key it acts as (never the key itself). */
 function sessionAnswer(session: LiveSession, status: number, headers: Record<string, string>): Response {
   const { id, name, scopes, templateIds } = session.caller;
-  return new Response(JSON.stringify({ csrfToken: session.csrfToken, key: { id, name, scopes, templateIds } }), {
+  // Template ids as numbers, as GET /v1/keys shows them.
+  const key = { id, name, scopes, templateIds: templateIds === null ? null : templateIds.map(Number) };
+  return new Response(JSON.stringify({ csrfToken: session.csrfToken, key }), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   });
