@@ -45,7 +45,7 @@ export function Chart({ title, times, series, testId }: { title: string; times: 
       <div class="chart-canvas" ref={host} aria-hidden="true" />
       <details class="chart-table">
         <summary>The numbers</summary>
-        <div class="table-scroll">
+        <div class="table-scroll" tabIndex={0} role="region" aria-label="The numbers">
           <table data-testid={`${testId}-table`}>
             <caption class="visually-hidden">{title}</caption>
             <thead>

@@ -1,7 +1,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { call, getJson } from '../lib/api.js';
-import { ErrorNote } from './Notes.js';
+import { ErrorNote, TableScroll } from './Notes.js';
 
 /** A job as `GET /v1/jobs/{id}` gives it. */
 export interface Job {
@@ -87,36 +87,38 @@ export function JobProgress({ jobId, label }: { jobId: string; label: string }):
         </p>
       ) : null}
       {failures === undefined || failures.length === 0 ? null : (
-        <table data-testid="failed-rows">
-          <caption>Failed rows{job !== undefined && job.failed > failures.length ? ` (first ${failures.length} of ${job.failed})` : ''}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Row</th>
-              <th scope="col">Serial number</th>
-              <th scope="col">Problem</th>
-            </tr>
-          </thead>
-          <tbody>
-            {failures.map((failure) => (
-              <tr key={failure.row}>
-                <td>{failure.row}</td>
-                <td class="wrap">{failure.serialNumber ?? '—'}</td>
-                <td class="wrap">
-                  {failure.problem?.detail ?? failure.problem?.code ?? 'failed'}
-                  {(failure.problem?.issues ?? []).length === 0 ? null : (
-                    <ul>
-                      {(failure.problem?.issues ?? []).map((issue, index) => (
-                        <li key={index}>
-                          {issue.path === undefined ? null : <code>{issue.path}</code>} {issue.message}
-                        </li>
-                      ))}
-                    </ul>
-                  )}
-                </td>
+        <TableScroll label="Failed rows">
+          <table data-testid="failed-rows">
+            <caption>Failed rows{job !== undefined && job.failed > failures.length ? ` (first ${failures.length} of ${job.failed})` : ''}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Row</th>
+                <th scope="col">Serial number</th>
+                <th scope="col">Problem</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {failures.map((failure) => (
+                <tr key={failure.row}>
+                  <td>{failure.row}</td>
+                  <td class="wrap">{failure.serialNumber ?? '—'}</td>
+                  <td class="wrap">
+                    {failure.problem?.detail ?? failure.problem?.code ?? 'failed'}
+                    {(failure.problem?.issues ?? []).length === 0 ? null : (
+                      <ul>
+                        {(failure.problem?.issues ?? []).map((issue, index) => (
+                          <li key={index}>
+                            {issue.path === undefined ? null : <code>{issue.path}</code>} {issue.message}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       <ErrorNote error={error} />
     </div>

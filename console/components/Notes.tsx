@@ -45,3 +45,12 @@ export function When({ at }: { at: string | null | undefined }): JSX.Element {
   const date = new Date(at);
   return <time dateTime={at}>{Number.isNaN(date.getTime()) ? at : date.toLocaleString()}</time>;
 }
+
+/** A wide table in a box that scrolls sideways on a phone, reachable by keyboard (a focusable, named region). */
+export function TableScroll({ label, children }: { label: string; children: JSX.Element }): JSX.Element {
+  return (
+    <div class="table-scroll" tabIndex={0} role="region" aria-label={label}>
+      {children}
+    </div>
+  );
+}

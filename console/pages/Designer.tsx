@@ -15,7 +15,10 @@ import { can } from '../lib/session.js';
 import { templateImages } from '../lib/service-images.js';
 import type { Template } from '../lib/templates.js';
 import { useLoad } from '../lib/use-load.js';
+import { adoptCodeMirrorStyles } from '../lib/adopted-styles.js';
 import { JobProgress } from '../components/JobProgress.js';
+
+adoptCodeMirrorStyles();
 
 /** The stored template without its id, as the editor shows it. */
 function editorText(template: Template): string {
@@ -25,28 +28,40 @@ function editorText(template: Template): string {
 
 interface Version {
   readonly version: number;
-  readonly created?: string;
-  readonly name?: string;
+  readonly created: string;
+  readonly filesChanged?: boolean;
+  readonly passes?: number;
+}
+
+interface Versions {
+  readonly version: number;
+  readonly versions: readonly Version[];
+  readonly unversioned?: number;
 }
 
 function Versions({ id, round }: { id: number; round: number }): JSX.Element {
-  const { data, error } = useLoad(() => getJson<{ items: Version[] }>(`/v1/templates/${id}/versions`), [id, round]);
+  const { data, error } = useLoad(() => getJson<Versions>(`/v1/templates/${id}/versions`), [id, round]);
   return (
     <section class="panel" aria-labelledby="versions-title">
       <h2 id="versions-title">Versions</h2>
       <ErrorNote error={error} what="Template versions" />
-      {data === undefined ? null : data.items.length === 0 ? (
+      {data === undefined ? null : data.versions.length === 0 ? (
         <p class="note">No versions yet.</p>
       ) : (
         <ol class="plain" data-testid="template-versions">
-          {data.items.map((version) => (
+          {data.versions.map((version) => (
             <li key={version.version}>
               Version {version.version}
-              {version.name === undefined ? null : <> — {version.name}</>} <When at={version.created} />
+              {version.version === data.version ? ' (current)' : ''}, <When at={version.created} />
+              {version.filesChanged === true ? ', images changed' : ''}
+              {typeof version.passes === 'number' ? ` — ${version.passes} pass${version.passes === 1 ? '' : 'es'} at it` : ''}
             </li>
           ))}
         </ol>
       )}
+      {typeof data?.unversioned === 'number' && data.unversioned > 0 ? (
+        <p class="note">{data.unversioned} passes were made before versions were kept.</p>
+      ) : null}
     </section>
   );
 }
@@ -55,6 +70,8 @@ interface DryRun {
   readonly passes?: number;
   readonly changed?: number;
   readonly unchanged?: number;
+  readonly failed?: number;
+  readonly estimated?: boolean;
   readonly example?: { serialNumber: string; before: unknown; after: unknown } | null;
   readonly [member: string]: unknown;
 }
@@ -96,7 +113,9 @@ function Publish({ id, onPublished }: { id: number; onPublished: () => void }): 
         <div data-testid="publish-dry-run">
           <p>
             <strong>{count ?? 0}</strong> pass{count === 1 ? '' : 'es'} would change
-            {typeof dry.unchanged === 'number' ? `, ${dry.unchanged} would stay as they are` : ''}.
+            {typeof dry.unchanged === 'number' ? `, ${dry.unchanged} would stay as they are` : ''}
+            {typeof dry.failed === 'number' && dry.failed > 0 ? `, ${dry.failed} no longer render and would keep their version` : ''}
+            {dry.estimated === true ? ' (estimated from the oldest passes)' : ''}.
           </p>
           {dry.example === undefined || dry.example === null ? null : (
             <PassDiff serial={dry.example.serialNumber} before={dry.example.before} after={dry.example.after} />
@@ -186,7 +205,7 @@ export function DesignerPage({ id }: { id: string }): JSX.Element {
             </section>
           </div>
           <Versions id={template.id} round={round} />
-          {admin ? <Publish id={template.id} onPublished={() => setRound((n) => n + 1)} /> : null}
+          {can('passes') ? <Publish id={template.id} onPublished={() => setRound((n) => n + 1)} /> : null}
         </>
       )}
     </>

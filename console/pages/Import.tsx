@@ -108,7 +108,7 @@ export function ImportPage(): JSX.Element {
               No column for: {missing.join(', ')}
             </p>
           )}
-          <div class="table-scroll">
+          <div class="table-scroll" tabIndex={0} role="region" aria-label="The first rows">
             <table data-testid="import-preview">
               <thead>
                 <tr>

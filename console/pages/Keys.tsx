@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import { ErrorNote, Loading, When } from '../components/Notes.js';
+import { ErrorNote, Loading, When, TableScroll } from '../components/Notes.js';
 import { getJson } from '../lib/api.js';
 import { can, type Scope, session } from '../lib/session.js';
 import { useLoad } from '../lib/use-load.js';
@@ -98,38 +98,40 @@ export function KeysPage(): JSX.Element {
       {loading && data === undefined ? <Loading /> : null}
       <ErrorNote error={error ?? revokeError} />
       {data === undefined ? null : (
-        <table data-testid="keys">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Starts with</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.items.map((key) => (
-              <tr key={key.id}>
-                <td class="wrap">{key.name}</td>
-                <td>{key.scopes.join(', ')}</td>
-                <td>
-                  <code>{key.prefix}</code>
-                </td>
-                <td>
-                  <When at={key.lastUsed} />
-                </td>
-                <td>
-                  <button type="button" onClick={() => revoke(key)} aria-label={`Revoke ${key.name}`}>
-                    Revoke
-                  </button>
-                </td>
+        <TableScroll label="Keys">
+          <table data-testid="keys">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Starts with</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {data.items.map((key) => (
+                <tr key={key.id}>
+                  <td class="wrap">{key.name}</td>
+                  <td>{key.scopes.join(', ')}</td>
+                  <td>
+                    <code>{key.prefix}</code>
+                  </td>
+                  <td>
+                    <When at={key.lastUsed} />
+                  </td>
+                  <td>
+                    <button type="button" onClick={() => revoke(key)} aria-label={`Revoke ${key.name}`}>
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </>
   );

@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import { ErrorNote, Loading, When } from '../components/Notes.js';
+import { ErrorNote, Loading, TableScroll, When } from '../components/Notes.js';
 import { TemplatePicker } from '../components/TemplatePicker.js';
 import { getJson, type Page } from '../lib/api.js';
 import { can } from '../lib/session.js';
@@ -54,30 +54,32 @@ function History({ templateId, round }: { templateId: number; round: number }): 
       {data === undefined ? null : data.items.length === 0 ? (
         <p class="note">No message sent with this template yet.</p>
       ) : (
-        <table data-testid="message-history">
-          <thead>
-            <tr>
-              <th scope="col">Sent</th>
-              <th scope="col">Message</th>
-              <th scope="col">Passes</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.items.map((message) => (
-              <tr key={message.id}>
-                <td>
-                  <When at={message.created} />
-                </td>
-                <td class="wrap">
-                  <strong>{message.header}</strong> {message.body}
-                </td>
-                <td>{message.passes ?? '—'}</td>
-                <td>{message.job?.state ?? '—'}</td>
+        <TableScroll label="Sent messages">
+          <table data-testid="message-history">
+            <thead>
+              <tr>
+                <th scope="col">Sent</th>
+                <th scope="col">Message</th>
+                <th scope="col">Passes</th>
+                <th scope="col">State</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {data.items.map((message) => (
+                <tr key={message.id}>
+                  <td>
+                    <When at={message.created} />
+                  </td>
+                  <td class="wrap">
+                    <strong>{message.header}</strong> {message.body}
+                  </td>
+                  <td>{message.passes ?? '—'}</td>
+                  <td>{message.job?.state ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </section>
   );

@@ -1,5 +1,5 @@
 import type { JSX } from 'preact';
-import { ErrorNote, Loading, When } from '../components/Notes.js';
+import { ErrorNote, Loading, TableScroll, When } from '../components/Notes.js';
 import { getJson } from '../lib/api.js';
 import { Link } from '../lib/router.js';
 import { useLoad } from '../lib/use-load.js';
@@ -45,34 +45,36 @@ export function OverviewPage(): JSX.Element {
         <div class="cards">
           <section class="card" aria-labelledby="ov-wallets">
             <h2 id="ov-wallets">In wallets</h2>
-            <table data-testid="overview-wallets">
-              <caption class="visually-hidden">Passes added and removed, per wallet</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Period</th>
-                  <th scope="col">Added (Apple)</th>
-                  <th scope="col">Added (Google)</th>
-                  <th scope="col">Removed (Apple)</th>
-                  <th scope="col">Removed (Google)</th>
-                </tr>
-              </thead>
-              <tbody>
-                {(
-                  [
-                    ['Today', data.today],
-                    ['This week', data.week],
-                  ] as const
-                ).map(([label, period]) => (
-                  <tr key={label}>
-                    <th scope="row">{label}</th>
-                    <td>{n(period?.added?.apple)}</td>
-                    <td>{n(period?.added?.google)}</td>
-                    <td>{n(period?.removed?.apple)}</td>
-                    <td>{n(period?.removed?.google)}</td>
+            <TableScroll label="Added and removed">
+              <table data-testid="overview-wallets">
+                <caption class="visually-hidden">Passes added and removed, per wallet</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Period</th>
+                    <th scope="col">Added (Apple)</th>
+                    <th scope="col">Added (Google)</th>
+                    <th scope="col">Removed (Apple)</th>
+                    <th scope="col">Removed (Google)</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {(
+                    [
+                      ['Today', data.today],
+                      ['This week', data.week],
+                    ] as const
+                  ).map(([label, period]) => (
+                    <tr key={label}>
+                      <th scope="row">{label}</th>
+                      <td>{n(period?.added?.apple)}</td>
+                      <td>{n(period?.added?.google)}</td>
+                      <td>{n(period?.removed?.apple)}</td>
+                      <td>{n(period?.removed?.google)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
           </section>
           <section class="card" aria-labelledby="ov-templates">
             <h2 id="ov-templates">Passes per template</h2>

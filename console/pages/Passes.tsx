@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import { ErrorNote, Loading, When } from '../components/Notes.js';
+import { ErrorNote, Loading, When, TableScroll } from '../components/Notes.js';
 import { Pager } from '../components/Pager.js';
 import { TemplatePicker } from '../components/TemplatePicker.js';
 import { getJson, type Page } from '../lib/api.js';
@@ -93,31 +93,33 @@ export function PassesPage(): JSX.Element {
           No pass matches.
         </p>
       ) : (
-        <table data-testid="passes">
-          <thead>
-            <tr>
-              <th scope="col">Serial number</th>
-              <th scope="col">Template</th>
-              <th scope="col">Version</th>
-              <th scope="col">Updated</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.items.map((pass) => (
-              <tr key={`${pass.passTypeIdentifier}/${pass.serialNumber}`}>
-                <td class="wrap">
-                  <Link to={`/passes/${encodeURIComponent(pass.passTypeIdentifier)}/${encodeURIComponent(pass.serialNumber)}`}>{pass.serialNumber}</Link>
-                  {pass.state === undefined || pass.state === 'active' ? null : <span class="badge">{pass.state}</span>}
-                </td>
-                <td class="wrap">{byName.get(pass.templateId) ?? `#${pass.templateId}`}</td>
-                <td>{pass.version}</td>
-                <td>
-                  <When at={pass.updated} />
-                </td>
+        <TableScroll label="Passes">
+          <table data-testid="passes">
+            <thead>
+              <tr>
+                <th scope="col">Serial number</th>
+                <th scope="col">Template</th>
+                <th scope="col">Version</th>
+                <th scope="col">Updated</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {data.items.map((pass) => (
+                <tr key={`${pass.passTypeIdentifier}/${pass.serialNumber}`}>
+                  <td class="wrap">
+                    <Link to={`/passes/${encodeURIComponent(pass.passTypeIdentifier)}/${encodeURIComponent(pass.serialNumber)}`}>{pass.serialNumber}</Link>
+                    {pass.state === undefined || pass.state === 'active' ? null : <span class="badge">{pass.state}</span>}
+                  </td>
+                  <td class="wrap">{byName.get(pass.templateId) ?? `#${pass.templateId}`}</td>
+                  <td>{pass.version}</td>
+                  <td>
+                    <When at={pass.updated} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       {data === undefined ? null : (
         <Pager cursors={search.after} next={data.next} onPage={(cursors) => navigate(addressOf({ ...search, after: [...cursors] }))} />

@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import { ErrorNote, Loading } from '../components/Notes.js';
+import { ErrorNote, Loading, TableScroll } from '../components/Notes.js';
 import { Pager } from '../components/Pager.js';
 import { getJson, type Page } from '../lib/api.js';
 import { Link, navigate } from '../lib/router.js';
@@ -58,30 +58,32 @@ export function TemplatesPage(): JSX.Element {
       {data === undefined ? null : data.items.length === 0 ? (
         <p class="note">No templates yet.</p>
       ) : (
-        <table data-testid="templates">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Id</th>
-              <th scope="col">Pass type</th>
-              <th scope="col">Placeholders</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.items.map((template) => (
-              <tr key={template.id}>
-                <td>
-                  <Link to={`/templates/${template.id}`}>{template.name}</Link>
-                </td>
-                <td>{template.id}</td>
-                <td class="wrap">
-                  <code>{template.passType}</code>
-                </td>
-                <td class="wrap">{(template.placeholder ?? []).join(', ')}</td>
+        <TableScroll label="Templates">
+          <table data-testid="templates">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Id</th>
+                <th scope="col">Pass type</th>
+                <th scope="col">Placeholders</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {data.items.map((template) => (
+                <tr key={template.id}>
+                  <td>
+                    <Link to={`/templates/${template.id}`}>{template.name}</Link>
+                  </td>
+                  <td>{template.id}</td>
+                  <td class="wrap">
+                    <code>{template.passType}</code>
+                  </td>
+                  <td class="wrap">{(template.placeholder ?? []).join(', ')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       {data === undefined ? null : <Pager cursors={cursors} next={data.next} onPage={setCursors} />}
     </>
