@@ -11,7 +11,7 @@ import { ServiceProblem, problemResponse } from '../http/problem.js';
 import { createRouter, type RouteSeen } from './http/router.js';
 import type { Metrics } from './metrics.js';
 import { createActivityBatch, walletFetchOf } from './console/activity.js';
-import { createConsoleHandler, isConsolePath } from './console/handler.js';
+import { consoleRoute, createConsoleHandler, isConsolePath } from './console/handler.js';
 import { createConsoleSessions } from './console/sessions.js';
 import { DEFAULT_CONSOLE_DIR } from './console/static.js';
 import { API_ROUTES } from './routes/api.js';
@@ -114,7 +114,10 @@ export function createServiceHandler(
         if (problem !== undefined) return problemAnswer(problem, head);
         return response.status === 500 && walletOutage.has(request) ? problemAnswer(databaseUnavailable(), head) : response;
       }
-      if (isConsolePath(path)) return await consoleHandler(request);
+      if (isConsolePath(path)) {
+        seen.route = consoleRoute(path);
+        return await consoleHandler(request);
+      }
       const response = await api(request, seen);
       return head && response.body !== null ? new Response(null, { status: response.status, headers: response.headers }) : response;
     } catch (error) {
@@ -133,7 +136,8 @@ export function createServiceHandler(
     const seen: RouteSeen<Caller> = {};
     places.set(request, { seen, requestId });
     let response = await answer(request, seen);
-    await trail.record(request, seen, response, requestId);
+    const recording = trail.record(request, seen, response, requestId);
+    if (recording !== undefined) await recording;
     const ms = Math.round((performance.now() - started) * 10) / 10;
     const route = routeTemplate(pathOf(request.url), seen.route);
     context.metrics.request(request.method, route, response.status, ms);

@@ -241,6 +241,11 @@ for (const engine of ENGINES) {
       }
       const post = await fetch(`${service.url}/console/passes`, { method: 'POST' });
       expect(post.status).toBe(405);
+      // Counted by route, never by path (pages are as many as the paths anyone sends).
+      const metrics = await (await fetch(`${service.url}/metrics`, { headers: { authorization: `Bearer ${service.key}` } })).text();
+      expect(metrics).toContain('route="/console/{page}"');
+      expect(metrics).toContain('route="/console/assets/{path}"');
+      expect(metrics).not.toContain('pass.com.example/M-1');
     });
 
     test('unbuilt: /console answers 404 console-not-built; on https the cookie is Secure', async () => {

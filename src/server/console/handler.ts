@@ -19,6 +19,12 @@ export function isConsolePath(path: string): boolean {
   return path === '/console' || path.startsWith('/console/');
 }
 
+/** The route a console path counts under in the metrics and the log (never the path itself: pages are many). */
+export function consoleRoute(path: string): string {
+  if (path === '/console/session') return path;
+  return path.startsWith('/console/assets/') ? '/console/assets/{path}' : '/console/{page}';
+}
+
 /** Options of {@link createConsoleHandler}. */
 export interface ConsoleHandlerOptions {
   readonly sessions: ConsoleSessions;
