@@ -65,14 +65,19 @@ export async function prepareSecrets(db: SqlDatabase, box: SecretBox | undefined
       }
       return;
     }
-    if (check === undefined) {
-      await tx.query('insert into passmint_secret_key_check (id, key_id, check_value) values (1, $1, $2) on conflict (id) do nothing', [
-        box.keyId,
-        box.seal(CHECK_TEXT, CHECK_PURPOSE),
-      ]);
-    } else if (check.key_id !== box.keyId || !opens(box, check.check_value)) {
+    // The first key wins; a process that started at the same moment with another key reads the winner's and is refused.
+    const held =
+      check ??
+      (
+        await tx.query<{ key_id: string; check_value: string }>(
+          `insert into passmint_secret_key_check (id, key_id, check_value) values (1, $1, $2)
+           on conflict (id) do update set id = passmint_secret_key_check.id returning key_id, check_value`,
+          [box.keyId, box.seal(CHECK_TEXT, CHECK_PURPOSE)],
+        )
+      )[0]!;
+    if (held.key_id !== box.keyId || !opens(box, held.check_value)) {
       throw new SecretKeyError(
-        `The secret key given (${box.keyId}) is not the one this database's secrets are sealed under (${check.key_id}): start with that key, or rotate to a new one with \`passmint serve secrets rotate\`.`,
+        `The secret key given (${box.keyId}) is not the one this database's secrets are sealed under (${held.key_id}): start with that key, or rotate to a new one with \`passmint serve secrets rotate\`.`,
       );
     }
     const clear = await tx.query<{ id: string; secret: string }>(`select id, secret from passmint_webhooks where secret not like 'pm1:%' for update`);
