@@ -1,7 +1,8 @@
 // The audit log: every change made through the API recorded from the route's declaration (its
 // `audit` action), and `GET /v1/audit` to read it. Nothing changes or deletes an entry through the API.
 import { ServiceProblem } from '../../http/problem.js';
-import { type AuditFilter, type AuditRecord, listAudit, recordAudit } from '../db/audit.js';
+import { type AuditFilter, type AuditInput, type AuditRecord, listAudit, recordAudit } from '../db/audit.js';
+import { isDatabaseUnavailable } from '../db/database-errors.js';
 import type { Caller } from '../db/keys.js';
 import type { SqlDatabase } from '../db/sql.js';
 import type { LogSink } from '../http/log.js';
@@ -133,8 +134,12 @@ function targetOf(route: Route, params: Readonly<Record<string, string>>, respon
  * them: see {@link createAuditTrail}.
  */
 export interface AuditTrail {
-  /** Records the call when its route is audited and a key or session was accepted; never rejects (a failure goes to `onError`). */
-  record(request: Request, seen: RouteSeen<Caller>, response: Response, requestId: string): Promise<void>;
+  /**
+   * Records the call when its route is audited and a key or session was
+   * accepted for it (`undefined` at once otherwise: nothing to wait for);
+   * never rejects (a failure goes to `onError`).
+   */
+  record(request: Request, seen: RouteSeen<Caller>, response: Response, requestId: string): Promise<void> | undefined;
 }
 
 /**
@@ -143,11 +148,13 @@ export interface AuditTrail {
  * route opts out) and an API key or console session was accepted for it —
  * with the key, how it came, the client's address, the action, the target,
  * the status and the problem's code — in the database, awaited before the
- * answer goes, and as an `audit` log line.
+ * answer goes, and as an `audit` log line. While the database cannot be
+ * reached the log line is still written (with `seq: null`), and the outage
+ * is not reported as an error each time (the request's own answer says it).
  *
  * @example
  * ```ts
- * const trail = createAuditTrail({ db, addressOf: (request) => guard.addressOf(request), onError: console.error });
+ * const trail = createAuditTrail({ db, routes: API_ROUTES, addressOf: (request) => guard.addressOf(request), onError: console.error });
  * await trail.record(request, seen, response, requestId);
  * ```
  */
@@ -159,41 +166,47 @@ export function createAuditTrail(options: {
   readonly onError: (error: unknown) => void;
 }): AuditTrail {
   const audited = new Map<object, Route>(options.routes.filter((route) => route.audit !== undefined).map((route) => [route, route]));
+
+  const write = async (request: Request, seen: RouteSeen<Caller>, route: Route, caller: Caller, response: Response, requestId: string): Promise<void> => {
+    const entry: AuditInput = {
+      actorId: caller.id,
+      actorName: caller.name,
+      via: caller.via,
+      address: options.addressOf(request) ?? null,
+      action: route.audit!,
+      target: targetOf(route, seen.params ?? {}, response),
+      status: response.status,
+      problem: await problemCodeOf(response),
+      requestId,
+    };
+    let stored: AuditRecord | undefined;
+    try {
+      stored = await recordAudit(options.db, entry);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) options.onError(error);
+    }
+    options.log?.({
+      time: (stored?.time ?? new Date()).toISOString(),
+      type: 'audit',
+      seq: stored?.seq ?? null,
+      actor: entry.actorId,
+      actorName: entry.actorName,
+      via: entry.via,
+      address: entry.address,
+      action: entry.action,
+      target: entry.target,
+      status: entry.status,
+      problem: entry.problem,
+      requestId,
+    });
+  };
+
   return {
-    async record(request, seen, response, requestId) {
+    record(request, seen, response, requestId) {
       const route = seen.matched === undefined ? undefined : audited.get(seen.matched);
       const caller = seen.caller;
-      if (route === undefined || caller === undefined || route.audit === undefined) return;
-      try {
-        const problem = await problemCodeOf(response);
-        const entry = await recordAudit(options.db, {
-          actorId: caller.id,
-          actorName: caller.name,
-          via: caller.via,
-          address: options.addressOf(request) ?? null,
-          action: route.audit,
-          target: targetOf(route, seen.params ?? {}, response),
-          status: response.status,
-          problem,
-          requestId,
-        });
-        options.log?.({
-          time: entry.time.toISOString(),
-          type: 'audit',
-          seq: entry.seq,
-          actor: entry.actorId,
-          actorName: entry.actorName,
-          via: entry.via,
-          address: entry.address,
-          action: entry.action,
-          target: entry.target,
-          status: entry.status,
-          problem: entry.problem,
-          requestId,
-        });
-      } catch (error) {
-        options.onError(error);
-      }
+      if (route === undefined || caller === undefined) return undefined;
+      return write(request, seen, route, caller, response, requestId).catch(options.onError);
     },
   };
 }
