@@ -15,7 +15,13 @@ export interface ShareCard {
   /** The pass's `pass.strings` in the page's language (labels and values that are keys). */
   readonly strings: Readonly<Record<string, string>> | undefined;
   /** Addresses of the template's images at the service (`logo`, `strip`, `thumbnail`), when it has them. */
-  readonly images: { readonly logo?: string | undefined; readonly strip?: string | undefined; readonly thumbnail?: string | undefined };
+  readonly images: {
+    readonly logo?: string | undefined;
+    readonly strip?: string | undefined;
+    readonly thumbnail?: string | undefined;
+    /** The pass's icon: the page's favicon. */
+    readonly icon?: string | undefined;
+  };
 }
 
 /** What a page shows. */
@@ -150,7 +156,11 @@ function card(entry: ShareCard, index: number, input: SharePageInput): string {
     entry.state === 'active' ? '' : `<p class="state" role="status">${escapeHtml(entry.state === 'voided' ? input.words.voided : input.words.expired)}</p>`;
   return `<section class="card c${index}${entry.state === 'active' ? '' : ' ended'}" aria-label="${escapeHtml(clip(pass.description))}">
 <div class="top">${logo}<span class="logotext">${escapeHtml(logoText)}</span>${fields(structure.headerFields, 'header', strings, language)}</div>
-${strip}<div class="main">${fields(structure.primaryFields, 'primary', strings, language)}${thumbnail}</div>
+${
+  strip === ''
+    ? `<div class="main">${fields(structure.primaryFields, 'primary', strings, language)}${thumbnail}</div>`
+    : `<div class="stripbox">${strip}<div class="main over">${fields(structure.primaryFields, 'primary', strings, language)}</div></div>`
+}
 ${fields(structure.secondaryFields, 'secondary', strings, language)}${fields(structure.auxiliaryFields, 'auxiliary', strings, language)}
 </section>${state}`;
 }
@@ -165,7 +175,9 @@ h1{font-size:1.25rem;margin:0;overflow-wrap:anywhere}
 .top{display:flex;align-items:center;gap:8px;min-height:40px}
 .logo{max-height:40px;max-width:140px}
 .logotext{flex:1;font-weight:600}
-.strip{display:block;width:calc(100% + 24px);margin:8px -12px}
+.stripbox{position:relative;margin:8px -12px}
+.strip{display:block;width:100%}
+.over{position:absolute;left:12px;right:12px;bottom:8px}
 .main{display:flex;justify-content:space-between;gap:8px}
 .thumb{max-width:80px;max-height:80px}
 dl{margin:8px 0 0;display:flex;flex-wrap:wrap;gap:4px 16px}
@@ -234,6 +246,7 @@ export function renderSharePage(input: SharePageInput): SharePage {
 <meta name="robots" content="noindex">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
+${first.images.icon === undefined ? '' : `<link rel="icon" href="${escapeHtml(first.images.icon)}">`}
 ${og}
 <style>${css}</style>
 </head>

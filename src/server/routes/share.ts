@@ -136,6 +136,7 @@ async function sharePage(request: Request, id: string, shared: Shared, context: 
               logo: imageAddress(found, record.templateId, 'logo'),
               strip: imageAddress(found, record.templateId, 'strip'),
               thumbnail: imageAddress(found, record.templateId, 'thumbnail'),
+              icon: imageAddress(found, record.templateId, 'icon'),
             },
     });
   }
