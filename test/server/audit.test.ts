@@ -8,9 +8,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runServeKeys } from '../../src/cli/serve-keys.js';
 import { createApiKey, revokeApiKey } from '../../src/server/db/keys.js';
 import { openPglite } from '../../src/server/db/pglite.js';
+import type { SqlDatabase } from '../../src/server/db/sql.js';
 import type { LogEntry } from '../../src/server/http/log.js';
 import { createRetention } from '../../src/server/queue/retention.js';
 import { API_ROUTES } from '../../src/server/routes/api.js';
+import { createAuditTrail } from '../../src/server/routes/audit.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { startService, type Service } from './harness.js';
 import { startReceiver, type Receiver } from './receiver.js';
@@ -317,4 +319,56 @@ describe.each(ENGINES)('passmint serve keys in the audit log ($name)', (engine) 
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('the audit trail while the database is away', () => {
+  test('the log line is still written (seq null), and the outage is not reported as an error; another failure is', async () => {
+    let failure: Error = Object.assign(new Error('Connection terminated unexpectedly'), { code: '08006' });
+    const db = {
+      engine: 'postgres',
+      async query() {
+        throw failure;
+      },
+    } as unknown as SqlDatabase;
+    const lines: LogEntry[] = [];
+    const errors: unknown[] = [];
+    const route = API_ROUTES.find((candidate) => candidate.method === 'POST' && candidate.pattern.path === '/v1/templates')!;
+    const trail = createAuditTrail({
+      db,
+      routes: API_ROUTES,
+      addressOf: () => '203.0.113.7',
+      log: (entry) => lines.push(entry),
+      onError: (error) => errors.push(error),
+    });
+    const caller = { ok: true, id: 'k1', name: 'deploy', scopes: ['admin'], templateIds: null, via: 'key' } as const;
+    const request = new Request('http://x/v1/templates', { method: 'POST' });
+    const answer = Response.json(
+      { type: 'about:blank', status: 503, code: 'database-unavailable' },
+      { status: 503, headers: { 'content-type': 'application/problem+json' } },
+    );
+    await trail.record(request, { matched: route, params: {}, caller }, answer, 'r-1');
+    expect(lines).toEqual([
+      expect.objectContaining({
+        type: 'audit',
+        seq: null,
+        actor: 'k1',
+        actorName: 'deploy',
+        address: '203.0.113.7',
+        action: 'template.create',
+        target: '/v1/templates',
+        status: 503,
+        problem: 'database-unavailable',
+        requestId: 'r-1',
+      }),
+    ]);
+    expect(errors).toEqual([]);
+    // A read is never recorded: nothing to wait for.
+    const read = API_ROUTES.find((candidate) => candidate.method === 'GET' && candidate.pattern.path === '/v1/templates')!;
+    expect(trail.record(request, { matched: read, params: {}, caller }, new Response(), 'r-2')).toBeUndefined();
+    // A statement the database refused is an error.
+    failure = Object.assign(new Error('relation "passmint_audit" does not exist'), { code: '42P01' });
+    await trail.record(request, { matched: route, params: {}, caller }, new Response(null, { status: 201 }), 'r-3');
+    expect(errors).toEqual([failure]);
+    expect(lines).toHaveLength(2);
+  });
 });
