@@ -45,7 +45,7 @@ const SPEED_TARGET = 0.5;
 const BARE_BATCH = 500;
 
 /** The CSV of `count` records for the bench template (club, name, level); names `PREFIX-n`, every tenth quoted with a comma. */
-export function importCsv(count, prefix) {
+function importCsv(count, prefix) {
   const lines = ['club,name,level'];
   for (let n = 1; n <= count; n++) lines.push(n % 10 === 0 ? `Chess,"${prefix}-${n}, Jr.",gold` : `Chess,${prefix}-${n},${n % 2 === 0 ? 'gold' : 'silver'}`);
   return Buffer.from(`${lines.join('\r\n')}\r\n`);
