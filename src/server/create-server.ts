@@ -28,7 +28,7 @@ import { createPublishRunner } from './queue/publish.js';
 import { createJobWorker } from './queue/jobs.js';
 import { migrate } from './db/schema.js';
 import { createSecretBox, readSecretKey, type SecretBox } from './db/secret-box.js';
-import { folderSecretKey, openWebhookSecret, prepareSecrets } from './db/secrets.js';
+import { folderSecretKey, prepareSecrets, webhookSecretOpener } from './db/secrets.js';
 import { openGoogleCredentials } from './db/secret-google.js';
 import { createSignerRegistry, createTopicPusher, type ApnsIdentity, type IdentityPusher } from './build/signers.js';
 import { watchCertificateExpiry } from './queue/certificate-expiry.js';
@@ -203,7 +203,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
   const box = secretBox;
   const deliveries = createDeliveryWorker(
     db,
-    { ...delivery, onAttempt: observeDeliveries(metrics, options.log, delivery.onAttempt), openSecret: (stored) => openWebhookSecret(box, stored) },
+    { ...delivery, onAttempt: observeDeliveries(metrics, options.log, delivery.onAttempt), openSecret: webhookSecretOpener(box) },
     onError,
   );
   const signers = createSignerRegistry({ db, box, fixed: options.signer, fixedApns: options.signerPem });

@@ -62,8 +62,6 @@ export interface SignerRegistry {
   signerFor(passTypeIdentifier: string): Promise<PassSigner | undefined>;
   /** The team written into passes of a pass type, from the copy in memory (`undefined`: the issuer's). */
   teamFor(passTypeIdentifier: string): string | undefined;
-  /** Whether a pass type has a signer (for a template's warning). */
-  has(passTypeIdentifier: string): Promise<boolean>;
   /** The APNs identity of a topic (pass type), or `undefined`. */
   apnsIdentity(topic: string): Promise<ApnsIdentity | undefined>;
   /** Every pass type's certificate and its expiry (uploaded ones, then the start one when no upload covers its pass type). */
@@ -177,9 +175,6 @@ export function createSignerRegistry(options: SignerRegistryOptions): SignerRegi
       // The copy in memory, refreshed in the background when it is due.
       if (now() - checkedAt >= CHECK_MS) void current().catch(() => undefined);
       return byPassType.get(passTypeIdentifier)?.teamIdentifier ?? (fixed?.passTypeIdentifier === passTypeIdentifier ? fixed.teamIdentifier : undefined);
-    },
-    async has(passTypeIdentifier) {
-      return (await current()).has(passTypeIdentifier) || fixed?.passTypeIdentifier === passTypeIdentifier;
     },
     async apnsIdentity(topic) {
       const record = (await current()).get(topic);

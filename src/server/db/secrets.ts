@@ -150,6 +150,30 @@ export function openWebhookSecret(box: SecretBox | undefined, stored: string): s
 }
 
 /**
+ * {@link openWebhookSecret} with the last 1,000 secrets opened kept in
+ * memory (by their sealed text): a delivery costs a map look-up, not two
+ * AES-GCM decryptions (about 10 µs).
+ *
+ * @example
+ * ```ts
+ * const openSecret = webhookSecretOpener(box);
+ * const secret = openSecret(row.secret);
+ * ```
+ */
+export function webhookSecretOpener(box: SecretBox | undefined): (stored: string) => string {
+  const opened = new Map<string, string>();
+  return (stored) => {
+    let secret = opened.get(stored);
+    if (secret === undefined) {
+      secret = openWebhookSecret(box, stored);
+      if (opened.size >= 1000) opened.delete(opened.keys().next().value!);
+      opened.set(stored, secret);
+    }
+    return secret;
+  };
+}
+
+/**
  * A webhook secret as it is stored: sealed under the secret key, or in clear
  * when the service has none (PostgreSQL without `PASSMINT_SECRET_KEY`; the
  * start then says so).
