@@ -84,6 +84,8 @@ for (const engine of ENGINES) {
       expect((await expiring()).filter((data) => data.passTypeIdentifier === passType).map((data) => data.thresholdDays)).toEqual([1]);
 
       expect((await fetch(made.body.links.pkpass)).status).toBe(200);
+      // The other process signs with the certificate uploaded to the first one, without a restart (within a second).
+      await eventually(async () => (await services[1]!.call('GET', `/v1/passes/${passType}/E-1/pkpass`)).status === 200, 5000, 'the other process to sign');
       // The certificate's end passes (a condition on the clock, not a pause of a guessed length).
       await eventually(() => Date.now() > brief.notAfter.getTime(), 15_000, 'the certificate to expire');
       const download = await fetch(made.body.links.pkpass);
