@@ -46,7 +46,6 @@ export const SERVE_OPTIONS: OptionTable = {
   wwdr: { type: 'string' },
   ...PASSPHRASE_OPTIONS,
   apns: { type: 'string' },
-  'secret-key': { type: 'string' },
   'secret-key-file': { type: 'string' },
   ...GOOGLE_SERVE_OPTIONS,
   'team-id': { type: 'string' },
@@ -386,11 +385,14 @@ function readSigningFiles(
   };
 }
 
-/** The secret key from --secret-key-file, or PASSMINT_SECRET_KEY (`--secret-key`); `undefined` for the default. */
+/**
+ * The secret key from --secret-key-file, or PASSMINT_SECRET_KEY (an environment variable only: never an
+ * argument, which the process list shows); `undefined` for the default.
+ */
 function readSecretKeyOption(parsed: ParsedCommandLine, io: CliIo): Uint8Array | undefined {
   const file = stringOption(parsed, 'secret-key-file');
-  const text = file === undefined ? stringOption(parsed, 'secret-key') : new TextDecoder().decode(readInput(io, file, 'the secret key'));
-  if (text === undefined) return undefined;
+  const text = file === undefined ? io.env['PASSMINT_SECRET_KEY'] : new TextDecoder().decode(readInput(io, file, 'the secret key'));
+  if (text === undefined || text === '') return undefined;
   try {
     return readSecretKey(text);
   } catch (error) {
