@@ -257,6 +257,12 @@ describe('the secret key by default', () => {
       await expect(createServer({ dataDir, secretKey: randomBytes(32), onError: () => undefined })).rejects.toThrow(
         /not the one this database's secrets are sealed under/,
       );
+      // …and by the command, saying what to do.
+      const capture = captureIo(dataDir, { PASSMINT_SECRET_KEY: randomBytes(32).toString('base64') });
+      expect(await run(['serve', '--data', dataDir, '--port', '0'], capture.io)).toBe(1);
+      expect(capture.stderr()).toMatch(
+        /^passmint serve: The secret key given \(\S+\) is not the one this database's secrets are sealed under \(\S+\): start with that key/,
+      );
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
