@@ -18,8 +18,9 @@
 //   idle (before the large import) and for the whole large import: p99 during
 //   over p99 idle, at most 3×.
 // - Search at the large size: GET /v1/passes?templateId=…&values.name=… for a
-//   record of the import (timed; the plan of its statement is in
-//   `node bench/scale.js`'s output).
+//   record of the import, timed, and its statement explained (EXPLAIN
+//   (ANALYZE, BUFFERS)) as the database stands right after the import; the
+//   same search on a database analyzed is in `node bench/scale.js`'s output.
 //
 // Written into bench/results.json as rows `import: …` (the `import` section
 // of `npm run bench`). The machine's load average is printed with each figure.
@@ -35,7 +36,7 @@ import { PASS_TYPE, template } from './lib/bench-template.js';
 import { bundleForNode } from './lib/bundle.js';
 import { writePki, TEAM } from './lib/pki.js';
 import { mergeRows, storedRow } from './lib/sections.js';
-import { adminDatabaseUrl, call, percentile, rssMiB, serve, withDatabase } from './lib/service.js';
+import { adminDatabaseUrl, call, explain, percentile, queryable, rssMiB, serve, withDatabase } from './lib/service.js';
 import { environment } from './load.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -157,8 +158,9 @@ export async function benchImport(options = {}) {
   const { rows = 100_000, large = 1_000_000, log = () => undefined } = options;
   const dir = mkdtempSync(join(tmpdir(), 'passmint-import-'));
   const bundleDir = `${root}node_modules/.cache/passmint-import-${process.pid}`;
-  await bundleForNode({ cli: join(root, 'src/cli/main.ts'), core: join(root, 'src/index.ts') }, bundleDir);
+  await bundleForNode({ cli: join(root, 'src/cli/main.ts'), core: join(root, 'src/index.ts'), statements: join(root, 'bench/lib/scale-entry.js') }, bundleDir);
   const core = await import(pathToFileURL(join(bundleDir, 'core.js')).href);
+  const statements = await import(pathToFileURL(join(bundleDir, 'statements.js')).href);
   const { parse } = await import('csv-parse');
   try {
     writePki(dir);
@@ -224,7 +226,8 @@ export async function benchImport(options = {}) {
         );
 
         // Search by value among the large import's passes.
-        const searchPath = `/v1/passes?templateId=${templateId}&values.name=L-${Math.floor(large * 0.77) + 1}`;
+        const value = `L-${Math.floor(large * 0.77) + 1}`;
+        const searchPath = `/v1/passes?templateId=${templateId}&values.name=${value}`;
         const searchTimes = [];
         for (let index = 0; index < 21; index++) {
           const at = performance.now();
@@ -235,6 +238,20 @@ export async function benchImport(options = {}) {
         }
         searchTimes.sort((a, b) => a - b);
         log(`search by value at ${(rows + large).toLocaleString('en')} passes: median ${percentile(searchTimes, 50).toFixed(2)} ms`);
+        // Its statement (the repository's own), explained as it runs now, right after the import.
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        const noted = [];
+        await statements.listPasses(queryable(client, noted), { limit: 50, direction: 'after', cursor: undefined }, { templateId, values: [['name', value]] });
+        const [plan] = await explain(client, noted);
+        const [analyzed] = (
+          await client.query(
+            `select last_analyze, last_autoanalyze, n_mod_since_analyze::float8 as changed from pg_stat_user_tables where relname = 'passmint_passes'`,
+          )
+        ).rows;
+        await client.end();
+        const statistics = `the passes table last analyzed ${analyzed.last_autoanalyze?.toISOString() ?? analyzed.last_analyze?.toISOString() ?? 'never'}, ${analyzed.changed.toLocaleString('en')} rows changed since`;
+        log(`the search's plan (${statistics}):\n${plan.statement}\n${plan.plan}`);
         return {
           speed,
           large: {
@@ -248,7 +265,7 @@ export async function benchImport(options = {}) {
             busyCount: busy.length,
             load: loads.length > 0 ? Math.max(...loads) : Number(load()),
           },
-          search: { passes: rows + large, medianMs: percentile(searchTimes, 50) },
+          search: { passes: rows + large, medianMs: percentile(searchTimes, 50), statistics, plan: plan.plan },
           settings: { rows, large },
         };
       } finally {
@@ -335,7 +352,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     const results = JSON.parse(readFileSync(path, 'utf8'));
     results.rows = mergeRows(results.rows, rows.map(storedRow), ['import']);
     // Where the rows came from (the docs table's line above them): this command, not the last `npm run bench`.
-    results.import = { command: 'node bench/import.js', date: new Date().toISOString(), environment: environment(), settings: measured.settings };
+    results.import = {
+      command: 'node bench/import.js',
+      date: new Date().toISOString(),
+      environment: environment(),
+      settings: measured.settings,
+      search: { statistics: measured.search.statistics, plan: measured.search.plan },
+    };
     writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
     const { writeFigures } = await import('../scripts/docs-figures.js');
     const rewritten = writeFigures();

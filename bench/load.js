@@ -2,7 +2,7 @@
 // baselines measured in the same run (bench/baselines/bare-service.js:
 // node:http + pg + node:crypto, no passmint), on the same database.
 //
-//   node bench/load.js [--clients 16] [--seconds 3] [--rounds 3] [--pglite] [--no-write] [--profile DIR]
+//   node bench/load.js [--clients 16] [--seconds 3] [--rounds 3] [--pglite] [--no-write] [--profile DIR] [--functions]
 //                      [--routes create,update,download,storm,template,deliveries] [--source DIR] [--processes 1]
 //
 // --source DIR: run the service built from DIR/src (another checkout, a change to try) instead of this tree's.
@@ -14,6 +14,7 @@
 // per request of the service's processes, PostgreSQL and the clients, and what follows on paper.
 //
 // --profile DIR: both servers run with --cpu-prof, their profiles written to DIR when they stop.
+// --functions: PostgreSQL times its PL/pgSQL functions (the triggers) on the run's database; printed at the end.
 //
 // PostgreSQL: DATABASE_URL or PASSMINT_BENCH_POSTGRES (default
 // postgres://postgres@127.0.0.1:5432); a throwaway database is made for the
@@ -163,6 +164,17 @@ const clientCpuMs = () => {
 
 const withDatabase = (adminUrl, run) => withScratchDatabase(adminUrl, 'passmint_load', run);
 
+/** One statement on a connection of its own; its rows. */
+async function sqlOnce(pg, databaseUrl, text) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
 // --- The clients -------------------------------------------------------------------
 
 /**
@@ -252,7 +264,7 @@ const ROUTES = [
 /**
  * Runs the load test; resolves with the bench rows and the per-route figures.
  *
- * @param {{ clients?: number, seconds?: number, rounds?: number, pglite?: boolean, profile?: string, routes?: string[], source?: string, processes?: number, log?: (line: string) => void }} [options]
+ * @param {{ clients?: number, seconds?: number, rounds?: number, pglite?: boolean, profile?: string, functions?: boolean, routes?: string[], source?: string, processes?: number, log?: (line: string) => void }} [options]
  */
 export async function benchService(options = {}) {
   const { clients = 16, seconds = 3, rounds = 3, pglite = false, processes = 1, log = () => undefined } = options;
@@ -287,6 +299,9 @@ export async function benchService(options = {}) {
       ...extra,
     ];
     const run = async (databaseUrl, pg) => {
+      // --functions: PostgreSQL times each PL/pgSQL function (the triggers) on this database's connections.
+      if (options.functions === true && databaseUrl !== undefined)
+        await sqlOnce(pg, databaseUrl, `alter database ${new URL(databaseUrl).pathname.slice(1)} set track_functions = 'pl'`);
       const profile = options.profile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.profile];
       const database = databaseUrl === undefined ? ['--data', join(dir, 'pglite')] : ['--database-url', databaseUrl];
       // The routes run against `passmint serve` as deployed (its defaults); the deliveries against a
@@ -329,6 +344,19 @@ export async function benchService(options = {}) {
         });
       } finally {
         await Promise.all([serve.stop(), ...more.map((other) => other.stop()), bare?.stop()]);
+        if (options.functions === true && databaseUrl !== undefined) {
+          // The statistics reach the view when a backend ends or goes idle: read after the service stopped.
+          const rows = await sqlOnce(
+            pg,
+            databaseUrl,
+            `select funcname, calls::float8 as calls, total_time, self_time from pg_stat_user_functions order by total_time desc limit 12`,
+          );
+          log('PostgreSQL functions (track_functions = pl), the whole run:');
+          for (const row of rows)
+            log(
+              `  ${row.funcname}: ${row.calls.toLocaleString('en')} calls, ${row.total_time.toFixed(0)} ms (self ${row.self_time.toFixed(0)} ms), ${((row.total_time / row.calls) * 1000).toFixed(1)} µs a call`,
+            );
+        }
       }
     };
     const adminUrl = process.env.DATABASE_URL ?? `${process.env.PASSMINT_BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432'}/postgres`;
@@ -799,6 +827,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     rounds: option('rounds', 3),
     pglite: args.includes('--pglite'),
     ...(args.includes('--profile') ? { profile: args[args.indexOf('--profile') + 1] } : {}),
+    functions: args.includes('--functions'),
     ...(args.includes('--routes') ? { routes: args[args.indexOf('--routes') + 1].split(',') } : scale ? { routes: ['create', 'download', 'template'] } : {}),
     ...(args.includes('--source') ? { source: args[args.indexOf('--source') + 1] } : {}),
     processes: option('processes', scale ? 2 : 1),
