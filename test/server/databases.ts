@@ -3,6 +3,10 @@
 // trust auth; PASSMINT_TEST_POSTGRES to point elsewhere). Each PostgreSQL
 // database is made for one test and dropped after it, so test files running
 // in parallel never share tables.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { migrate } from '../../src/server/db/schema.js';
 import { openPglite } from '../../src/server/db/pglite.js';
@@ -46,8 +50,9 @@ export const ENGINES: readonly { readonly name: 'pglite' | 'postgres'; open(opti
   {
     name: 'pglite',
     async open(options = {}) {
-      const db = await openPglite();
-      if (options.migrate !== false) await migrate(db);
+      const migrated = options.migrate !== false;
+      const db = await openPglite(migrated ? { loadDataDir: await migratedPglite() } : {});
+      if (migrated) await migrate(db);
       return { db, url: undefined, dispose: () => db.close() };
     },
   },
@@ -68,3 +73,44 @@ export const ENGINES: readonly { readonly name: 'pglite' | 'postgres'; open(opti
     },
   },
 ];
+
+/**
+ * A new in-memory PGlite runs PostgreSQL's initdb (3–5 s on a busy 2-core machine) and migrating it takes
+ * another second; hundreds of tests open one. So every migrated PGlite of a run starts from the same dump
+ * (PGlite's dumpDataDir, loaded by `openPglite({ loadDataDir })` in about a second) of a database made and
+ * migrated once: written under the run's folder (test/global-setup.ts) by the first worker that needs it,
+ * named after the schema's source so a changed migration makes a new one. `ENGINES.pglite.open` still
+ * runs `migrate`, which finds nothing to do. Outside `vitest run` (no folder) the dump is made per process.
+ */
+let template: Promise<Blob> | undefined;
+function migratedPglite(): Promise<Blob> {
+  template ??= (async () => {
+    const folder = process.env['PASSMINT_TEST_CACHE'];
+    const db = fileURLToPath(new URL('../../src/server/db/', import.meta.url));
+    const schemas = readdirSync(db).filter((name) => name.startsWith('schema'));
+    const hash = createHash('sha256');
+    for (const name of schemas.sort()) hash.update(name).update(readFileSync(join(db, name)));
+    const file = folder === undefined ? undefined : join(folder, `pglite-migrated-${hash.digest('hex').slice(0, 16)}.tar`);
+    if (file !== undefined && existsSync(file)) return new Blob([readFileSync(file)]);
+    const { PGlite } = await import('@electric-sql/pglite');
+    const raw = await PGlite.create();
+    try {
+      const on = (target: Pick<typeof raw, 'query' | 'exec'>) => ({
+        query: async <TRow>(text: string, params: readonly unknown[] = []) => (await target.query<TRow>(text, [...params])).rows,
+        exec: async (text: string) => void (await target.exec(text)),
+      });
+      await migrate({ engine: 'pglite', ...on(raw), transaction: (work) => raw.transaction((tx) => work(on(tx))), close: () => raw.close() });
+      const dump = await raw.dumpDataDir('none');
+      if (file !== undefined) {
+        // Written whole, then renamed: a worker never reads half a file (two that make it at once both rename a whole one).
+        const partial = `${file}.${process.pid}`;
+        writeFileSync(partial, new Uint8Array(await dump.arrayBuffer()));
+        renameSync(partial, file);
+      }
+      return dump;
+    } finally {
+      await raw.close();
+    }
+  })();
+  return template;
+}
