@@ -78,8 +78,10 @@ export const CONSOLE_MIGRATIONS: readonly string[] = [
   );
 
   -- An event's data, as the delivery queue reads it (escapes json cannot hold read as U+FFFD).
+  -- (Most bodies hold no escape at all: no regular expression for them.)
   create function passmint_event_data(body text) returns json language sql immutable as $$
-    select regexp_replace(body, '\\\\u(0000|[dD][89a-fA-F][0-9a-fA-F]{2})', '\\\\ufffd', 'g')::json -> 'data'
+    select (case when strpos(body, '\\u') = 0 then body
+                 else regexp_replace(body, '\\\\u(0000|[dD][89a-fA-F][0-9a-fA-F]{2})', '\\\\ufffd', 'g') end)::json -> 'data'
   $$;
 
   -- Keeps about the newest 100 trimmed entries of a pass (called on a share of the inserts, see below).
@@ -112,62 +114,65 @@ export const CONSOLE_MIGRATIONS: readonly string[] = [
   -- (creates, downloads); one at a time for registrations (one event per request).
   create function passmint_console_events() returns trigger language plpgsql as $$
   declare
+    seqs bigint[];
+    ids uuid[];
+    types text[];
+    pts text[];
+    sns text[];
+    datas json[];
+    template_ids integer[];
+    versions integer[];
+    hours timestamptz[];
     r record;
     first boolean;
     left_now integer;
     totals record;
-    trim_pass record;
   begin
+    -- Each event's data read once, with its pass's template and version (by the passes' primary key).
+    select array_agg(x.seq order by x.seq), array_agg(x.id order by x.seq), array_agg(x.type order by x.seq),
+           array_agg(x.d ->> 'passTypeIdentifier' order by x.seq), array_agg(x.d ->> 'serialNumber' order by x.seq), array_agg(x.d order by x.seq),
+           array_agg(v.template_id order by x.seq), array_agg(v.version order by x.seq), array_agg(date_trunc('hour', x.created_at, 'UTC') order by x.seq)
+      into seqs, ids, types, pts, sns, datas, template_ids, versions, hours
+      from (select e.seq, e.id, e.type, e.created_at, passmint_event_data(e.body) as d
+              from new_rows e where passmint_timeline_kind(e.type) is not null) x
+      left join passmint_passes v on v.pass_type_identifier = x.d ->> 'passTypeIdentifier' and v.serial_number = x.d ->> 'serialNumber';
+    if seqs is null then return null; end if;
+
     insert into passmint_timeline (pass_type_identifier, serial_number, kind, detail)
-    select x.pt, x.sn, x.kind,
+    select x.pt, x.sn, passmint_timeline_kind(x.type),
            json_build_object('event', x.type, 'eventId', x.id, 'version', x.version, 'wallet', x.d ->> 'wallet',
                              'device', x.d ->> 'deviceLibraryIdentifier', 'objectId', x.d ->> 'objectId')
-      from (select e.seq, e.id, e.type, e.created_at, p.d, p.d ->> 'passTypeIdentifier' as pt, p.d ->> 'serialNumber' as sn,
-                   passmint_timeline_kind(e.type) as kind,
-                   (select v.version from passmint_passes v
-                     where v.pass_type_identifier = p.d ->> 'passTypeIdentifier' and v.serial_number = p.d ->> 'serialNumber') as version
-              from new_rows e cross join lateral (select passmint_event_data(e.body) as d) p
-             where passmint_timeline_kind(e.type) is not null) x
+      from unnest(seqs, ids, types, pts, sns, datas, versions) as x(seq, id, type, pt, sn, d, version)
      where x.pt is not null and x.sn is not null
      order by x.seq;
 
     -- Lock order, everywhere: the event counter (held by whoever adds events), a pass's wallets, its
     -- template's totals, then the hourly rows; a pass's deletion takes the same order without the counter.
     insert into passmint_template_stats as t (template_id, passes)
-    select v.template_id, count(*)
-      from new_rows e
-      cross join lateral (select passmint_event_data(e.body) as d) p
-      join passmint_passes v on v.pass_type_identifier = p.d ->> 'passTypeIdentifier' and v.serial_number = p.d ->> 'serialNumber'
-     where e.type = 'pass.created'
-     group by v.template_id order by v.template_id
+    select x.template_id, count(*) from unnest(types, template_ids) as x(type, template_id)
+     where x.type = 'pass.created' and x.template_id is not null
+     group by x.template_id order by x.template_id
     on conflict (template_id) do update set passes = t.passes + excluded.passes;
 
     insert into passmint_stats_hourly as s (template_id, hour, passes_made, downloads)
-    select v.template_id, date_trunc('hour', e.created_at, 'UTC'),
-           count(*) filter (where e.type = 'pass.created'), count(*) filter (where e.type = 'pass.downloaded')
-      from new_rows e
-      cross join lateral (select passmint_event_data(e.body) as d) p
-      join passmint_passes v on v.pass_type_identifier = p.d ->> 'passTypeIdentifier' and v.serial_number = p.d ->> 'serialNumber'
-     where e.type in ('pass.created', 'pass.downloaded')
+    select x.template_id, x.hour, count(*) filter (where x.type = 'pass.created'), count(*) filter (where x.type = 'pass.downloaded')
+      from unnest(types, template_ids, hours) as x(type, template_id, hour)
+     where x.type in ('pass.created', 'pass.downloaded') and x.template_id is not null
      group by 1, 2 order by 1, 2
     on conflict (template_id, hour) do update set passes_made = s.passes_made + excluded.passes_made, downloads = s.downloads + excluded.downloads;
 
-    -- Downloads anyone with the link can make: trim their passes now and then (about one insert in eight).
-    for trim_pass in
-      select distinct p.d ->> 'passTypeIdentifier' as pt, p.d ->> 'serialNumber' as sn
-        from new_rows e cross join lateral (select passmint_event_data(e.body) as d) p
-       where e.type in ('pass.downloaded', 'registration.created', 'registration.deleted') and e.seq % 8 = 0
-    loop
-      if trim_pass.pt is not null and trim_pass.sn is not null then perform passmint_timeline_trim(trim_pass.pt, trim_pass.sn); end if;
-    end loop;
+    -- Downloads and saves anyone holding the pass can make: their passes trimmed now and then (about one event in eight).
+    perform passmint_timeline_trim(x.pt, x.sn)
+       from (select distinct y.pt, y.sn from unnest(seqs, types, pts, sns) as y(seq, type, pt, sn)
+              where y.type in ('pass.downloaded', 'registration.created', 'registration.deleted') and y.seq % 8 = 0
+                and y.pt is not null and y.sn is not null) x;
 
     for r in
-      select e.type, e.created_at, coalesce(p.d ->> 'wallet', 'apple') as wallet, v.pass_type_identifier as pt, v.serial_number as sn, v.template_id
-        from new_rows e
-        cross join lateral (select passmint_event_data(e.body) as d) p
-        join passmint_passes v on v.pass_type_identifier = p.d ->> 'passTypeIdentifier' and v.serial_number = p.d ->> 'serialNumber'
-       where e.type in ('registration.created', 'registration.deleted') and coalesce(p.d ->> 'wallet', 'apple') in ('apple', 'google')
-       order by e.seq
+      select x.type, x.hour, coalesce(x.d ->> 'wallet', 'apple') as wallet, x.pt, x.sn, x.template_id
+        from unnest(seqs, types, pts, sns, datas, template_ids, hours) as x(seq, type, pt, sn, d, template_id, hour)
+       where x.type in ('registration.created', 'registration.deleted') and x.template_id is not null
+         and coalesce(x.d ->> 'wallet', 'apple') in ('apple', 'google')
+       order by x.seq
     loop
       if r.type = 'registration.created' then
         insert into passmint_pass_wallets as w (pass_type_identifier, serial_number, wallet, holders) values (r.pt, r.sn, r.wallet, 1)
@@ -178,7 +183,7 @@ export const CONSOLE_MIGRATIONS: readonly string[] = [
         on conflict (template_id) do update set devices_apple = t.devices_apple + excluded.devices_apple, devices_google = t.devices_google + excluded.devices_google
         returning t.devices_apple, t.devices_google into totals;
         insert into passmint_stats_hourly as s (template_id, hour, added_apple, added_google, devices_apple, devices_google)
-        values (r.template_id, date_trunc('hour', r.created_at, 'UTC'),
+        values (r.template_id, r.hour,
                 case when first and r.wallet = 'apple' then 1 else 0 end, case when first and r.wallet = 'google' then 1 else 0 end,
                 totals.devices_apple, totals.devices_google)
         on conflict (template_id, hour) do update set added_apple = s.added_apple + excluded.added_apple, added_google = s.added_google + excluded.added_google,
@@ -194,7 +199,7 @@ export const CONSOLE_MIGRATIONS: readonly string[] = [
            where t.template_id = r.template_id
           returning t.devices_apple, t.devices_google into totals;
           insert into passmint_stats_hourly as s (template_id, hour, removed_apple, removed_google, devices_apple, devices_google)
-          values (r.template_id, date_trunc('hour', r.created_at, 'UTC'),
+          values (r.template_id, r.hour,
                   case when left_now = 0 and r.wallet = 'apple' then 1 else 0 end, case when left_now = 0 and r.wallet = 'google' then 1 else 0 end,
                   totals.devices_apple, totals.devices_google)
           on conflict (template_id, hour) do update set removed_apple = s.removed_apple + excluded.removed_apple,
