@@ -22,13 +22,13 @@ export interface TestDatabase {
   dispose(): Promise<void>;
 }
 
-/** Makes an empty database on the PostgreSQL server; returns its URL and how to drop it. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** Makes an empty database on the PostgreSQL server (or a copy of `template`); returns its URL and how to drop it. */
+export async function createPostgresDatabase(template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `passmint_test_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
   const admin = new pg.Client({ connectionString: `${POSTGRES_SERVER}/postgres` });
   await admin.connect();
   try {
-    await admin.query(`create database ${name}`);
+    await admin.query(`create database ${name}${template === undefined ? '' : ` template ${template}`}`);
   } finally {
     await admin.end();
   }
@@ -59,9 +59,10 @@ export const ENGINES: readonly { readonly name: 'pglite' | 'postgres'; open(opti
   {
     name: 'postgres',
     async open(options = {}) {
-      const { url, drop } = await createPostgresDatabase();
+      const migrated = options.migrate !== false;
+      const { url, drop } = await createPostgresDatabase(migrated ? await migratedPostgres() : undefined);
       const db = await openPostgres({ connectionString: url });
-      if (options.migrate !== false) await migrate(db);
+      if (migrated) await migrate(db);
       return {
         db,
         url,
@@ -86,11 +87,7 @@ let template: Promise<Blob> | undefined;
 function migratedPglite(): Promise<Blob> {
   template ??= (async () => {
     const folder = process.env['PASSMINT_TEST_CACHE'];
-    const db = fileURLToPath(new URL('../../src/server/db/', import.meta.url));
-    const schemas = readdirSync(db).filter((name) => name.startsWith('schema'));
-    const hash = createHash('sha256');
-    for (const name of schemas.sort()) hash.update(name).update(readFileSync(join(db, name)));
-    const file = folder === undefined ? undefined : join(folder, `pglite-migrated-${hash.digest('hex').slice(0, 16)}.tar`);
+    const file = folder === undefined ? undefined : join(folder, `pglite-migrated-${schemaHash()}.tar`);
     if (file !== undefined && existsSync(file)) return new Blob([readFileSync(file)]);
     const { PGlite } = await import('@electric-sql/pglite');
     const raw = await PGlite.create();
@@ -113,4 +110,55 @@ function migratedPglite(): Promise<Blob> {
     }
   })();
   return template;
+}
+
+/** A short hash of the migrations' source (src/server/db/schema*.ts). */
+function schemaHash(): string {
+  const db = fileURLToPath(new URL('../../src/server/db/', import.meta.url));
+  const schemas = readdirSync(db).filter((name) => name.startsWith('schema'));
+  const hash = createHash('sha256');
+  for (const name of schemas.sort()) hash.update(name).update(readFileSync(join(db, name)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The same on PostgreSQL: a migrated database made once per run (and schema) on the server, which every
+ * migrated test database is made from (`create database … template`, a copy of its files: the migrations'
+ * 300 ms saved on each). Its name carries the run's folder and the schema's hash; test/global-setup.ts
+ * drops it after the run. Made under an advisory lock, so two workers never make it at once.
+ */
+let postgresTemplate: Promise<string> | undefined;
+function migratedPostgres(): Promise<string> {
+  postgresTemplate ??= (async () => {
+    const run = process.env['PASSMINT_TEST_CACHE'];
+    const tag = createHash('sha256')
+      .update(run ?? `${process.pid}`)
+      .digest('hex')
+      .slice(0, 8);
+    const name = `passmint_template_${tag}_${schemaHash()}`;
+    const admin = new pg.Client({ connectionString: `${POSTGRES_SERVER}/postgres` });
+    await admin.connect();
+    try {
+      await admin.query('select pg_advisory_lock(hashtext($1))', [name]);
+      const exists = await admin.query('select 1 from pg_database where datname = $1', [name]);
+      if (exists.rowCount === 0) {
+        const building = `${name}_building`;
+        await admin.query(`drop database if exists ${building}`);
+        await admin.query(`create database ${building}`);
+        const db = await openPostgres({ connectionString: `${POSTGRES_SERVER}/${building}` });
+        try {
+          await migrate(db);
+        } finally {
+          await db.close();
+        }
+        // Renamed once whole: a database is never copied half-migrated. Its name is left where the run's teardown finds it.
+        await admin.query(`alter database ${building} rename to ${name}`);
+        if (run !== undefined) writeFileSync(join(run, `postgres-template-${name}`), '');
+      }
+      return name;
+    } finally {
+      await admin.end();
+    }
+  })();
+  return postgresTemplate;
 }
