@@ -5,7 +5,7 @@
 // OU = team), one signed by a CA nobody trusts, and an EC P-256 `.p8` key
 // for token authentication.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -33,9 +33,29 @@ export interface ApnsPki {
 
 let made: ApnsPki | undefined;
 
-/** Makes the PKI once per test process. */
+/**
+ * Makes the PKI once per test run: the first process to need it writes it under the run's folder
+ * (test/global-setup.ts), later ones read it (five 2048-bit RSA keys are the slow part). Outside
+ * `vitest run`, once per process.
+ */
 export function apnsPki(): ApnsPki {
   if (made !== undefined) return made;
+  const cache = process.env['PASSMINT_TEST_CACHE'];
+  const file = cache === undefined ? undefined : join(cache, 'apns-pki.json');
+  if (file !== undefined && existsSync(file)) {
+    made = JSON.parse(readFileSync(file, 'utf8')) as ApnsPki;
+    return made;
+  }
+  made = makeApnsPki();
+  if (file !== undefined) {
+    // Written whole, then renamed: no process reads half of it.
+    writeFileSync(`${file}.${process.pid}`, JSON.stringify(made));
+    renameSync(`${file}.${process.pid}`, file);
+  }
+  return made;
+}
+
+function makeApnsPki(): ApnsPki {
   const dir = mkdtempSync(join(tmpdir(), 'passmint-apns-pki-'));
   const path = (name: string): string => join(dir, name);
   const openssl = (...args: string[]): void => {
@@ -88,7 +108,7 @@ export function apnsPki(): ApnsPki {
     openssl('genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', 'token.p8');
     openssl('pkey', '-in', 'token.p8', '-pubout', '-out', 'token.pub');
     const read = (name: string): string => readFileSync(path(name), 'utf8');
-    made = {
+    return {
       caPem: read('ca.pem'),
       serverCertPem: read('server.pem'),
       serverKeyPem: read('server.key'),
@@ -99,7 +119,6 @@ export function apnsPki(): ApnsPki {
       tokenKeyPem: read('token.p8'),
       tokenPublicPem: read('token.pub'),
     };
-    return made;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

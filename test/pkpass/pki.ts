@@ -1,10 +1,11 @@
 // A throwaway PKI for the pkpass tests, made by the real `openssl` command in a
 // temporary folder: a root CA, a "WWDR" intermediate it signed, and a Pass Type
 // ID certificate the WWDR signed, shaped like Apple's. RSA keys are generated
-// once per test process (2048-bit keygen is the slow part); certificates for
-// variants (expired, not yet valid, other subject, other WWDR) reuse them.
+// once per test run (2048-bit keygen is the slow part); certificates, per test
+// process, and those for variants (expired, not yet valid, other subject, other
+// WWDR) reuse them.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -148,7 +149,25 @@ function generateKeys(): Promise<Keys> {
     folders.push(dir);
     writeFileSync(join(dir, 'ca.cnf'), CONFIG);
     const names = ['root', 'wwdr', 'pass', 'other'] as const;
-    await Promise.all(names.map((name) => openssl(['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', `${name}.key`], dir)));
+    // The keys are made once per test run (the run's folder, test/global-setup.ts) and copied into each
+    // process's folder; outside `vitest run`, once per process. Certificates are issued per process.
+    const cache = process.env['PASSMINT_TEST_CACHE'];
+    const shared = cache === undefined ? undefined : join(cache, 'pkpass-keys');
+    if (shared !== undefined && !existsSync(shared)) {
+      const making = mkdtempSync(`${shared}-`);
+      await Promise.all(names.map((name) => openssl(['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', `${name}.key`], making)));
+      try {
+        // Renamed once whole; when another process got there first, its keys are used.
+        renameSync(making, shared);
+      } catch {
+        rmSync(making, { recursive: true, force: true });
+      }
+    }
+    if (shared === undefined) {
+      await Promise.all(names.map((name) => openssl(['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', `${name}.key`], dir)));
+    } else {
+      for (const name of names) copyFileSync(join(shared, `${name}.key`), join(dir, `${name}.key`));
+    }
     const path = (name: string): string => join(dir, `${name}.key`);
     return { dir, root: path('root'), wwdr: path('wwdr'), pass: path('pass'), other: path('other') };
   })();
