@@ -12,7 +12,7 @@ import { measure, median, pairedRatio, timeSlow } from './lib/measure.js';
 import { mergeRows, storedRow } from './lib/sections.js';
 
 const started = performance.now();
-// `node bench/run.js scan sizes` runs only those sections (render, scaling, scan, hostile, webhooks, wallet, pkpass, server, service, scale, import, sizes).
+// `node bench/run.js scan sizes` runs only those sections (render, scaling, scan, hostile, webhooks, wallet, pkpass, server, service, scale, import, publish, sizes).
 // With --write, their rows replace the same sections' rows in bench/results.json (a full run rewrites it whole).
 const only = process.argv.slice(2).filter((arg) => arg !== '--write');
 const writeSections = process.argv.includes('--write');
@@ -449,6 +449,25 @@ if (want('import'))
   } catch (error) {
     rows.push({
       name: `import: not measured (${error.message})`,
+      ours: '—',
+      baseline: '—',
+      ratio: NaN,
+      ratioText: '—',
+      target: '≥ 0.5×',
+      pass: false,
+      oursValue: NaN,
+      baselineValue: NaN,
+    });
+  }
+
+// --- Publishing a template change: `node bench/publish.js`'s rows, PostgreSQL needed --------
+if (want('publish'))
+  try {
+    const { benchPublish, publishRows } = await import('./publish.js');
+    rows.push(...publishRows(await benchPublish()));
+  } catch (error) {
+    rows.push({
+      name: `publish: not measured (${error.message})`,
       ours: '—',
       baseline: '—',
       ratio: NaN,

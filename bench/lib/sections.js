@@ -15,6 +15,7 @@ export const SECTIONS = {
   service: /^service:/,
   scale: /^scale:/,
   import: /^import:/,
+  publish: /^publish:/,
   sizes: /^size: (import|whole)/,
 };
 

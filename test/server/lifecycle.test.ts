@@ -32,9 +32,11 @@ for (const engine of ENGINES) {
       expect((await service.call('POST', `/v1/templates/${templateId}/passes`, { values: { name: serial, tier }, serialNumber: serial })).status).toBe(201);
     };
     const events = async (type: string): Promise<string[]> =>
-      (await database.db.query<{ serial: string }>("select body::json->'data'->>'serialNumber' as serial from passmint_events where type = $1 order by seq", [type])).map(
-        (row) => row.serial,
-      );
+      (
+        await database.db.query<{ serial: string }>("select body::json->'data'->>'serialNumber' as serial from passmint_events where type = $1 order by seq", [
+          type,
+        ])
+      ).map((row) => row.serial);
     const finished = async (id: string): Promise<any> => {
       let job: any;
       await eventually(
@@ -115,7 +117,10 @@ for (const engine of ENGINES) {
       expect(Date.parse(expirationDate)).toBeLessThanOrEqual(Date.now());
       await googleState('L-2', 'EXPIRED');
 
-      expect((await service.call('PUT', `/v1/passes/${PASS_TYPE}/L-2/values`, { name: 'Renamed', tier: 'gold' })).body).toMatchObject({ state: 'expired', version: 3 });
+      expect((await service.call('PUT', `/v1/passes/${PASS_TYPE}/L-2/values`, { name: 'Renamed', tier: 'gold' })).body).toMatchObject({
+        state: 'expired',
+        version: 3,
+      });
       const changed = (await call('GET', 'L-2', 'passjson')).body;
       expect([changed.expirationDate, changed.generic.primaryFields[0].value]).toEqual([expirationDate, 'Renamed']);
 

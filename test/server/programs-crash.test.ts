@@ -97,7 +97,12 @@ describe.each(engines)('on $name', ({ args, read }) => {
         placeholder: ['seat'],
       });
     const { id } = await call('POST', '/v1/templates', template('Seat'));
-    const made = await call('POST', `/v1/templates/${id}/imports`, Array.from({ length: PASSES }, (_, i) => JSON.stringify({ seat: `S${i}` })).join('\n'), 'application/x-ndjson');
+    const made = await call(
+      'POST',
+      `/v1/templates/${id}/imports`,
+      Array.from({ length: PASSES }, (_, i) => JSON.stringify({ seat: `S${i}` })).join('\n'),
+      'application/x-ndjson',
+    );
     await eventually(async () => (await call('GET', `/v1/jobs/${made.id}`)).state === 'succeeded', 120_000, 'the import');
     await call('PUT', `/v1/templates/${id}`, template('Place'));
 

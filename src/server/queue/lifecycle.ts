@@ -7,7 +7,16 @@ import type { Pass } from '../../types.js';
 import { createEvent } from '../../webhooks/event.js';
 import { queueGoogleObject } from '../db/google-sync.js';
 import { addEvents } from '../db/outbox.js';
-import { addPassResults, jobCursor, markPassesUpdated, queuePushesOf, setJobCursor, writePassChanges, type PassChange, type PassResult } from '../db/programs.js';
+import {
+  addPassResults,
+  jobCursor,
+  markPassesUpdated,
+  queuePushesOf,
+  setJobCursor,
+  writePassChanges,
+  type PassChange,
+  type PassResult,
+} from '../db/programs.js';
 import { lockPassPage, type PassFilter, type PassRecord, type PassState } from '../db/passes.js';
 import type { SqlQueryable } from '../db/sql.js';
 import type { JobRun, JobRunner } from './jobs.js';

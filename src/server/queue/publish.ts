@@ -33,8 +33,14 @@ export interface PublishRunnerOptions extends ChangeOutlets {
   readonly batchSize?: number | undefined;
 }
 
+/** Passes rendered between two turns of the event loop given to live requests. */
+const RENDERS_BETWEEN_YIELDS = 20;
+
 /** What became of one pass. */
-type Outcome = { readonly status: 'changed'; readonly pass: Pass } | { readonly status: 'unchanged' } | { readonly status: 'failed'; readonly problem: ServiceProblem };
+type Outcome =
+  | { readonly status: 'changed'; readonly pass: Pass }
+  | { readonly status: 'unchanged' }
+  | { readonly status: 'failed'; readonly problem: ServiceProblem };
 
 /** The file changes of a template (see `fileChanges`), oldest first. */
 type FileChanges = readonly { readonly version: number; readonly created: Date }[];
@@ -65,8 +71,8 @@ function republish(render: PublishRender, template: TemplateRecord, files: FileC
   pass = keepState(pass, record.state, record.pass);
   const rendered = record.renderedVersion;
   // Made before versions were recorded: files changed after its last change.
-  const filesStale = files.some((change) =>
-    change.version <= template.version && (rendered === null ? change.created > record.updated : change.version > rendered),
+  const filesStale = files.some(
+    (change) => change.version <= template.version && (rendered === null ? change.created > record.updated : change.version > rendered),
   );
   return filesStale || JSON.stringify(pass) !== JSON.stringify(record.pass) ? { status: 'changed', pass } : { status: 'unchanged' };
 }
@@ -92,6 +98,8 @@ export function createPublishRunner(db: SqlDatabase, options: PublishRunnerOptio
     const same: PassRecord[] = [];
     const results: PassResult[] = [];
     for (const [index, record] of passes.entries()) {
+      // Rendering is the batch's CPU: the event loop goes to live requests every few passes.
+      if (index % RENDERS_BETWEEN_YIELDS === RENDERS_BETWEEN_YIELDS - 1) await yieldToRequests();
       const outcome = republish(options.render, template, files, record, origin);
       const n = done + index + 1;
       if (outcome.status === 'changed') changes.push({ pass: outcome.pass, renderedVersion: template.version, state: record.state });

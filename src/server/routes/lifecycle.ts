@@ -26,10 +26,17 @@ const voidedProblem = (record: PassRecord): ServiceProblem =>
  * The pass's new version for `action`, or `undefined` when it is in that
  * state already (nothing to do).
  */
-async function changeOf(action: Action, current: PassRecord, request: Request, services: Services, tx: Parameters<typeof findPass>[0]): Promise<PassChange | undefined> {
+async function changeOf(
+  action: Action,
+  current: PassRecord,
+  request: Request,
+  services: Services,
+  tx: Parameters<typeof findPass>[0],
+): Promise<PassChange | undefined> {
   if (action === 'void') return current.state === 'voided' ? undefined : { pass: voidedPass(current.pass), renderedVersion: null, state: 'voided' };
   if (current.state === 'voided') throw voidedProblem(current);
-  if (action === 'expire') return current.state === 'expired' ? undefined : { pass: expiredPass(current.pass, new Date()), renderedVersion: null, state: 'expired' };
+  if (action === 'expire')
+    return current.state === 'expired' ? undefined : { pass: expiredPass(current.pass, new Date()), renderedVersion: null, state: 'expired' };
   if (current.state === 'active') return undefined;
   // Reactivated: rendered again from its values, as a PUT …/values renders (the expirationDate it was expired with is gone).
   const template = await services.templates.at(tx, current.templateId, current.templateVersion);
@@ -78,7 +85,7 @@ export const lifecycleRoutes: readonly Route[] = [
   lifecycleRoute(
     'void',
     'Void a pass',
-    'A new version with `voided: true` (Wallet shows the pass as void; Google Wallet\'s object becomes `INACTIVE`), a push to the devices that hold it and `pass.voided`. Final: a voided pass cannot be reactivated and its values cannot change (`409 pass-voided`). Voiding a voided pass changes nothing.',
+    "A new version with `voided: true` (Wallet shows the pass as void; Google Wallet's object becomes `INACTIVE`), a push to the devices that hold it and `pass.voided`. Final: a voided pass cannot be reactivated and its values cannot change (`409 pass-voided`). Voiding a voided pass changes nothing.",
     '',
   ),
   lifecycleRoute(
@@ -102,23 +109,30 @@ export const lifecycleRoutes: readonly Route[] = [
       'A job (`GET /v1/jobs/{id}`, kind `void`) that voids every pass of the template matching the filters of `GET /v1/passes` (`serialNumber`, `updatedSince`, `values.NAME`; all must hold; none: every pass of the template), as `POST …/void` voids one: in creation order, a batch at a time, each pass once. Passes voided already count as `unchanged`. A pass made after the job started is voided too if it matches when the job reaches it.',
     query: [
       queryParameter('serialNumber', 'Only the pass with this serial number.'),
-      queryParameter('updatedSince', 'Only passes made or changed at or after this time (ISO 8601 date-time with a zone).', { type: 'string', format: 'date-time' }),
-      queryParameter('values.NAME', "Only passes whose placeholder NAME has exactly this value (repeat with other names; all must hold)."),
+      queryParameter('updatedSince', 'Only passes made or changed at or after this time (ISO 8601 date-time with a zone).', {
+        type: 'string',
+        format: 'date-time',
+      }),
+      queryParameter('values.NAME', 'Only passes whose placeholder NAME has exactly this value (repeat with other names; all must hold).'),
     ],
     responses: {
       202: jsonAnswer(ref('Job'), 'The bulk void, queued: a job of kind `void`.', location),
-      400: problemAnswer('An unknown or repeated parameter, paging, `templateId` (the path names it), or a `values.NAME` that is not a placeholder (`invalid-query`).'),
+      400: problemAnswer(
+        'An unknown or repeated parameter, paging, `templateId` (the path names it), or a `values.NAME` that is not a placeholder (`invalid-query`).',
+      ),
       404: problemAnswer('No such template.'),
     },
     handler: async ({ request, params, url }, { context, db, templates }) => {
       const template = await templates.fresh(params.id);
       for (const name of ['templateId', 'limit', 'after', 'before', 'escapeFormulas']) {
-        if (url.searchParams.has(name)) throw new ServiceProblem(400, 'invalid-query', `\`${name}\` is not taken here: the template is the path's, and the job voids every matching pass.`);
+        if (url.searchParams.has(name))
+          throw new ServiceProblem(400, 'invalid-query', `\`${name}\` is not taken here: the template is the path's, and the job voids every matching pass.`);
       }
       const { filter } = readPassQuery(url, false);
       const placeholders = new Set(template.template.placeholder);
       for (const [name] of filter.values ?? []) {
-        if (!placeholders.has(name)) throw new ServiceProblem(400, 'invalid-query', `\`values.${name}\`: template ${template.template.id} has no placeholder ${JSON.stringify(name)}.`);
+        if (!placeholders.has(name))
+          throw new ServiceProblem(400, 'invalid-query', `\`values.${name}\`: template ${template.template.id} has no placeholder ${JSON.stringify(name)}.`);
       }
       const settings: VoidParams = {
         filter: {

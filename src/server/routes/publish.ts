@@ -22,9 +22,7 @@ export const publishRoutes: readonly Route[] = [
     description:
       "Renders every pass of the template again at the template's current version, as a job (`GET /v1/jobs/{id}`): a pass whose pass.json (or whose template's files) changed gets a new version, with the pushes, Google Wallet update and `pass.updated` event of any change; the others keep theirs. Passes whose values no longer render keep their version and are named in the job's results with the problem. " +
       `\`?dryRun=true\` answers at once with what a publish would do and changes nothing: it renders at most the oldest ${DRY_RUN_SAMPLE} passes (with more, the counts are scaled to all and \`estimated\` is true).`,
-    query: [
-      queryParameter('dryRun', '`true`: count what would change and show one example; nothing is written.', { enum: ['true', 'false'] }),
-    ],
+    query: [queryParameter('dryRun', '`true`: count what would change and show one example; nothing is written.', { enum: ['true', 'false'] })],
     responses: {
       200: jsonAnswer(
         object(
@@ -35,7 +33,10 @@ export const publishRoutes: readonly Route[] = [
             failed: { type: 'integer', description: 'Passes whose values no longer render.' },
             sampled: { type: 'integer', description: 'Passes rendered.' },
             estimated: { type: 'boolean', description: 'The counts are scaled from the passes rendered.' },
-            example: { type: ['object', 'null'], description: 'The first pass that would change: `{ serialNumber, before, after }` (pass.json now and after).' },
+            example: {
+              type: ['object', 'null'],
+              description: 'The first pass that would change: `{ serialNumber, before, after }` (pass.json now and after).',
+            },
             failures: { type: 'array', items: { type: 'object' }, description: 'At most 10 passes that would fail, `{ serialNumber, problem }`.' },
           },
           ['passes', 'changed', 'unchanged', 'failed', 'sampled', 'estimated', 'example', 'failures'],
