@@ -248,12 +248,14 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
         pushes: pushes !== undefined,
         googleIssuerId: google?.issuerId,
       }),
+      // Passes per transaction: PGlite's one connection is held by a batch's writes, PostgreSQL's are many.
       publish: createPublishRunner(db, {
         render: (template, values, ids, origin) => jobBuilder.build(new Request(origin), template, values, ids),
         pushes: pushes !== undefined,
         google: google !== undefined,
+        batchSize: db.engine === 'postgres' ? 500 : 100,
       }),
-      void: createVoidRunner({ pushes: pushes !== undefined, google: google !== undefined }),
+      void: createVoidRunner({ pushes: pushes !== undefined, google: google !== undefined, batchSize: db.engine === 'postgres' ? 500 : 100 }),
     },
     capacity: limits.importsAtOnce,
     pollMs: delivery.pollMs,

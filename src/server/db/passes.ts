@@ -183,6 +183,23 @@ export async function lockPassPage(tx: SqlQueryable, filter: PassFilter, afterSe
 }
 
 /**
+ * The passes of `records` as they are now (by their `seq`), locked for
+ * update to the end of the transaction; those deleted since are left out.
+ *
+ * @example
+ * ```ts
+ * const now = await lockPasses(tx, batch);
+ * ```
+ */
+export async function lockPasses(tx: SqlQueryable, records: readonly { readonly seq: number }[]): Promise<PassRecord[]> {
+  if (records.length === 0) return [];
+  const rows = await tx.query<PassRow>(`select ${passColumns} from passmint_passes where seq = any($1::bigint[]) order by seq for update`, [
+    records.map((record) => record.seq),
+  ]);
+  return rows.map(toPass);
+}
+
+/**
  * How many passes match `filter` (an index scan: the template's, the values').
  *
  * @example

@@ -6,8 +6,8 @@
 // transaction. The dry run renders without writing.
 import type { JsonObject, Pass } from '../../types.js';
 import { ServiceProblem } from '../../http/problem.js';
-import { fileChanges, setRenderedVersion, addPassResults, jobCursor, setJobCursor, type PassChange, type PassResult } from '../db/programs.js';
-import { countPasses, listPasses, lockPassPage, type PassRecord } from '../db/passes.js';
+import { addPassResults, fileChanges, jobCursor, setJobCursor, setRenderedVersion, type PassChange, type PassResult } from '../db/programs.js';
+import { countPasses, listPasses, lockPasses, type PassRecord } from '../db/passes.js';
 import type { SqlDatabase, SqlQueryable } from '../db/sql.js';
 import { findTemplate, type TemplateRecord } from '../db/templates.js';
 import type { RenderIds } from './imports.js';
@@ -78,48 +78,29 @@ function republish(render: PublishRender, template: TemplateRecord, files: FileC
 }
 
 /**
- * The publish kind's runner.
+ * The publish kind's runner. Each batch is read and rendered outside any
+ * transaction (the event loop given to live requests every few renders),
+ * then written in one short transaction: the passes locked, any that
+ * changed since they were read (or all, if the template did) rendered
+ * again, and their versions, pushes, Google objects, tags, events, results
+ * and the job's cursor committed together.
  *
  * @example
  * ```ts
- * const runner = createPublishRunner(db, { render: (t, v, ids, origin) => builder.build(new Request(origin), t, v, ids), pushes: true, google: false });
+ * const runner = createPublishRunner(db, { render: (t, v, ids, origin) => builder.build(new Request(origin), t, v, ids), pushes: true, google: false, batchSize: 250 });
  * ```
  */
 export function createPublishRunner(db: SqlDatabase, options: PublishRunnerOptions): JobRunner {
   const batchSize = options.batchSize ?? 100;
 
-  const batch = async (tx: SqlQueryable, jobSeq: number, templateId: number, done: number, origin: string) => {
-    // The template as it is now (a change mid-publish: the rest goes at the newer version).
-    const template = await findTemplate(tx, templateId);
-    if (template === undefined) throw new JobFailure('The template was deleted.');
-    const files = await fileChanges(tx, templateId);
-    const passes = await lockPassPage(tx, { templateId }, await jobCursor(tx, jobSeq), batchSize);
-    const changes: PassChange[] = [];
-    const same: PassRecord[] = [];
-    const results: PassResult[] = [];
+  /** Renders passes; `yields`: give the event loop to live requests every few (not inside a transaction's locks). */
+  const renderAll = async (template: TemplateRecord, files: FileChanges, passes: readonly PassRecord[], origin: string, yields: boolean) => {
+    const outcomes: Outcome[] = [];
     for (const [index, record] of passes.entries()) {
-      // Rendering is the batch's CPU: the event loop goes to live requests every few passes.
-      if (index % RENDERS_BETWEEN_YIELDS === RENDERS_BETWEEN_YIELDS - 1) await yieldToRequests();
-      const outcome = republish(options.render, template, files, record, origin);
-      const n = done + index + 1;
-      if (outcome.status === 'changed') changes.push({ pass: outcome.pass, renderedVersion: template.version, state: record.state });
-      else if (outcome.status === 'unchanged') same.push(record);
-      results.push({
-        n,
-        status: outcome.status,
-        serialNumber: record.serialNumber,
-        problem: outcome.status === 'failed' ? problemText(outcome.problem) : null,
-      });
+      if (yields && index % RENDERS_BETWEEN_YIELDS === RENDERS_BETWEEN_YIELDS - 1) await yieldToRequests();
+      outcomes.push(republish(options.render, template, files, record, origin));
     }
-    await setRenderedVersion(tx, same, template.version);
-    await addPassResults(tx, jobSeq, results);
-    if (passes.length > 0) await setJobCursor(tx, jobSeq, passes[passes.length - 1]!.seq);
-    // The two counters last (update tag, then event number).
-    await commitPassChanges(tx, changes, 'pass.updated', options);
-    return {
-      passes: passes.length,
-      outcome: { records: passes.length, created: 0, updated: changes.length, unchanged: same.length, failed: passes.length - changes.length - same.length },
-    };
+    return outcomes;
   };
 
   return {
@@ -130,10 +111,55 @@ export function createPublishRunner(db: SqlDatabase, options: PublishRunnerOptio
       const templateId = job.template_id;
       let ended = false;
       while (!ended && !run.stopping()) {
+        // Read and render first, outside the transaction.
+        const cursor = await jobCursor(db, job.id);
+        const template = await findTemplate(db, templateId);
+        if (template === undefined) throw new JobFailure('The template was deleted.');
+        const files = await fileChanges(db, templateId);
+        const read = await listPasses(db, { limit: batchSize, direction: 'after', cursor }, { templateId });
+        const rendered = await renderAll(template, files, read, params.origin, true);
+        ended = read.length < batchSize;
+
         const going = await run.batch(async (tx, done) => {
-          const { passes, outcome } = await batch(tx, job.id, templateId, done, params.origin);
-          ended = passes < batchSize;
-          return outcome;
+          if ((await jobCursor(tx, job.id)) !== cursor) throw new Error(`publish job ${job.public_id}: its cursor moved while a batch was rendered`);
+          // The passes as they are now, locked; the template too (a change since: this batch is rendered again).
+          const now = await findTemplate(tx, templateId);
+          if (now === undefined) throw new JobFailure('The template was deleted.');
+          const locked = new Map((await lockPasses(tx, read)).map((record) => [record.seq, record]));
+          const stale = now.version !== template.version;
+          const nowFiles = stale ? await fileChanges(tx, templateId) : files;
+          const changes: PassChange[] = [];
+          const same: PassRecord[] = [];
+          const results: PassResult[] = [];
+          for (const [index, first] of read.entries()) {
+            const record = locked.get(first.seq);
+            // Deleted since it was read: nothing to publish.
+            if (record === undefined) continue;
+            const outcome =
+              stale || record.version !== first.version || record.state !== first.state
+                ? republish(options.render, now, nowFiles, record, params.origin)
+                : rendered[index]!;
+            if (outcome.status === 'changed') changes.push({ pass: outcome.pass, renderedVersion: now.version, state: record.state });
+            else if (outcome.status === 'unchanged') same.push(record);
+            results.push({
+              n: done + results.length + 1,
+              status: outcome.status,
+              serialNumber: record.serialNumber,
+              problem: outcome.status === 'failed' ? problemText(outcome.problem) : null,
+            });
+          }
+          await setRenderedVersion(tx, same, now.version);
+          await addPassResults(tx, job.id, results);
+          if (read.length > 0) await setJobCursor(tx, job.id, read[read.length - 1]!.seq);
+          // The two counters last (update tag, then event number).
+          await commitPassChanges(tx, changes, 'pass.updated', options);
+          return {
+            records: results.length,
+            created: 0,
+            updated: changes.length,
+            unchanged: same.length,
+            failed: results.length - changes.length - same.length,
+          };
         });
         if (!going) return;
         // Between batches the event loop and, on PGlite, the one connection go to live requests first.
