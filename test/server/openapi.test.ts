@@ -205,6 +205,22 @@ describe('the OpenAPI document', () => {
     expect((await call('GET', `/v1/jobs/${imported.body.id}/results`)).status).toBe(200);
     expect((await call('POST', `/v1/jobs/${imported.body.id}/cancel`)).status).toBe(409);
     expect((await call('DELETE', `/v1/passes/${PASS_TYPE_IDENTIFIER}/O-2`)).status).toBe(204);
+    // Publishing, versions and a pass's lifecycle.
+    expect((await call('POST', `/v1/templates/${id}/publish?dryRun=true`)).status).toBe(200);
+    const published = await call('POST', `/v1/templates/${id}/publish`);
+    expect(published.status).toBe(202);
+    await eventually(async () => (await call('GET', `/v1/jobs/${published.body.id}`)).body.finishedAt !== null, 10_000, 'the publish');
+    expect((await call('POST', `/v1/templates/${id}/publish?dryRun=maybe`)).status).toBe(400);
+    expect((await call('GET', `/v1/templates/${id}/versions`)).status).toBe(200);
+    expect((await call('POST', `/v1/templates/${id}/passes`, { body: { serialNumber: 'O-3', values: { club: 'Chess', name: 'Cy' } } })).status).toBe(201);
+    expect((await call('POST', `/v1/passes/${PASS_TYPE_IDENTIFIER}/O-3/expire`)).status).toBe(200);
+    expect((await call('POST', `/v1/passes/${PASS_TYPE_IDENTIFIER}/O-3/reactivate`)).status).toBe(200);
+    expect((await call('POST', `/v1/passes/${PASS_TYPE_IDENTIFIER}/O-3/void`)).status).toBe(200);
+    expect((await call('POST', `/v1/passes/${PASS_TYPE_IDENTIFIER}/O-3/expire`)).status).toBe(409);
+    const voids = await call('POST', `/v1/templates/${id}/passes/void?serialNumber=O-3`);
+    expect(voids.status).toBe(202);
+    await eventually(async () => (await call('GET', `/v1/jobs/${voids.body.id}`)).body.finishedAt !== null, 10_000, 'the bulk void');
+    expect((await call('DELETE', `/v1/passes/${PASS_TYPE_IDENTIFIER}/O-3`)).status).toBe(204);
     const passjson = await call('GET', `${pass}/passjson`);
     expect(passjson.status).toBe(200);
     const token = passjson.body.authenticationToken as string;
