@@ -6,6 +6,7 @@
 // Desktop pictures are of the pass alone (the preview's card); phone pictures are
 // the whole phone screen with the pass brought up in its sheet.
 
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -164,3 +165,6 @@ async function main() {
 }
 
 await main();
+// The console's pages (docs/screenshots/console-*.png), drawn by its end-to-end test against a real service.
+const consolePictures = spawnSync('npx', ['vitest', 'run', 'test/e2e/console.test.ts'], { stdio: 'inherit', env: { ...process.env, PASSMINT_CONSOLE_SCREENSHOTS: '1' } });
+if (consolePictures.status !== 0) process.exitCode = 1;

@@ -16,6 +16,7 @@ export interface PassSummary {
   readonly created: string;
   readonly updated: string;
   readonly state?: string;
+  readonly templateVersion?: number | null;
   readonly links: PassLinks;
 }
 

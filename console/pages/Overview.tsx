@@ -9,9 +9,23 @@ interface WalletCounts {
   readonly google?: number;
 }
 interface Period {
+  readonly passesMade?: number;
+  readonly downloads?: number;
   readonly added?: WalletCounts;
   readonly removed?: WalletCounts;
+  readonly devices?: WalletCounts;
 }
+
+const ROWS: readonly (readonly [string, (period: Period) => number | undefined])[] = [
+  ['Passes made', (period) => period.passesMade],
+  ['Downloads', (period) => period.downloads],
+  ['Added to Apple Wallet', (period) => period.added?.apple],
+  ['Added to Google Wallet', (period) => period.added?.google],
+  ['Removed from Apple Wallet', (period) => period.removed?.apple],
+  ['Removed from Google Wallet', (period) => period.removed?.google],
+  ['Apple devices holding passes', (period) => period.devices?.apple],
+  ['Google saves holding passes', (period) => period.devices?.google],
+];
 interface Overview {
   readonly templates: readonly { id: number; name: string; passes: number }[];
   readonly today?: Period;
@@ -44,32 +58,24 @@ export function OverviewPage(): JSX.Element {
       {data === undefined ? null : (
         <div class="cards">
           <section class="card" aria-labelledby="ov-wallets">
-            <h2 id="ov-wallets">In wallets</h2>
-            <TableScroll label="Added and removed">
+            <h2 id="ov-wallets">Passes and wallets</h2>
+            <TableScroll label="Passes today and this week">
               <table data-testid="overview-wallets">
-                <caption class="visually-hidden">Passes added and removed, per wallet</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Period</th>
-                    <th scope="col">Added (Apple)</th>
-                    <th scope="col">Added (Google)</th>
-                    <th scope="col">Removed (Apple)</th>
-                    <th scope="col">Removed (Google)</th>
+                    <th scope="col">
+                      <span class="visually-hidden">Figure</span>
+                    </th>
+                    <th scope="col">Today</th>
+                    <th scope="col">Last 7 days</th>
                   </tr>
                 </thead>
                 <tbody>
-                  {(
-                    [
-                      ['Today', data.today],
-                      ['This week', data.week],
-                    ] as const
-                  ).map(([label, period]) => (
+                  {ROWS.map(([label, read]) => (
                     <tr key={label}>
                       <th scope="row">{label}</th>
-                      <td>{n(period?.added?.apple)}</td>
-                      <td>{n(period?.added?.google)}</td>
-                      <td>{n(period?.removed?.apple)}</td>
-                      <td>{n(period?.removed?.google)}</td>
+                      <td>{n(data.today === undefined ? undefined : read(data.today))}</td>
+                      <td>{n(data.week === undefined ? undefined : read(data.week))}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -67,10 +67,17 @@ function ValuesEditor({ pass, onSaved }: { pass: PassRecord; onSaved: () => void
 }
 
 const ACTIONS = [
-  { action: 'void', label: 'Void', explain: 'Wallet shows it as void; it can be reactivated.' },
+  { action: 'void', label: 'Void', explain: 'Wallet shows it as void; this is final.' },
   { action: 'expire', label: 'Expire', explain: 'Wallet shows it as expired.' },
-  { action: 'reactivate', label: 'Reactivate', explain: 'Undo a void or expiry.' },
+  { action: 'reactivate', label: 'Reactivate', explain: 'Undo the expiry.' },
 ] as const;
+
+/** Void is final; expire applies to an active pass; reactivate to an expired one. */
+function shown(action: string, state: string | undefined): boolean {
+  if (state === 'voided') return false;
+  if (action === 'reactivate') return state === 'expired';
+  return action === 'void' || state !== 'expired';
+}
 
 function Lifecycle({ pass, onDone }: { pass: PassRecord; onDone: () => void }): JSX.Element {
   const [error, setError] = useState<unknown>(undefined);
@@ -85,7 +92,7 @@ function Lifecycle({ pass, onDone }: { pass: PassRecord; onDone: () => void }): 
   };
   return (
     <div class="actions" data-testid="lifecycle">
-      {ACTIONS.map((item) => (
+      {ACTIONS.filter((item) => shown(item.action, pass.state)).map((item) => (
         <button key={item.action} type="button" onClick={() => run(item.action, item.label)} title={item.explain} data-testid={`pass-${item.action}`}>
           {item.label}
         </button>
@@ -150,17 +157,27 @@ function Timeline({ base, round }: { base: string; round: number }): JSX.Element
   );
 }
 
-interface Holder {
-  readonly kind?: string;
-  readonly deviceLibraryIdentifier?: string;
-  readonly registered?: string;
-  readonly [member: string]: unknown;
+interface WalletEntry {
+  readonly at: string;
+  readonly kind: string;
+  readonly detail?: { wallet?: string; device?: string; deviceLibraryIdentifier?: string; objectId?: string } | null;
 }
 
-function Holders({ base }: { base: string }): JSX.Element {
-  const { data, error } = useLoad(() => getJson<{ apple?: Holder[]; google?: Holder[]; items?: Holder[] }>(`${base}/devices`), [base]);
-  const apple = data?.apple ?? (data?.items ?? []).filter((item) => item.kind !== 'google');
-  const google = data?.google ?? (data?.items ?? []).filter((item) => item.kind === 'google');
+/** Who holds the pass, from its timeline's saves and removals (newest first): each Apple device and Google save still there. */
+function Holders({ base, round }: { base: string; round: number }): JSX.Element {
+  const { data, error } = useLoad(() => getJson<Page<WalletEntry>>(`${base}/timeline?limit=100`), [base, round]);
+  const holders = new Map<string, { wallet: string; since: string }>();
+  const gone = new Set<string>();
+  for (const entry of data?.items ?? []) {
+    if (entry.kind !== 'added' && entry.kind !== 'removed') continue;
+    const wallet = entry.detail?.wallet ?? 'apple';
+    const id = `${wallet}:${entry.detail?.deviceLibraryIdentifier ?? entry.detail?.device ?? entry.detail?.objectId ?? ''}`;
+    if (holders.has(id) || gone.has(id)) continue;
+    if (entry.kind === 'added') holders.set(id, { wallet, since: entry.at });
+    else gone.add(id);
+  }
+  const apple = [...holders].filter(([, holder]) => holder.wallet !== 'google');
+  const google = [...holders].filter(([, holder]) => holder.wallet === 'google');
   return (
     <section class="panel" aria-labelledby="holders-title">
       <h2 id="holders-title">Who holds it</h2>
@@ -168,7 +185,15 @@ function Holders({ base }: { base: string }): JSX.Element {
       {data === undefined ? null : (
         <dl class="facts" data-testid="holders">
           <dt>Apple devices</dt>
-          <dd>{apple.length === 0 ? 'none' : apple.map((holder) => holder.deviceLibraryIdentifier ?? JSON.stringify(holder)).join(', ')}</dd>
+          <dd>
+            {apple.length === 0
+              ? 'none'
+              : apple.map(([id, holder]) => (
+                  <span key={id} class="wrap">
+                    {id.slice(id.indexOf(':') + 1) || 'a device'} (since <When at={holder.since} />){' '}
+                  </span>
+                ))}
+          </dd>
           <dt>Google Wallet saves</dt>
           <dd>{google.length === 0 ? 'none' : String(google.length)}</dd>
         </dl>
@@ -177,24 +202,23 @@ function Holders({ base }: { base: string }): JSX.Element {
   );
 }
 
-interface PassVersion {
-  readonly version: number;
-  readonly updated?: string;
-  readonly created?: string;
-  readonly values?: Readonly<Record<string, unknown>>;
-}
-
-function Versions({ base, round }: { base: string; round: number }): JSX.Element {
-  const { data, error } = useLoad(() => getJson<Page<PassVersion> | { items: PassVersion[] }>(`${base}/versions`), [base, round]);
+/** The pass's versions, from its timeline: made, and each change with the version it made. */
+function Versions({ base, round, pass }: { base: string; round: number; pass: PassRecord }): JSX.Element {
+  const { data, error } = useLoad(() => getJson<Page<TimelineEntry>>(`${base}/timeline?limit=100`), [base, round]);
+  const changes = (data?.items ?? []).filter((entry) => ['created', 'updated', 'voided', 'expired', 'message'].includes(entry.kind));
   return (
     <section class="panel" aria-labelledby="pass-versions-title">
       <h2 id="pass-versions-title">Versions</h2>
+      <p>
+        Version {pass.version}
+        {typeof pass.templateVersion === 'number' ? `, from version ${pass.templateVersion} of its template` : ''}.
+      </p>
       <ErrorNote error={error} what="The pass's versions" />
-      {data === undefined ? null : (
+      {changes.length === 0 ? null : (
         <ol class="plain" data-testid="pass-versions">
-          {data.items.map((version) => (
-            <li key={version.version}>
-              Version {version.version} <When at={version.updated ?? version.created} />
+          {changes.map((entry, index) => (
+            <li key={index}>
+              <When at={entry.at} /> {entry.summary}
             </li>
           ))}
         </ol>
@@ -281,8 +305,8 @@ export function PassPage({ type, serial }: { type: string; serial: string }): JS
               </>
             )}
           </section>
-          <Versions base={base} round={round} />
-          <Holders base={base} />
+          <Versions base={base} round={round} pass={pass} />
+          <Holders base={base} round={round} />
           <Timeline base={base} round={round} />
         </div>
       )}
