@@ -73,19 +73,6 @@ export async function fileChanges(sql: SqlQueryable, templateId: number): Promis
   return rows.map((row) => ({ version: row.version, created: row.created_at }));
 }
 
-/**
- * Records who makes the changes of this transaction (an API key's id): the
- * template versions it makes carry it.
- *
- * @example
- * ```ts
- * await recordActor(tx, caller.id);
- * ```
- */
-export async function recordActor(tx: SqlQueryable, keyId: string): Promise<void> {
-  await tx.query(`select set_config('passmint.key_id', $1, true)`, [keyId]);
-}
-
 /** A pass to store as a new version: its rendering, the template version it came from, and its state. */
 export interface PassChange {
   readonly pass: Pass;

@@ -157,7 +157,8 @@ export const passRoutes: readonly Route[] = [
       await commitEvents(async (tx) => {
         const current = await store.findPass(tx, params.type, params.serial, true);
         if (current === undefined) return;
-        if (current.state === 'voided') throw new ServiceProblem(409, 'pass-voided', `The pass ${JSON.stringify(current.serialNumber)} is voided: its values cannot change.`);
+        if (current.state === 'voided')
+          throw new ServiceProblem(409, 'pass-voided', `The pass ${JSON.stringify(current.serialNumber)} is voided: its values cannot change.`);
         // The copy in memory when it is the version the pass's row was read with (no second query).
         const template = await templates.at(tx, current.templateId, current.templateVersion);
         if (template === undefined) throw new ServiceProblem(404, 'template-not-found', "The pass's template is gone.");

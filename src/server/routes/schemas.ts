@@ -153,7 +153,10 @@ export const SCHEMAS: Readonly<Record<string, Json>> = {
     version: { type: 'integer', minimum: 1 },
     created: dateTime,
     updated: dateTime,
-    state: { enum: ['active', 'voided', 'expired'], description: '`voided`: final, its values cannot change; `expired`: its `expirationDate` has been set to when it was expired.' },
+    state: {
+      enum: ['active', 'voided', 'expired'],
+      description: '`voided`: final, its values cannot change; `expired`: its `expirationDate` has been set to when it was expired.',
+    },
     templateVersion: nullable('integer', { description: 'The template version the pass was last rendered from (`null`: made before versions were recorded).' }),
     links: ref('PassLinks'),
   }),
