@@ -210,7 +210,8 @@ export async function dryRunPublish(db: SqlQueryable, template: TemplateRecord, 
   while (sampled < sample) {
     const limit = Math.min(500, sample - sampled);
     const page = await listPasses(db, { limit, direction: 'after', cursor }, { templateId });
-    for (const record of page) {
+    for (const [index, record] of page.entries()) {
+      if (index % RENDERS_BETWEEN_YIELDS === RENDERS_BETWEEN_YIELDS - 1) await yieldToRequests();
       const outcome = republish(render, template, files, record, origin);
       if (outcome.status === 'changed') {
         changed++;
@@ -224,7 +225,6 @@ export async function dryRunPublish(db: SqlQueryable, template: TemplateRecord, 
     sampled += page.length;
     if (page.length < limit) break;
     cursor = page[page.length - 1]!.seq;
-    await yieldToRequests();
   }
   const estimated = total > sampled && sampled > 0;
   const scale = (count: number): number => (estimated ? Math.round((count * total) / sampled) : count);
