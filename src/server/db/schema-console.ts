@@ -148,18 +148,25 @@ export const CONSOLE_MIGRATIONS: readonly string[] = [
 
     -- Lock order, everywhere: the event counter (held by whoever adds events), a pass's wallets, its
     -- template's totals, then the hourly rows; a pass's deletion takes the same order without the counter.
+    -- (Each statement below runs only when the events hold what it counts: most statements add one event.)
+    if 'pass.created' = any (types) then
     insert into passmint_template_stats as t (template_id, passes)
     select x.template_id, count(*) from unnest(types, template_ids) as x(type, template_id)
      where x.type = 'pass.created' and x.template_id is not null
      group by x.template_id order by x.template_id
     on conflict (template_id) do update set passes = t.passes + excluded.passes;
+    end if;
 
+    if types && array['pass.created', 'pass.downloaded'] then
     insert into passmint_stats_hourly as s (template_id, hour, passes_made, downloads)
     select x.template_id, x.hour, count(*) filter (where x.type = 'pass.created'), count(*) filter (where x.type = 'pass.downloaded')
       from unnest(types, template_ids, hours) as x(type, template_id, hour)
      where x.type in ('pass.created', 'pass.downloaded') and x.template_id is not null
      group by 1, 2 order by 1, 2
     on conflict (template_id, hour) do update set passes_made = s.passes_made + excluded.passes_made, downloads = s.downloads + excluded.downloads;
+    end if;
+
+    if not (types && array['pass.downloaded', 'registration.created', 'registration.deleted']) then return null; end if;
 
     -- Downloads and saves anyone holding the pass can make: their passes trimmed now and then (about one event in eight).
     perform passmint_timeline_trim(x.pt, x.sn)
