@@ -4,7 +4,7 @@ import { toPass, type PassRecord, type PassRow } from './passes.js';
 import type { SqlQueryable } from './sql.js';
 
 /** A share id as the service makes them: 128 random bits in base64url (22 characters). */
-export const SHARE_ID = /^[A-Za-z0-9_-]{22}$/;
+export const SHARE_ID: RegExp = /^[A-Za-z0-9_-]{22}$/;
 
 /**
  * The pass whose share page this is, or `undefined` (read by the unique

@@ -36,7 +36,7 @@ const AREAS = ['headerFields', 'primaryFields', 'secondaryFields', 'auxiliaryFie
 const WHOLE_PLACEHOLDER = /^\$\{([^${}]+)\}$/;
 
 /** How to mark a field for messages, as a 422's detail says it. */
-export const HOW_TO_MARK =
+export const HOW_TO_MARK: string =
   'Add a field whose value is one placeholder and whose changeMessage holds %@, e.g. ' +
   '{ "key": "message", "label": "${messageTitle}", "value": "${message}", "changeMessage": "%@" } in backFields ' +
   '(declare "message" and "messageTitle" in placeholder), then send again.';
