@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
+import { createHash, createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import { readPkcs12 } from '../../cli/pkcs12/read-pkcs12.js';
 import { Pkcs12Error } from '../../cli/pkcs12/pkcs12-error.js';
 import type { Issue } from '../../issues.js';
@@ -91,20 +91,24 @@ function readUpload(body: unknown, startWwdr: Uint8Array | undefined): { certifi
       return invalid(error.code === 'wrong-passphrase' ? '/password' : '/p12', error.message.replace(/\.$/, ''));
     }
     // The certificate whose public key is a key's in the file; the certificate that issued it, if the file holds it, is the WWDR.
-    for (const key of contents.keys) {
-      const privateKey = createPrivateKey({ key: Buffer.from(key.pkcs8), format: 'der', type: 'pkcs8' });
-      for (const entry of contents.certificates) {
-        const certificate = new X509Certificate(entry.der);
-        if (!certificate.checkPrivateKey(privateKey)) continue;
-        const issuer = contents.certificates
-          .map((other) => new X509Certificate(other.der))
-          .find((other) => certificate.checkIssued(other) && other !== certificate);
-        return {
-          certificate: entry.der,
-          privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
-          wwdr: wwdrOf(issuer === undefined ? undefined : new Uint8Array(issuer.raw)),
-        };
+    let pair: { certificate: X509Certificate; key: KeyObject; others: X509Certificate[] } | undefined;
+    try {
+      const certificates = contents.certificates.map((entry) => new X509Certificate(entry.der));
+      for (const entry of contents.keys) {
+        const key = createPrivateKey({ key: Buffer.from(entry.pkcs8), format: 'der', type: 'pkcs8' });
+        const certificate = certificates.find((candidate) => candidate.checkPrivateKey(key));
+        if (certificate !== undefined) pair = { certificate, key, others: certificates.filter((other) => other !== certificate) };
       }
+    } catch {
+      return invalid('/p12', 'The .p12 opens, but a certificate or key inside it cannot be read: export it again from Keychain Access');
+    }
+    if (pair !== undefined) {
+      const issuer = pair.others.find((other) => pair.certificate.checkIssued(other));
+      return {
+        certificate: new Uint8Array(pair.certificate.raw),
+        privateKey: pair.key.export({ type: 'pkcs8', format: 'pem' }) as string,
+        wwdr: wwdrOf(issuer === undefined ? undefined : new Uint8Array(issuer.raw)),
+      };
     }
     return invalid('/p12', 'The .p12 holds no certificate together with its private key: export the certificate with its key from Keychain Access');
   }
