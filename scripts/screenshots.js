@@ -166,5 +166,8 @@ async function main() {
 
 await main();
 // The console's pages (docs/screenshots/console-*.png), drawn by its end-to-end test against a real service.
-const consolePictures = spawnSync('npx', ['vitest', 'run', 'test/e2e/console.test.ts'], { stdio: 'inherit', env: { ...process.env, PASSMINT_CONSOLE_SCREENSHOTS: '1' } });
+const consolePictures = spawnSync('npx', ['vitest', 'run', 'test/e2e/console.test.ts'], {
+  stdio: 'inherit',
+  env: { ...process.env, PASSMINT_CONSOLE_SCREENSHOTS: '1' },
+});
 if (consolePictures.status !== 0) process.exitCode = 1;

@@ -9,7 +9,7 @@ import { replaceImages } from '../../playground/images.js';
 import { parsed, setText, text, values } from '../../playground/state.js';
 import { ErrorNote, Loading, When } from '../components/Notes.js';
 import { PassDiff } from '../components/PassDiff.js';
-import { getJson } from '../lib/api.js';
+import { call, getJson } from '../lib/api.js';
 import { Link } from '../lib/router.js';
 import { can } from '../lib/session.js';
 import { templateImages } from '../lib/service-images.js';
@@ -130,6 +130,72 @@ function Publish({ id, onPublished }: { id: number; onPublished: () => void }): 
   );
 }
 
+const SLOTS = ['icon', 'logo', 'strip', 'thumbnail', 'background', 'footer'] as const;
+
+/** The template's images: the files the service holds, and a PNG added or replaced in a slot (a new version). */
+function Images({ id, onChanged }: { id: number; onChanged: () => void }): JSX.Element {
+  const [round, setRound] = useState(0);
+  const files = useLoad(() => getJson<{ items: { path: string; size: number }[] }>(`/v1/templates/${id}/files`), [id, round]);
+  const [error, setError] = useState<unknown>(undefined);
+  const [status, setStatus] = useState('');
+  const upload = (event: SubmitEvent): void => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const slot = (form.elements.namedItem('slot') as HTMLSelectElement).value;
+    const scale = (form.elements.namedItem('scale') as HTMLSelectElement).value;
+    const file = (form.elements.namedItem('image') as HTMLInputElement).files?.[0];
+    if (file === undefined) return;
+    const path = `${slot}${scale === '1' ? '' : `@${scale}x`}.png`;
+    setError(undefined);
+    setStatus('');
+    call(`/v1/templates/${id}/files/${path}`, { method: 'PUT', body: file, contentType: 'application/octet-stream' }).then(() => {
+      form.reset();
+      setStatus(`Saved ${path}.`);
+      setRound((n) => n + 1);
+      void templateImages(id).then(replaceImages);
+      onChanged();
+    }, setError);
+  };
+  return (
+    <section class="panel" aria-labelledby="images-title">
+      <h2 id="images-title">Images</h2>
+      <ErrorNote error={files.error} />
+      {files.data === undefined ? null : (
+        <p class="wrap" data-testid="template-files">
+          {files.data.items.length === 0
+            ? 'No files: Wallet needs at least icon.png.'
+            : files.data.items.map((file) => `${file.path} (${file.size} bytes)`).join(', ')}
+        </p>
+      )}
+      {can('admin') ? (
+        <form class="inline-form" onSubmit={upload}>
+          <label for="image-slot">Slot</label>
+          <select id="image-slot" name="slot">
+            {SLOTS.map((slot) => (
+              <option key={slot} value={slot}>
+                {slot}
+              </option>
+            ))}
+          </select>
+          <label for="image-scale">Scale</label>
+          <select id="image-scale" name="scale">
+            <option value="1">@1x</option>
+            <option value="2">@2x</option>
+            <option value="3">@3x</option>
+          </select>
+          <label for="image-file">PNG</label>
+          <input id="image-file" name="image" type="file" accept="image/png" required />
+          <button type="submit">Upload</button>
+          <span class="note" role="status">
+            {status}
+          </span>
+          <ErrorNote error={error} />
+        </form>
+      ) : null}
+    </section>
+  );
+}
+
 /** A stored template in the playground's editor and preview: save makes a new version; publish shows the dry run first. */
 export function DesignerPage({ id }: { id: string }): JSX.Element {
   const [round, setRound] = useState(0);
@@ -204,6 +270,7 @@ export function DesignerPage({ id }: { id: string }): JSX.Element {
               <ValuesForm />
             </section>
           </div>
+          <Images id={template.id} onChanged={() => setRound((n) => n + 1)} />
           <Versions id={template.id} round={round} />
           {can('passes') ? <Publish id={template.id} onPublished={() => setRound((n) => n + 1)} /> : null}
         </>

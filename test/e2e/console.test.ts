@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -261,7 +263,8 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])('the console', () => {
     expect(nav ?? '').not.toContain('Import');
     expect(nav ?? '').not.toContain('Keys');
     const writes =
-      'form[data-testid], [data-testid=save-template], [data-testid=publish-check], [data-testid=save-values], [data-testid=lifecycle], [data-testid=rotate-secret], [data-testid=replay], [data-testid=create-key]';
+      '[data-testid=new-template], [data-testid=save-template], [data-testid=publish-check], #image-file, [data-testid=save-values], [data-testid=lifecycle], ' +
+      '[data-testid=import-file], [data-testid=message-form], [data-testid=new-webhook], [data-testid=rotate-secret], [data-testid=replay], [data-testid=new-key]';
     for (const path of [...PAGES, `/templates/${templateId}`, `/passes/${PASS_TYPE}/M-1`]) {
       await visit(page, harness.url, path);
       expect(await page.locator(writes).count(), path).toBe(0);
@@ -308,5 +311,39 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])('the console', () => {
     await page.getByTestId('sign-in').waitFor();
     expect(await page.evaluate(async () => (await fetch('/console/session', { credentials: 'same-origin' })).status)).toBe(401);
     expect(errors).toEqual([]);
+  });
+
+  test('a page on another port of the same host, with the session cookie in the browser: its form post and its fetch change nothing', async () => {
+    const { page } = await open();
+    await signIn(page, harness.adminKey);
+    const count = async (): Promise<number> => ((await (await harness.api('/v1/templates?limit=100')).json()) as { items: unknown[] }).items.length;
+    const templatesBefore = await count();
+    const body = JSON.stringify(template('Forged'));
+    const attacker = createServer((request, response) => {
+      response.setHeader('content-type', 'text/html; charset=utf-8');
+      response.end(
+        request.url === '/fetch'
+          ? `<!doctype html><title>fetch</title><script>fetch(${JSON.stringify(`${harness.url}/v1/templates`)}, { method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'content-type': 'text/plain' }, body: ${JSON.stringify(body)} }).then(() => { document.title = 'sent'; }, () => { document.title = 'sent'; });</script>`
+          : `<!doctype html><title>form</title><form method="post" enctype="text/plain" action="${harness.url}/v1/templates"><input name='${body.slice(0, -1)},"x":"' value='"}'></form>`,
+      );
+    });
+    await new Promise<void>((done) => attacker.listen(0, '127.0.0.1', done));
+    const other = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}`;
+    try {
+      const attackPage = await page.context().newPage();
+      await attackPage.goto(`${other}/form`);
+      const [answer] = await Promise.all([
+        attackPage.waitForResponse(`${harness.url}/v1/templates`),
+        attackPage.locator('form').evaluate((form: HTMLFormElement) => form.submit()),
+      ]);
+      expect(answer.status()).toBe(403);
+      const fetched = attackPage.waitForResponse(`${harness.url}/v1/templates`);
+      await attackPage.goto(`${other}/fetch`);
+      expect((await fetched).status()).toBe(403);
+      await attackPage.waitForFunction(() => document.title === 'sent');
+      expect(await count()).toBe(templatesBefore);
+    } finally {
+      await new Promise((done) => attacker.close(done));
+    }
   });
 });
