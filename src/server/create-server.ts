@@ -1,4 +1,4 @@
-import { randomBytes, X509Certificate } from 'node:crypto';
+import { createHash, randomBytes, X509Certificate } from 'node:crypto';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PassSigner } from '../pkpass/signer.js';
@@ -213,6 +213,16 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
   const pusher = topicPusher ?? options.apns;
   const apns = pusher === undefined ? undefined : observePushes(pusher, metrics, options.log);
   const expiry = watchCertificateExpiry(db, {
+    start:
+      options.signer === undefined
+        ? undefined
+        : {
+            id: null,
+            passTypeIdentifier: options.signer.passTypeIdentifier,
+            teamIdentifier: options.signer.teamIdentifier,
+            notAfter: options.signer.notAfter,
+            fingerprint: createHash('sha256').update(options.signer.certificate).digest('hex'),
+          },
     onWritten: () => {
       wakeWorkers();
       signal?.notify();

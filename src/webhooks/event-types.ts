@@ -65,11 +65,14 @@ export interface JobCompletedEventData {
  *
  * @example
  * ```ts
- * const data: CertificateExpiringEventData = { certificateId: '0b6f…', passTypeIdentifier: 'pass.com.example.member', teamIdentifier: 'A1B2C3D4E5', notAfter: '2027-03-01T12:00:00Z', daysLeft: 29, thresholdDays: 30 };
+ * const data: CertificateExpiringEventData = { certificateId: '0b6f…', fingerprint: '5c0e…', passTypeIdentifier: 'pass.com.example.member', teamIdentifier: 'A1B2C3D4E5', notAfter: '2027-03-01T12:00:00Z', daysLeft: 29, thresholdDays: 30 };
  * ```
  */
 export interface CertificateExpiringEventData {
-  readonly certificateId: string;
+  /** The uploaded certificate's id; `null` for the one given at start (`--cert`). */
+  readonly certificateId: string | null;
+  /** SHA-256 of the certificate's DER, hex. */
+  readonly fingerprint: string;
   readonly passTypeIdentifier: string;
   readonly teamIdentifier: string;
   /** When it expires: `YYYY-MM-DDTHH:MM:SSZ`. */

@@ -3,6 +3,7 @@
 // download and on Apple's fetch.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createPassSigner } from '../../src/pkpass/signer.js';
 import { openPostgres } from '../../src/server/db/postgres.js';
 import type { SqlDatabase } from '../../src/server/db/sql.js';
 import { warnExpiringCertificates } from '../../src/server/queue/certificate-expiry.js';
@@ -18,12 +19,12 @@ for (const engine of ENGINES) {
     let database: TestDatabase;
     let other: SqlDatabase;
     const services: Service[] = [];
+    const secretKey = randomBytes(32).toString('base64');
 
     beforeAll(async () => {
       database = await engine.open();
       // Two processes on one database (on PostgreSQL, each with its own pool).
       other = database.url === undefined ? database.db : await openPostgres({ connectionString: database.url });
-      const secretKey = randomBytes(32).toString('base64');
       services.push(await startService(database, { secretKey }), await startService({ ...database, db: other }, { secretKey, createFirstApiKey: false }));
     });
 
@@ -33,7 +34,7 @@ for (const engine of ENGINES) {
       await database?.dispose();
     });
 
-    const expiring = async (): Promise<{ thresholdDays: number; passTypeIdentifier: string }[]> =>
+    const expiring = async (): Promise<{ thresholdDays: number; passTypeIdentifier: string; fingerprint: string }[]> =>
       (await database.db.query<{ body: string }>(`select body from passmint_events where type = 'certificate.expiring' order by seq`)).map(
         (row) => JSON.parse(row.body).data,
       );
@@ -68,6 +69,23 @@ for (const engine of ENGINES) {
       expect(metrics).toContain(
         `passmint_certificate_expiry_timestamp_seconds{pass_type="${SECOND_TYPE}",team="${SECOND_TEAM}",certificate="wwdr"} ${Math.floor(soon.pki.wwdrNotAfter.getTime() / 1000)}`,
       );
+    });
+
+    test('the certificate given at start is watched too: certificate.expiring with no id, once', async () => {
+      const flags = await issuePass('pass.com.example.flags', FIRST_TEAM, { notAfter: new Date(Date.now() + 5 * DAY) });
+      const signer = await createPassSigner({ certificate: flags.certPem, privateKey: flags.keyPem, wwdr: flags.pki.wwdrPem });
+      services.push(await startService({ ...database, db: other }, { signer, secretKey, createFirstApiKey: false }));
+      const ofFlags = async () => (await expiring()).filter((data) => data.passTypeIdentifier === 'pass.com.example.flags');
+      await eventually(async () => (await ofFlags()).length > 0, 10_000, 'the start certificate warned');
+      expect(await ofFlags()).toEqual([expect.objectContaining({ certificateId: null, thresholdDays: 7, daysLeft: 4, teamIdentifier: FIRST_TEAM })]);
+      const start = {
+        id: null,
+        passTypeIdentifier: signer.passTypeIdentifier,
+        teamIdentifier: signer.teamIdentifier,
+        notAfter: signer.notAfter,
+        fingerprint: (await ofFlags())[0]!.fingerprint,
+      };
+      expect(await warnExpiringCertificates(database.db, Date.now(), start)).toBe(0);
     });
 
     test("past its date a pass type answers 503 certificate-expired naming the fix, on the download and on Apple's fetch", async () => {

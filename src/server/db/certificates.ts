@@ -152,20 +152,21 @@ export async function certificatesVersion(sql: SqlQueryable): Promise<number> {
 }
 
 /**
- * Records that the warning `thresholdDays` was sent for a certificate;
- * `false` when some process recorded it already (then send nothing). In the
- * transaction that adds the event: the two happen together or not at all.
+ * Records that the warning `thresholdDays` was sent for a certificate (by
+ * its fingerprint); `false` when some process recorded it already (then send
+ * nothing). In the transaction that adds the event: the two happen together
+ * or not at all.
  *
  * @example
  * ```ts
- * if (await claimExpiryWarning(tx, certificate.id, 30)) await addEvents(tx, [event]);
+ * if (await claimExpiryWarning(tx, certificate.fingerprint, 30)) await addEvents(tx, [event]);
  * ```
  */
-export async function claimExpiryWarning(tx: SqlQueryable, certificateId: string, thresholdDays: number): Promise<boolean> {
+export async function claimExpiryWarning(tx: SqlQueryable, fingerprint: string, thresholdDays: number): Promise<boolean> {
   const rows = await tx.query<{ threshold_days: number }>(
-    `insert into passmint_certificate_warnings (certificate_id, threshold_days) values ($1, $2)
+    `insert into passmint_certificate_warnings (fingerprint, threshold_days) values ($1, $2)
      on conflict do nothing returning threshold_days`,
-    [certificateId, thresholdDays],
+    [fingerprint, thresholdDays],
   );
   return rows.length > 0;
 }

@@ -27,12 +27,13 @@ export const IDENTITY_MIGRATIONS: readonly string[] = [
   -- Bumped by every change to passmint_certificates: processes re-read their signers when it moves.
   insert into passmint_counters (name, value) values ('certificates', 0) on conflict (name) do nothing;
 
-  -- A certificate.expiring event sent for a certificate and a threshold (30, 7, 1 days): once, whichever process sees it first.
+  -- A certificate.expiring event sent for a certificate (by its SHA-256: uploaded, or given at start) and a threshold
+  -- (30, 7, 1 days): once, whichever process sees it first. A few rows a year per pass type.
   create table passmint_certificate_warnings (
-    certificate_id uuid not null references passmint_certificates (id) on delete cascade,
+    fingerprint text not null,
     threshold_days integer not null,
     created_at timestamptz not null default now(),
-    primary key (certificate_id, threshold_days)
+    primary key (fingerprint, threshold_days)
   );
 
   -- Google Wallet's service account and issuer id, uploaded; the account's JSON (its private key) sealed.

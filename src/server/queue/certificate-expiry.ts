@@ -1,6 +1,6 @@
 import { createEvent } from '../../webhooks/event.js';
 import { formatEventTime } from '../../webhooks/timestamp.js';
-import { claimExpiryWarning, listCertificates, type CertificateRecord } from '../db/certificates.js';
+import { claimExpiryWarning, listCertificates } from '../db/certificates.js';
 import { addEvents } from '../db/outbox.js';
 import type { SqlDatabase } from '../db/sql.js';
 
@@ -10,21 +10,44 @@ export const EXPIRY_THRESHOLDS: readonly number[] = [30, 7, 1];
 const DAY = 86_400_000;
 
 /**
+ * A certificate the service signs with, as the expiry check sees it: an
+ * uploaded one (`id`), or the one given at start (`id: null`).
+ *
+ * @example
+ * ```ts
+ * const start: WatchedCertificate = { id: null, passTypeIdentifier: 'pass.com.example.member', teamIdentifier: 'A1B2C3D4E5', notAfter, fingerprint };
+ * ```
+ */
+export interface WatchedCertificate {
+  readonly id: string | null;
+  readonly passTypeIdentifier: string;
+  readonly teamIdentifier: string;
+  readonly notAfter: Date;
+  /** SHA-256 of its DER, hex: what a warning is recorded by. */
+  readonly fingerprint: string;
+}
+
+/**
  * Sends `certificate.expiring` for every certificate within 30, 7 or 1 days
  * of its end that has not had that warning: once per certificate and
  * threshold across every process (a row per pair, inserted in the event's
  * transaction). A certificate already within several thresholds (uploaded
  * with less left, or a service stopped for a while) gets one event, for the
- * nearest. Resolves to the number of events added.
+ * nearest. The certificate given at start (`start`) is watched too, unless
+ * one uploaded for its pass type has taken over. Resolves to the number of
+ * events added.
  *
  * @example
  * ```ts
  * const sent = await warnExpiringCertificates(db); // at start, hourly, and after an upload
  * ```
  */
-export async function warnExpiringCertificates(db: SqlDatabase, now: number = Date.now()): Promise<number> {
+export async function warnExpiringCertificates(db: SqlDatabase, now: number = Date.now(), start?: WatchedCertificate): Promise<number> {
   let sent = 0;
-  for (const certificate of await listCertificates(db)) {
+  const uploaded: WatchedCertificate[] = await listCertificates(db);
+  const watched =
+    start === undefined || uploaded.some((certificate) => certificate.passTypeIdentifier === start.passTypeIdentifier) ? uploaded : [...uploaded, start];
+  for (const certificate of watched) {
     const left = certificate.notAfter.getTime() - now;
     const crossed = EXPIRY_THRESHOLDS.filter((days) => left <= days * DAY);
     if (crossed.length === 0) continue;
@@ -33,7 +56,7 @@ export async function warnExpiringCertificates(db: SqlDatabase, now: number = Da
       let fresh = false;
       // The nearest first: when it was sent, so were the ones before it.
       for (const days of [...crossed].sort((a, b) => a - b)) {
-        const claimed = await claimExpiryWarning(tx, certificate.id, days);
+        const claimed = await claimExpiryWarning(tx, certificate.fingerprint, days);
         if (days === nearest) fresh = claimed;
         if (!claimed) break;
       }
@@ -45,9 +68,10 @@ export async function warnExpiringCertificates(db: SqlDatabase, now: number = Da
   return sent;
 }
 
-function expiringEvent(certificate: CertificateRecord, left: number, thresholdDays: number) {
+function expiringEvent(certificate: WatchedCertificate, left: number, thresholdDays: number) {
   return createEvent('certificate.expiring', {
     certificateId: certificate.id,
+    fingerprint: certificate.fingerprint,
     passTypeIdentifier: certificate.passTypeIdentifier,
     teamIdentifier: certificate.teamIdentifier,
     notAfter: formatEventTime(certificate.notAfter),
@@ -68,7 +92,13 @@ function expiringEvent(certificate: CertificateRecord, left: number, thresholdDa
  */
 export function watchCertificateExpiry(
   db: SqlDatabase,
-  options: { readonly intervalMs?: number | undefined; readonly onWritten: () => void; readonly onError: (error: unknown) => void },
+  options: {
+    readonly intervalMs?: number | undefined;
+    /** The certificate given at start, watched too. */
+    readonly start?: WatchedCertificate | undefined;
+    readonly onWritten: () => void;
+    readonly onError: (error: unknown) => void;
+  },
 ): { start(): void; stop(): Promise<void> } {
   const interval = options.intervalMs ?? 3_600_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -77,7 +107,7 @@ export function watchCertificateExpiry(
   const schedule = (ms: number): void => {
     if (stopped) return;
     timer = setTimeout(() => {
-      running = warnExpiringCertificates(db)
+      running = warnExpiringCertificates(db, Date.now(), options.start)
         .then((sent) => {
           if (sent > 0) options.onWritten();
         })
