@@ -3,7 +3,7 @@ import type { PushOptions } from '../../apns/client.js';
 import { ServiceProblem } from '../../http/problem.js';
 import { createPassSigner, type PassSigner } from '../../pkpass/signer.js';
 import { certificatesVersion, listCertificates, sealedPrivateKey, type CertificateRecord } from '../db/certificates.js';
-import type { SecretBox } from '../db/secret-box.js';
+import { SecretKeyError, type SecretBox } from '../db/secret-box.js';
 import { SECRET_PURPOSE } from '../db/secrets.js';
 import type { SqlQueryable } from '../db/sql.js';
 
@@ -135,7 +135,13 @@ export function createSignerRegistry(options: SignerRegistryOptions): SignerRegi
             'secret-key-missing',
             "The service has no secret key to open the certificate's private key with (PASSMINT_SECRET_KEY).",
           );
-        return box.open(sealed, SECRET_PURPOSE.privateKey);
+        try {
+          return box.open(sealed, SECRET_PURPOSE.privateKey);
+        } catch (error) {
+          // Rotated by another process (passmint serve secrets rotate): this one still holds the old key.
+          if (!(error instanceof SecretKeyError)) throw error;
+          throw new ServiceProblem(503, 'secret-key-missing', `${error.message} Restart this process with the current secret key.`);
+        }
       })();
       key.catch(() => keys.delete(record.id));
       keys.set(record.id, key);
