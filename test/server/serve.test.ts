@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openPglite } from '../../src/server/db/pglite.js';
@@ -99,13 +100,15 @@ describe('passmint serve', () => {
   });
 
   test('a port already taken: exit 1, naming --port', async () => {
-    const first = await startServe(cli.script, ['--data', join(dir, 'port-a')]);
-    const port = new URL(first.url).port;
+    // Whoever holds the port, the refusal is the same: a plain listener here spares starting a first service.
+    const holder = createNetServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = String((holder.address() as AddressInfo).port);
     const second = await startServe(cli.script, ['--data', join(dir, 'port-b'), '--port', port]).then(
       () => 'started',
       (caught: Error) => caught.message,
     );
-    first.child.kill('SIGTERM');
+    await new Promise((resolve) => holder.close(resolve));
     expect(second).toMatch(/ended \(1\)/);
     expect(second).toContain(`cannot listen on 127.0.0.1:${port}`);
     expect(second).toContain('choose another with --port');
