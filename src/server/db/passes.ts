@@ -200,6 +200,26 @@ export async function lockPasses(tx: SqlQueryable, records: readonly { readonly 
 }
 
 /**
+ * The versions and states of passes (by their `seq`), the rows locked for
+ * update to the end of the transaction; those deleted since are left out.
+ *
+ * @example
+ * ```ts
+ * const now = await lockPassVersions(tx, batch);
+ * ```
+ */
+export async function lockPassVersions(
+  tx: SqlQueryable,
+  records: readonly { readonly seq: number }[],
+): Promise<{ seq: number; version: number; state: PassState }[]> {
+  if (records.length === 0) return [];
+  return tx.query<{ seq: number; version: number; state: PassState }>(
+    'select seq, version, state from passmint_passes where seq = any($1::bigint[]) order by seq for update',
+    [records.map((record) => record.seq)],
+  );
+}
+
+/**
  * How many passes match `filter` (an index scan: the template's, the values').
  *
  * @example

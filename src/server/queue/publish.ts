@@ -7,7 +7,7 @@
 import type { JsonObject, Pass } from '../../types.js';
 import { ServiceProblem } from '../../http/problem.js';
 import { addPassResults, fileChanges, jobCursor, setJobCursor, setRenderedVersion, type PassChange, type PassResult } from '../db/programs.js';
-import { countPasses, listPasses, lockPasses, type PassRecord } from '../db/passes.js';
+import { countPasses, listPasses, lockPasses, lockPassVersions, type PassRecord } from '../db/passes.js';
 import type { SqlDatabase, SqlQueryable } from '../db/sql.js';
 import { findTemplate, type TemplateRecord } from '../db/templates.js';
 import type { RenderIds } from './imports.js';
@@ -44,6 +44,16 @@ type Outcome =
 
 /** The file changes of a template (see `fileChanges`), oldest first. */
 type FileChanges = readonly { readonly version: number; readonly created: Date }[];
+
+/** A batch read and rendered, to be written. */
+interface Prepared {
+  /** The job's cursor it was read after. */
+  readonly cursor: number;
+  readonly template: TemplateRecord;
+  readonly files: FileChanges;
+  readonly read: readonly PassRecord[];
+  readonly rendered: readonly Outcome[];
+}
 
 /**
  * Renders one pass at `template` (its serial number, token and web service
@@ -109,61 +119,78 @@ export function createPublishRunner(db: SqlDatabase, options: PublishRunnerOptio
       const params = job.params as unknown as PublishParams;
       if (job.template_id === null) throw new JobFailure('The job names no template.');
       const templateId = job.template_id;
-      let ended = false;
-      while (!ended && !run.stopping()) {
-        // Read and render first, outside the transaction.
-        const cursor = await jobCursor(db, job.id);
+      /** Reads the batch after `cursor` and renders it (outside any transaction). */
+      const prepare = async (cursor: number): Promise<Prepared> => {
         const template = await findTemplate(db, templateId);
         if (template === undefined) throw new JobFailure('The template was deleted.');
         const files = await fileChanges(db, templateId);
         const read = await listPasses(db, { limit: batchSize, direction: 'after', cursor }, { templateId });
-        const rendered = await renderAll(template, files, read, params.origin, true);
-        ended = read.length < batchSize;
+        return { cursor, template, files, read, rendered: await renderAll(template, files, read, params.origin, true) };
+      };
+      let next: Promise<Prepared> | undefined = prepare(await jobCursor(db, job.id));
+      try {
+        while (next !== undefined && !run.stopping()) {
+          const prepared: Prepared = await next;
+          const { cursor, template, files, read, rendered } = prepared;
+          // The next batch is read and rendered while this one is written (the process would otherwise wait for the database).
+          next = read.length < batchSize ? undefined : prepare(read[read.length - 1]!.seq);
+          next?.catch(() => undefined);
 
-        const going = await run.batch(async (tx, done) => {
-          if ((await jobCursor(tx, job.id)) !== cursor) throw new Error(`publish job ${job.public_id}: its cursor moved while a batch was rendered`);
-          // The passes as they are now, locked; the template too (a change since: this batch is rendered again).
-          const now = await findTemplate(tx, templateId);
-          if (now === undefined) throw new JobFailure('The template was deleted.');
-          const locked = new Map((await lockPasses(tx, read)).map((record) => [record.seq, record]));
-          const stale = now.version !== template.version;
-          const nowFiles = stale ? await fileChanges(tx, templateId) : files;
-          const changes: PassChange[] = [];
-          const same: PassRecord[] = [];
-          const results: PassResult[] = [];
-          for (const [index, first] of read.entries()) {
-            const record = locked.get(first.seq);
-            // Deleted since it was read: nothing to publish.
-            if (record === undefined) continue;
-            const outcome =
-              stale || record.version !== first.version || record.state !== first.state
-                ? republish(options.render, now, nowFiles, record, params.origin)
-                : rendered[index]!;
-            if (outcome.status === 'changed') changes.push({ pass: outcome.pass, renderedVersion: now.version, state: record.state });
-            else if (outcome.status === 'unchanged') same.push(record);
-            results.push({
-              n: done + results.length + 1,
-              status: outcome.status,
-              serialNumber: record.serialNumber,
-              problem: outcome.status === 'failed' ? problemText(outcome.problem) : null,
+          const going = await run.batch(async (tx, done) => {
+            if ((await jobCursor(tx, job.id)) !== cursor) throw new Error(`publish job ${job.public_id}: its cursor moved while a batch was rendered`);
+            // The passes as they are now, locked; the template too (a change since: this batch is rendered again).
+            const now = await findTemplate(tx, templateId);
+            if (now === undefined) throw new JobFailure('The template was deleted.');
+            // Their versions and states now, locked; the full rows only of those changed since they were read.
+            const current = new Map((await lockPassVersions(tx, read)).map((row) => [row.seq, row]));
+            const moved = read.filter((first) => {
+              const row = current.get(first.seq);
+              return row !== undefined && (row.version !== first.version || row.state !== first.state);
             });
-          }
-          await setRenderedVersion(tx, same, now.version);
-          await addPassResults(tx, job.id, results);
-          if (read.length > 0) await setJobCursor(tx, job.id, read[read.length - 1]!.seq);
-          // The two counters last (update tag, then event number).
-          await commitPassChanges(tx, changes, 'pass.updated', options);
-          return {
-            records: results.length,
-            created: 0,
-            updated: changes.length,
-            unchanged: same.length,
-            failed: results.length - changes.length - same.length,
-          };
-        });
-        if (!going) return;
-        // Between batches the event loop and, on PGlite, the one connection go to live requests first.
-        await yieldToRequests();
+            const locked = new Map(read.filter((first) => current.has(first.seq)).map((first) => [first.seq, first]));
+            for (const record of await lockPasses(tx, moved)) locked.set(record.seq, record);
+            const stale = now.version !== template.version;
+            const nowFiles = stale ? await fileChanges(tx, templateId) : files;
+            const changes: PassChange[] = [];
+            const same: PassRecord[] = [];
+            const results: PassResult[] = [];
+            for (const [index, first] of read.entries()) {
+              const record = locked.get(first.seq);
+              // Deleted since it was read: nothing to publish.
+              if (record === undefined) continue;
+              const outcome =
+                stale || record.version !== first.version || record.state !== first.state
+                  ? republish(options.render, now, nowFiles, record, params.origin)
+                  : rendered[index]!;
+              if (outcome.status === 'changed') changes.push({ pass: outcome.pass, renderedVersion: now.version, state: record.state });
+              else if (outcome.status === 'unchanged') same.push(record);
+              results.push({
+                n: done + results.length + 1,
+                status: outcome.status,
+                serialNumber: record.serialNumber,
+                problem: outcome.status === 'failed' ? problemText(outcome.problem) : null,
+              });
+            }
+            await setRenderedVersion(tx, same, now.version);
+            await addPassResults(tx, job.id, results);
+            if (read.length > 0) await setJobCursor(tx, job.id, read[read.length - 1]!.seq);
+            // The two counters last (update tag, then event number).
+            await commitPassChanges(tx, changes, 'pass.updated', options);
+            return {
+              records: results.length,
+              created: 0,
+              updated: changes.length,
+              unchanged: same.length,
+              failed: results.length - changes.length - same.length,
+            };
+          });
+          if (!going) return;
+          // Between batches the event loop and, on PGlite, the one connection go to live requests first.
+          await yieldToRequests();
+        }
+      } finally {
+        // A batch read ahead and not written: nothing of it was stored.
+        await next?.catch(() => undefined);
       }
     },
   };
