@@ -220,8 +220,8 @@ export async function newestPassSeq(sql: SqlQueryable): Promise<number> {
  * How many of the passes a filter selects (its SQL conditions over
  * passmint_passes, from `filterSql`) have a Google object that had its three
  * notifying messages in the last 24 hours, counting messages still queued:
- * those a new message reaches as `TEXT` only. One probe of the messages'
- * object index per pass with an object.
+ * those a new message reaches as `TEXT` only. Read from the day's messages
+ * (their indexes), not from every pass.
  *
  * @example
  * ```ts
@@ -238,12 +238,15 @@ export async function passesAtGoogleLimit(
   const n = params.length;
   const rows = await sql.query<{ n: number }>(
     `select count(*)::int as n
-       from (select pass_type_identifier as t, serial_number as s from passmint_passes
-              where ${[...conditions, `seq <= $${n + 1}::bigint`].join(' and ')}) p
-       join passmint_google_objects o on o.pass_type_identifier = p.t and o.serial_number = p.s
-      where (select count(*) from passmint_google_messages m
-              where m.object_id = o.object_id
-                and (m.status = 'queued' or (m.status = 'sent' and m.sent_at > now() - interval '24 hours'))) >= $${n + 2}`,
+       from (select m.object_id from (
+               select object_id from passmint_google_messages where status = 'queued'
+               union all
+               select object_id from passmint_google_messages where status = 'sent' and sent_at > now() - interval '24 hours') m
+             group by m.object_id having count(*) >= $${n + 2}) full_day
+       join passmint_google_objects o on o.object_id = full_day.object_id
+      where exists (select 1 from passmint_passes
+                     where passmint_passes.pass_type_identifier = o.pass_type_identifier and passmint_passes.serial_number = o.serial_number
+                       and ${[...conditions, `seq <= $${n + 1}::bigint`].join(' and ')})`,
     [...params, maxSeq, perDay],
   );
   return rows[0]?.n ?? 0;

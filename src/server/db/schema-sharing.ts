@@ -53,5 +53,7 @@ export const SHARING_MIGRATIONS: readonly string[] = [
     check (status in ('sent', 'over-limit', 'queued', 'text'));
   alter table passmint_google_messages add column field_key text;
   create index passmint_google_messages_queued on passmint_google_messages (object_id) where status = 'queued';
+  -- The objects that had their three notifications in the last 24 hours (a message's 202 counts them): the day's rows only.
+  create index passmint_google_messages_sent on passmint_google_messages (sent_at) where status = 'sent';
   `,
 ];
