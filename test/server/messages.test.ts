@@ -220,6 +220,13 @@ for (const engine of ENGINES) {
       }
       expect((await service.call('POST', '/v1/templates/99999/messages', { header: 'x', body: 'y' })).status).toBe(404);
       expect((await database.db.query<{ n: number }>('select count(*)::int as n from passmint_jobs'))[0]!.n).toBe(jobs);
+      // A voided pass keeps its values: the message fails for it, named in the results.
+      expect((await service.call('POST', `/v1/passes/${PASS_TYPE_IDENTIFIER}/M-3/void`)).status).toBe(200);
+      const toVoided = await service.call('POST', `/v1/templates/${templateId}/messages`, { header: 'x', body: 'Too late', filter: { serialNumber: 'M-3' } });
+      expect(await jobDone(toVoided.body.job.id)).toMatchObject({ state: 'succeeded', rows: 1, updated: 0, failed: 1 });
+      const results = await fetch(`${service.url}/v1/jobs/${toVoided.body.job.id}/results`, { headers: { authorization: `Bearer ${service.key}` } });
+      const line = JSON.parse((await results.text()).trim());
+      expect([line.status, line.serialNumber, line.problem.code]).toEqual(['failed', 'M-3', 'pass-voided']);
       // Every answer above fits the OpenAPI document.
       expect(answers.map(check).filter((problem) => problem !== undefined)).toEqual([]);
     });
