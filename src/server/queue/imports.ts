@@ -132,6 +132,12 @@ export function createImportRunner(db: SqlDatabase, options: ImportRunnerOptions
           creates.push({ record, item: { templateId: template.template.id, templateVersion: template.version, values: record.values, pass, event } });
           continue;
         }
+        // A pass of the same type made from another template is not this import's to change (a key limited to
+        // this template would reach the other's passes): it is taken, as for a create.
+        if (current.templateId !== template.template.id) {
+          failed(record, new ServiceProblem(409, 'pass-exists', `A pass ${JSON.stringify(current.serialNumber)} of this type exists.`));
+          continue;
+        }
         // As a PUT …/values: the pass's own template, its serial number and token kept.
         let own = templates.get(current.templateId);
         if (own === undefined) {

@@ -1,0 +1,56 @@
+// Attacks on who may do what: a key limited to templates reaching another template's passes through
+// a door the per-route check does not see (an import into its own template naming their serial numbers).
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ENGINES, type TestDatabase } from './databases.js';
+import { startService, type Service } from './harness.js';
+
+// One pass type for both templates, as one Pass Type ID certificate serves many templates.
+const TEMPLATE = {
+  name: 'Card',
+  formatVersion: 1,
+  passType: 'pass.com.example.attack',
+  description: { generic: { primaryFields: [{ key: 'n', value: '${n}' }] } },
+  placeholder: ['n'],
+};
+
+describe.each(ENGINES)('attacks on identities ($name)', (engine) => {
+  let database: TestDatabase;
+  let service: Service;
+  let limited: string;
+  let a: number;
+  let b: number;
+
+  beforeAll(async () => {
+    database = await engine.open();
+    service = await startService(database);
+    a = (await service.call('POST', '/v1/templates', { ...TEMPLATE, name: 'A' })).body.id;
+    b = (await service.call('POST', '/v1/templates', { ...TEMPLATE, name: 'B' })).body.id;
+    expect((await service.call('POST', `/v1/templates/${b}/passes`, { serialNumber: 'B-1', values: { n: 'of B' } })).status).toBe(201);
+    const made = await service.call('POST', '/v1/keys', { name: 'only A', scopes: ['admin'], templateIds: [a] });
+    expect(made.status).toBe(201);
+    limited = made.body.key;
+  });
+
+  afterAll(async () => {
+    await service?.close();
+    await database?.dispose();
+  });
+
+  test("an upsert import into its own template cannot change another template's pass of the same type", async () => {
+    const headers = { authorization: `Bearer ${limited}`, 'content-type': 'text/csv' };
+    const job = await service.call('POST', `/v1/templates/${a}/imports?mode=upsert`, 'serialNumber,n\nB-1,changed through A\n', headers);
+    expect(job.status).toBe(202);
+    let state = job.body.state;
+    let read = job;
+    while (state === 'queued' || state === 'running') {
+      read = await service.call('GET', `/v1/jobs/${job.body.id}`, undefined, { authorization: `Bearer ${limited}` });
+      state = read.body.state;
+    }
+    expect(read.body).toMatchObject({ state: 'succeeded', updated: 0, failed: 1 });
+    const results = await service.call('GET', `/v1/jobs/${job.body.id}/results`, undefined, { authorization: `Bearer ${limited}` });
+    expect(results.body).toMatchObject({ row: 1, status: 'failed', serialNumber: 'B-1' });
+    expect(JSON.stringify(results.body)).toContain('pass-exists');
+    const pass = await service.call('GET', `/v1/passes/${TEMPLATE.passType}/B-1`);
+    expect(pass.body).toMatchObject({ templateId: b, version: 1, values: { n: 'of B' } });
+  });
+});
