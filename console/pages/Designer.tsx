@@ -20,9 +20,9 @@ import { JobProgress } from '../components/JobProgress.js';
 
 adoptCodeMirrorStyles();
 
-/** The stored template without its id, as the editor shows it. */
+/** The stored template as the editor shows it: with its id (a template's checks need one), without the answer's warnings. */
 function editorText(template: Template): string {
-  const { id: _id, warnings: _warnings, ...rest } = template;
+  const { warnings: _warnings, ...rest } = template;
   return `${JSON.stringify(rest, null, 2)}\n`;
 }
 

@@ -136,11 +136,24 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])('the console', () => {
     await visit(page, harness.url, `/templates/${templateId}`);
     await page.locator('.cm-content').waitFor();
     await page.getByTestId('pass-preview').waitFor();
-    const edited = { ...template('Members'), description: JSON.parse(JSON.stringify(template('Members')['description']).replace('"Level"', '"Tier"')) };
+    const edited = {
+      id: templateId,
+      ...template('Members'),
+      description: JSON.parse(JSON.stringify(template('Members')['description']).replace('"Level"', '"Tier"')),
+    };
     await page.locator('.cm-content').click();
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.insertText(JSON.stringify(edited, null, 2));
-    await page.getByTestId('pass-preview').getByText('Tier').waitFor();
+    expect(await page.locator('.cm-content').textContent()).toContain('"Tier"');
+    await page
+      .getByTestId('pass-preview')
+      .getByText('Tier')
+      .waitFor()
+      .catch(async (error: Error) => {
+        const shown = await page.locator('.designer-preview').textContent();
+        const issues = await page.locator('.designer-editor').textContent();
+        throw new Error(`${error.message}\npreview: ${shown}\neditor panel: ${issues?.slice(-600)}`);
+      });
     await page.getByTestId('save-template').click();
     await page.getByTestId('save-status').getByText('Saved').waitFor();
     await page.getByTestId('template-versions').locator('li').nth(1).waitFor();
@@ -168,6 +181,7 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])('the console', () => {
     expect(await page.getByTestId('import-start').isDisabled()).toBe(true);
     const csv = 'serialNumber,member,level,news\nI-1,"Hopper, Grace",Gold,hello\nI-2,Katherine Johnson,Silver,hi\nM-1,Taken Serial,Gold,x\n';
     await page.getByTestId('import-file').setInputFiles({ name: 'members.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByTestId('import-preview').locator('tbody tr').nth(2).waitFor();
     expect(await page.getByTestId('import-preview').locator('tbody tr').count()).toBe(3);
     expect(await page.getByTestId('import-preview').locator('tbody tr').first().textContent()).toContain('Hopper, Grace');
     await page.getByTestId('import-start').click();
@@ -337,10 +351,11 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])('the console', () => {
         attackPage.locator('form').evaluate((form: HTMLFormElement) => form.submit()),
       ]);
       expect(answer.status()).toBe(403);
-      const fetched = attackPage.waitForResponse(`${harness.url}/v1/templates`);
-      await attackPage.goto(`${other}/fetch`);
+      const fetchPage = await page.context().newPage();
+      const fetched = fetchPage.waitForResponse(`${harness.url}/v1/templates`);
+      await fetchPage.goto(`${other}/fetch`);
       expect((await fetched).status()).toBe(403);
-      await attackPage.waitForFunction(() => document.title === 'sent');
+      await fetchPage.waitForFunction(() => document.title === 'sent');
       expect(await count()).toBe(templatesBefore);
     } finally {
       await new Promise((done) => attacker.close(done));
