@@ -135,7 +135,10 @@ export const CONSOLE_MIGRATIONS: readonly string[] = [
       into seqs, ids, types, pts, sns, datas, template_ids, versions, hours
       from (select e.seq, e.id, e.type, e.created_at, passmint_event_data(e.body) as d
               from new_rows e where passmint_timeline_kind(e.type) is not null) x
-      left join passmint_passes v on v.pass_type_identifier = x.d ->> 'passTypeIdentifier' and v.serial_number = x.d ->> 'serialNumber';
+      -- Per event, by the passes' primary key (never a join over all passes, whatever the plan's estimate).
+      left join lateral (
+        select p.template_id, p.version from passmint_passes p
+         where p.pass_type_identifier = x.d ->> 'passTypeIdentifier' and p.serial_number = x.d ->> 'serialNumber') v on true;
     if seqs is null then return null; end if;
 
     insert into passmint_timeline (pass_type_identifier, serial_number, kind, detail)
