@@ -53,4 +53,13 @@ describe.each(ENGINES)('attacks on identities ($name)', (engine) => {
     const pass = await service.call('GET', `/v1/passes/${TEMPLATE.passType}/B-1`);
     expect(pass.body).toMatchObject({ templateId: b, version: 1, values: { n: 'of B' } });
   });
+
+  test("the audit log never holds a bundle's share link (it opens the passes without a key; audit entries go to the service's log too)", async () => {
+    const bundle = await service.call('POST', '/v1/bundles', { passes: [{ passTypeIdentifier: TEMPLATE.passType, serialNumber: 'B-1' }] });
+    expect(bundle.status).toBe(201);
+    const audit = await service.call('GET', '/v1/audit?action=bundle.create');
+    expect(audit.body.items).toHaveLength(1);
+    expect(audit.body.items[0]).toMatchObject({ action: 'bundle.create', target: '/v1/bundles', status: 201 });
+    expect(JSON.stringify(audit.body)).not.toContain(bundle.body.id);
+  });
 });

@@ -112,7 +112,9 @@ function targetOf(route: Route, params: Readonly<Record<string, string>>, respon
     const location = response.headers.get('location');
     if (location !== null) {
       try {
-        return new URL(location, 'http://x').pathname;
+        // Only the API's own resources: a share page's address is a link that opens passes without a key.
+        const path = new URL(location, 'http://x').pathname;
+        if (path.startsWith('/v1/')) return path;
       } catch {
         // Not a URL: the route's path below.
       }
