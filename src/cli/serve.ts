@@ -305,7 +305,7 @@ async function runService(args: readonly string[], io: CliIo): Promise<ExitCode>
   // CSV imports load the optional csv-parse when a file arrives: a missing one is said once, at the start.
   if (!(await loadable('csv-parse'))) {
     io.stderr(
-      'passmint serve: the package csv-parse is not installed: CSV imports will be refused (415) until it is (npm install csv-parse); JSON lines imports need nothing.\n',
+      'passmint serve: the package csv-parse is not installed: CSV imports are refused (415) until it is installed (npm install csv-parse) and passmint serve restarted; JSON lines imports need nothing.\n',
     );
   }
   // Before the signing line, which tells a supervisor (and the tests) that start-up is done.

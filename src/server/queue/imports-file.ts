@@ -69,7 +69,7 @@ async function loadCsvParse(): Promise<CsvParse> {
       throw new ServiceProblem(
         415,
         'unsupported-media-type',
-        'CSV imports need the package csv-parse beside the service (npm install csv-parse); JSON lines need nothing.',
+        'CSV imports need the package csv-parse beside the service (npm install csv-parse, then restart the service); JSON lines need nothing.',
       );
     }
     throw error;
