@@ -62,4 +62,18 @@ describe.each(ENGINES)('attacks on identities ($name)', (engine) => {
     expect(audit.body.items[0]).toMatchObject({ action: 'bundle.create', target: '/v1/bundles', status: 201 });
     expect(JSON.stringify(audit.body)).not.toContain(bundle.body.id);
   });
+
+  test.each([
+    ['actor=%00', 'actor'],
+    ['target=%2Fv1%00', 'target'],
+    ['action=key.create%00', 'action'],
+    ['from=0000-01-01T00:00:00Z', 'from'],
+    ['from=0001-01-01T00:00:00%2B01:00', 'from'],
+    ['to=9999-12-31T23:00:00-05:00', 'to'],
+  ])('GET /v1/audit?%s is a 400 naming `%s`, not a 500', async (query, name) => {
+    const answer = await service.call('GET', `/v1/audit?${query}`);
+    expect(answer.status).toBe(400);
+    expect(answer.body.code).toBe('invalid-query');
+    expect(answer.body.detail).toContain(`\`${name}\``);
+  });
 });

@@ -47,19 +47,25 @@ const auditEntry: Json = object({
   requestId: nullable('string', { description: 'The `X-Request-Id` of the call (the same as its request log line).' }),
 });
 
+const FIRST_TIME = Date.parse('0001-01-01T00:00:00Z');
+const LAST_TIME = Date.parse('9999-12-31T23:59:59.999Z');
+
 /** Reads the filters of `GET /v1/audit`; a bad one is a 400 `invalid-query`. */
 function readFilter(url: URL): AuditFilter {
   const text = (name: string): string | undefined => {
     const value = url.searchParams.get(name);
     if (value === null) return undefined;
     if (value === '' || value.length > MAX_FILTER) throw new ServiceProblem(400, 'invalid-query', `\`${name}\` must be 1 to ${MAX_FILTER} characters.`);
+    // PostgreSQL's text holds no NUL: no entry has one.
+    if (value.includes('\u0000')) throw new ServiceProblem(400, 'invalid-query', `\`${name}\` must not hold a NUL character.`);
     return value;
   };
   const time = (name: string): Date | undefined => {
     const value = text(name);
     if (value === undefined) return undefined;
     const date = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/.test(value) ? new Date(value) : undefined;
-    if (date === undefined || Number.isNaN(date.getTime())) {
+    // Years 1 to 9999 (PostgreSQL's timestamps start at 4713 BC, JavaScript's year 0 is not one of them).
+    if (date === undefined || Number.isNaN(date.getTime()) || date.getTime() < FIRST_TIME || date.getTime() > LAST_TIME) {
       throw new ServiceProblem(400, 'invalid-query', `\`${name}\` must be a date or a date and time with its zone (RFC 3339: 2026-01-31T12:00:00Z).`);
     }
     return date;
