@@ -132,9 +132,10 @@ export function createPublishRunner(db: SqlDatabase, options: PublishRunnerOptio
         while (next !== undefined && !run.stopping()) {
           const prepared: Prepared = await next;
           const { cursor, template, files, read, rendered } = prepared;
-          // The next batch is read and rendered while this one is written (the process would otherwise wait for the database).
-          next = read.length < batchSize ? undefined : prepare(read[read.length - 1]!.seq);
-          next?.catch(() => undefined);
+          // The next batch is read and rendered once this one is written, not meanwhile: rendering while the database
+          // writes took both of a small machine's cores from live requests (publish 0.49x the bare loop, GET p99 5.4x
+          // idle, against 0.40x and 2.4x one after the other).
+          next = undefined;
 
           const going = await run.batch(async (tx, done) => {
             if ((await jobCursor(tx, job.id)) !== cursor) throw new Error(`publish job ${job.public_id}: its cursor moved while a batch was rendered`);
@@ -187,9 +188,10 @@ export function createPublishRunner(db: SqlDatabase, options: PublishRunnerOptio
           if (!going) return;
           // Between batches the event loop and, on PGlite, the one connection go to live requests first.
           await yieldToRequests();
+          if (read.length === batchSize) next = prepare(read[read.length - 1]!.seq);
         }
       } finally {
-        // A batch read ahead and not written: nothing of it was stored.
+        // A batch read and not written (the process is stopping): nothing of it was stored.
         await next?.catch(() => undefined);
       }
     },
