@@ -1,5 +1,6 @@
 import { ServiceProblem } from '../../http/problem.js';
 import { insertJob, queueJob } from '../db/jobs.js';
+import { isObject, readOptionalJson } from '../http/body.js';
 import { countPasses, findPass, type PassFilter, type PassRecord } from '../db/passes.js';
 import type { PassChange } from '../db/programs.js';
 import { commitPassChanges, expiredPass, voidedPass, type PassChangeEvent, type VoidParams } from '../queue/lifecycle.js';
@@ -121,8 +122,18 @@ export const lifecycleRoutes: readonly Route[] = [
         'An unknown or repeated parameter, paging, `templateId` (the path names it), or a `values.NAME` that is not a placeholder (`invalid-query`).',
       ),
       404: problemAnswer('No such template.'),
+      422: problemAnswer('A body other than none or `{}` (`invalid-body`): the filters are query parameters.'),
     },
     handler: async ({ request, params, url }, { context, db, templates }) => {
+      // The filters are the query's: a filter sent as a body would be ignored, and the job void every pass (for good).
+      const body = await readOptionalJson(request, 4096);
+      if (body !== undefined && !(isObject(body) && Object.keys(body).length === 0)) {
+        throw new ServiceProblem(
+          422,
+          'invalid-body',
+          'No body: give the filters as query parameters (`?serialNumber=…`, `?values.NAME=…`, `?updatedSince=…`).',
+        );
+      }
       const template = await templates.fresh(params.id);
       for (const name of ['templateId', 'limit', 'after', 'before', 'escapeFormulas']) {
         if (url.searchParams.has(name))

@@ -45,6 +45,8 @@ export function readPassQuery(url: URL, csv: boolean): PassQuery {
       const placeholder = name.slice('values.'.length);
       if (placeholder === '') throw invalid('`values.` needs a placeholder name: `values.NAME=VALUE`.');
       if (value.length > MAX_FILTER_TEXT) throw invalid(`\`${name}\` is longer than ${MAX_FILTER_TEXT} characters.`);
+      // PostgreSQL's text holds no NUL: no pass has one.
+      if (value.includes('\u0000')) throw invalid(`\`${name}\` must not hold a NUL character.`);
       values.push([placeholder, value]);
     } else if (!PAGING.has(name) && !FILTERS.has(name) && name !== 'escapeFormulas') {
       throw invalid(`Unknown parameter \`${name}\`: filter with templateId, serialNumber, updatedSince or values.NAME (page with limit, after, before).`);
@@ -63,7 +65,7 @@ export function readPassQuery(url: URL, csv: boolean): PassQuery {
   if (csv && templateId === undefined) throw invalid('An export (text/csv) needs `templateId`: its placeholders are the columns.');
 
   const serialNumber = url.searchParams.get('serialNumber') ?? undefined;
-  if (serialNumber !== undefined && (serialNumber === '' || serialNumber.length > MAX_FILTER_TEXT)) {
+  if (serialNumber !== undefined && (serialNumber === '' || serialNumber.length > MAX_FILTER_TEXT || serialNumber.includes('\u0000'))) {
     throw invalid(`\`serialNumber\` must be 1 to ${MAX_FILTER_TEXT} characters.`);
   }
   const updatedText = url.searchParams.get('updatedSince');
@@ -91,7 +93,8 @@ function dateTimeOf(text: string): Date | undefined {
   if (month! < 1 || month! > 12 || day! < 1 || day! > 31 || hour! > 23 || minute! > 59 || (second ?? 0) > 59) return undefined;
   // A space where the offset's sign is: the `+` a query string decoded.
   const date = new Date(text.replace(/ (\d{2}:\d{2})$/, '+$1').replace(/^(.{10}) /, '$1T'));
-  if (Number.isNaN(date.getTime())) return undefined;
+  // Years 1 to 9999 once moved to UTC, as PostgreSQL's timestamps take them.
+  if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999) return undefined;
   // 2025-02-30 rolls over in Date: refuse a day the month does not have.
   const days = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
   return day! > days ? undefined : date;

@@ -1,0 +1,65 @@
+// Attacks on running a pass program: a bulk void whose filter comes as a body (ignored, it would void
+// every pass for good), and filters PostgreSQL cannot hold (a NUL, a year out of its range) in the
+// search and the bulk void: each a 4xx naming the parameter, nothing voided, never a 500.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ENGINES, type TestDatabase } from './databases.js';
+import { startService, type Service } from './harness.js';
+
+const TEMPLATE = {
+  name: 'Program',
+  formatVersion: 1,
+  passType: 'pass.com.example.program',
+  description: { generic: { primaryFields: [{ key: 'n', value: '${n}' }] } },
+  placeholder: ['n'],
+};
+
+describe.each(ENGINES)('attacks on programs ($name)', (engine) => {
+  let database: TestDatabase;
+  let service: Service;
+  let id: number;
+
+  beforeAll(async () => {
+    database = await engine.open();
+    service = await startService(database);
+    id = (await service.call('POST', '/v1/templates', TEMPLATE)).body.id;
+    for (const serial of ['P-1', 'P-2']) {
+      expect((await service.call('POST', `/v1/templates/${id}/passes`, { serialNumber: serial, values: { n: serial } })).status).toBe(201);
+    }
+  });
+
+  afterAll(async () => {
+    await service?.close();
+    await database?.dispose();
+  });
+
+  const states = async (): Promise<string[]> =>
+    (await service.call('GET', `/v1/passes?templateId=${id}`)).body.items.map((item: { state: string }) => item.state);
+
+  test('a bulk void with its filter in a body is a 422 and voids nothing (a body `{}` is no filter: it is taken)', async () => {
+    const refused = await service.call('POST', `/v1/templates/${id}/passes/void`, { serialNumber: 'P-1' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('invalid-body');
+    expect(await states()).toEqual(['active', 'active']);
+    const filtered = await service.call('POST', `/v1/templates/${id}/passes/void?serialNumber=nobody`, {});
+    expect(filtered.status).toBe(202);
+    expect(filtered.body.rows).toBe(0);
+  });
+
+  test.each([
+    ['serialNumber=%00', 'serialNumber'],
+    ['values.n=a%00', 'values.n'],
+    ['updatedSince=0000-01-01T00:00:00Z', 'updatedSince'],
+    ['updatedSince=9999-12-31T23:00:00-05:00', 'updatedSince'],
+  ])('?%s is a 400 naming `%s` in the search and the bulk void, never a 500', async (query, name) => {
+    for (const [method, path] of [
+      ['GET', `/v1/passes?templateId=${id}&${query}`],
+      ['POST', `/v1/templates/${id}/passes/void?${query}`],
+    ] as const) {
+      const answer = await service.call(method, path);
+      expect(answer.status).toBe(400);
+      expect(answer.body.code).toBe('invalid-query');
+      expect(answer.body.detail).toContain(`\`${name}\``);
+    }
+    expect(await states()).toEqual(['active', 'active']);
+  });
+});
