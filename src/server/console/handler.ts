@@ -75,6 +75,8 @@ export function createConsoleHandler(options: ConsoleHandlerOptions): (request: 
     const live = await sessions.of(request);
     if (request.method === 'GET' || request.method === 'HEAD') {
       if (live === undefined) throw new ServiceProblem(401, 'missing-credentials', 'No console session: sign in with an API key.');
+      // The answer holds the CSRF token: never to another origin's page (a same-site one gets the cookie).
+      if (!sessions.fromOwnOrigin(request)) throw new ServiceProblem(403, 'csrf-token-invalid', "Another origin may not read the console's session.");
       return sessionAnswer(live, 200, {});
     }
     if (request.method === 'DELETE') {
