@@ -62,7 +62,9 @@ function messageInput(body: unknown, placeholders: readonly string[]): MessageIn
       filter[name] = value;
     }
     try {
-      readPassQuery(new URL(`http://filter/?${query}`), false);
+      // As the pass list reads its query; the time kept as the instant it was read as.
+      const since = readPassQuery(new URL(`http://filter/?${query}`), false).filter.updatedSince;
+      if (since !== undefined) filter['updatedSince'] = since.toISOString();
     } catch (error) {
       if (error instanceof ServiceProblem) throw invalid(`/filter: ${error.detail}`);
       throw error;
