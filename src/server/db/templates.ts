@@ -55,10 +55,16 @@ export async function listTemplates(sql: SqlQueryable, query: PageQuery): Promis
   return rows.map(toTemplate);
 }
 
-/** Replaces a template's body, one version up; `undefined` when there is no such template. */
+/**
+ * Replaces a template's body, one version up — or, when the body is the one stored, changes nothing (no
+ * version: one would be recorded as a change of its files); `undefined` when there is no such template.
+ */
 export async function updateTemplate(sql: SqlQueryable, template: PassTemplate): Promise<TemplateRecord | undefined> {
   const rows = await sql.query<TemplateRow>(
-    `update passmint_templates set template = $2::json, version = version + 1, updated_at = now() where id = $1
+    `update passmint_templates set template = $2::json,
+       version = case when template::text = $2::text then version else version + 1 end,
+       updated_at = case when template::text = $2::text then updated_at else now() end
+     where id = $1
      returning id, template, version, created_at, updated_at`,
     [template.id, JSON.stringify(template)],
   );
