@@ -62,4 +62,34 @@ describe.each(ENGINES)('attacks on programs ($name)', (engine) => {
     }
     expect(await states()).toEqual(['active', 'active']);
   });
+
+  test('a message whose header, body or filter holds a NUL (or a year out of range) is a 422 naming it, nothing sent', async () => {
+    const made = await service.call('POST', '/v1/templates', {
+      ...TEMPLATE,
+      name: 'With messages',
+      placeholder: ['n', 'messageTitle', 'message'],
+      description: {
+        generic: {
+          primaryFields: [{ key: 'n', value: '${n}' }],
+          backFields: [{ key: 'message', label: '${messageTitle}', value: '${message}', changeMessage: '%@' }],
+        },
+      },
+    });
+    expect(made.status).toBe(201);
+    const withMessages = made.body.id;
+    const pass = await service.call('POST', `/v1/templates/${withMessages}/passes`, { serialNumber: 'M-1', values: { n: 'm', messageTitle: '', message: '' } });
+    expect(pass.status).toBe(201);
+    for (const [body, where] of [
+      [{ header: 'a\u0000', body: 'b' }, '/header'],
+      [{ header: 'a', body: '\u0000' }, '/body'],
+      [{ header: 'a', body: 'b', filter: { serialNumber: '\u0000' } }, '/filter'],
+      [{ header: 'a', body: 'b', filter: { updatedSince: '0000-01-01T00:00:00Z' } }, '/filter'],
+    ] as const) {
+      const answer = await service.call('POST', `/v1/templates/${withMessages}/messages`, body);
+      expect(answer.status).toBe(422);
+      expect(answer.body.code).toBe('invalid-body');
+      expect(answer.body.detail.startsWith(where)).toBe(true);
+    }
+    expect((await service.call('GET', `/v1/templates/${withMessages}/messages`)).body.items).toEqual([]);
+  });
 });

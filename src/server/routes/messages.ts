@@ -42,6 +42,8 @@ function messageInput(body: unknown, placeholders: readonly string[]): MessageIn
     const value = body[name];
     if (typeof value !== 'string' || value.trim() === '') throw invalid(`/${name}: a non-empty string is required.`);
     if (value.length > max) throw invalid(`/${name}: at most ${max} characters.`);
+    // PostgreSQL's text holds no NUL (and Wallet shows none).
+    if (value.includes('\u0000')) throw invalid(`/${name}: a NUL character cannot be sent.`);
     return value;
   };
   const header = text('header', MAX_MESSAGE_HEADER);
