@@ -175,6 +175,12 @@ describe("the service's routes", () => {
       'GET /v1/passes/{type}/{serial}/google [{"apiKey":["read"]},{"passToken":[]}]',
       'POST /google/callback []',
       'GET /google/images/{template}/{hash}/{path} []',
+      // The share pages: whoever holds the link (128 random bits) opens them, as a pass's download link.
+      'GET /p/{id} []',
+      'GET /p/{id}/pass.pkpass []',
+      'GET /p/{id}/passes.pkpasses []',
+      'GET /p/{id}/google []',
+      'GET /p/images/{template}/{hash}/{path} []',
     ]);
   });
 
