@@ -43,4 +43,15 @@ describe.each(ENGINES)('attacks on console sessions ($name)', (engine) => {
       expect((await answer.json()).csrfToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
     }
   });
+
+  test.each(['pm_a\u0000b', 'pm_a\nb', 'pm_a b', 'pm_\u00e9'])('a sign-in with a key no header can carry (%j) is a 400, not a 500', async (key) => {
+    const answer = await fetch(`${service.url}/console/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key }),
+    });
+    expect(answer.status).toBe(400);
+    expect((await answer.json()).code).toBe('invalid-body');
+    expect(answer.headers.get('set-cookie')).toBeNull();
+  });
 });

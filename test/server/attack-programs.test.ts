@@ -92,4 +92,14 @@ describe.each(ENGINES)('attacks on programs ($name)', (engine) => {
     }
     expect((await service.call('GET', `/v1/templates/${withMessages}/messages`)).body.items).toEqual([]);
   });
+
+  test.each([
+    [{ passTypeIdentifier: 'pass.com.example.program\u0000', serialNumber: 'P-1' }, '/passes/0/passTypeIdentifier'],
+    [{ passTypeIdentifier: 'pass.com.example.program', serialNumber: 'P-1\u0000' }, '/passes/0/serialNumber'],
+  ])('a bundle naming a pass with a NUL is a 422 at %j, not a 500', async (pass, where) => {
+    const answer = await service.call('POST', '/v1/bundles', { passes: [pass] });
+    expect(answer.status).toBe(422);
+    expect(answer.body.code).toBe('invalid-body');
+    expect(answer.body.detail.startsWith(where)).toBe(true);
+  });
 });

@@ -59,7 +59,8 @@ export function createConsoleHandler(options: ConsoleHandlerOptions): (request: 
       guard.admit(request);
       const body = await readJson(request, SIGN_IN_MAX_BYTES);
       const key = isObject(body) ? body['key'] : undefined;
-      if (typeof key !== 'string' || key === '' || key.length > 512) {
+      // A key is visible ASCII (it travels in an Authorization header): anything else is no key, and no header can carry it.
+      if (typeof key !== 'string' || key.length > 512 || !/^[\x21-\x7e]+$/.test(key)) {
         throw new ServiceProblem(400, 'invalid-body', 'Send `{ "key": "pm_…" }`: the API key to sign in with.');
       }
       // A sign-in from another origin's page is refused as a change would be (a forced sign-in as someone else's key).

@@ -23,10 +23,11 @@ function bundleInput(body: unknown): BundlePass[] {
   return list.map((item, index) => {
     if (!isObject(item)) throw invalid(`/passes/${index}: { "passTypeIdentifier": …, "serialNumber": … }.`);
     const { passTypeIdentifier, serialNumber } = item;
-    if (typeof passTypeIdentifier !== 'string' || passTypeIdentifier === '' || passTypeIdentifier.length > 255) {
+    // No NUL: PostgreSQL's text holds none, so no pass has one.
+    if (typeof passTypeIdentifier !== 'string' || passTypeIdentifier === '' || passTypeIdentifier.length > 255 || passTypeIdentifier.includes('\u0000')) {
       throw invalid(`/passes/${index}/passTypeIdentifier: a pass type identifier is required.`);
     }
-    if (typeof serialNumber !== 'string' || serialNumber === '' || serialNumber.length > 255)
+    if (typeof serialNumber !== 'string' || serialNumber === '' || serialNumber.length > 255 || serialNumber.includes('\u0000'))
       throw invalid(`/passes/${index}/serialNumber: a serial number is required.`);
     const key = `${passTypeIdentifier}\u0000${serialNumber}`;
     if (seen.has(key)) throw invalid(`/passes/${index}: the same pass is given twice.`);
