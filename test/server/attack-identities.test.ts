@@ -1,6 +1,8 @@
 // Attacks on who may do what: a key limited to templates reaching another template's passes through
 // a door the per-route check does not see (an import into its own template naming their serial numbers).
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { issuePass, type PassIdentity, SECOND_TEAM, SECOND_TYPE } from './certificate-kit.js';
 import { ENGINES, type TestDatabase } from './databases.js';
 import { startService, type Service } from './harness.js';
 
@@ -19,10 +21,13 @@ describe.each(ENGINES)('attacks on identities ($name)', (engine) => {
   let limited: string;
   let a: number;
   let b: number;
+  let other: PassIdentity;
 
   beforeAll(async () => {
+    // Another program's certificate (its own pass type and team), for the overview.
+    other = await issuePass(SECOND_TYPE, SECOND_TEAM);
     database = await engine.open();
-    service = await startService(database);
+    service = await startService(database, { secretKey: randomBytes(32).toString('base64'), wwdr: other.pki.wwdrPem });
     a = (await service.call('POST', '/v1/templates', { ...TEMPLATE, name: 'A' })).body.id;
     b = (await service.call('POST', '/v1/templates', { ...TEMPLATE, name: 'B' })).body.id;
     expect((await service.call('POST', `/v1/templates/${b}/passes`, { serialNumber: 'B-1', values: { n: 'of B' } })).status).toBe(201);
@@ -75,5 +80,16 @@ describe.each(ENGINES)('attacks on identities ($name)', (engine) => {
     expect(answer.status).toBe(400);
     expect(answer.body.code).toBe('invalid-query');
     expect(answer.body.detail).toContain(`\`${name}\``);
+  });
+
+  test("the overview shows a limited key only its templates' certificates", async () => {
+    expect((await service.call('POST', '/v1/certificates', { certificate: other.certPem, privateKey: other.keyPem })).status).toBe(201);
+    const everything = await service.call('GET', '/v1/stats/overview');
+    expect(everything.body.certificates.map((certificate: { passTypeIdentifier: string }) => certificate.passTypeIdentifier)).toEqual([SECOND_TYPE]);
+    const limitedView = await service.call('GET', '/v1/stats/overview', undefined, { authorization: `Bearer ${limited}` });
+    expect(limitedView.status).toBe(200);
+    expect(limitedView.body.templates.map((template: { id: number }) => template.id)).toEqual([a]);
+    expect(limitedView.body.certificates).toEqual([]);
+    expect(JSON.stringify(limitedView.body)).not.toContain(SECOND_TEAM);
   });
 });

@@ -111,6 +111,8 @@ export async function devicesAt(
 export interface TemplateTotals {
   readonly id: number;
   readonly name: string;
+  /** The template's pass type. */
+  readonly passType: string;
   readonly passes: number;
   readonly devicesApple: number;
   readonly devicesGoogle: number;
@@ -129,11 +131,12 @@ export async function templateTotals(sql: SqlQueryable, templateIds: readonly nu
   const rows = await sql.query<{
     id: number;
     name: string | null;
+    pass_type: string | null;
     passes: string | number | null;
     devices_apple: string | number | null;
     devices_google: string | number | null;
   }>(
-    `select t.id, t.template ->> 'name' as name, s.passes, s.devices_apple, s.devices_google
+    `select t.id, t.template ->> 'name' as name, t.template ->> 'passType' as pass_type, s.passes, s.devices_apple, s.devices_google
        from passmint_templates t left join passmint_template_stats s on s.template_id = t.id
       ${templateIds === null ? '' : 'where t.id = any ($2::int[])'}
       order by t.id limit $1`,
@@ -142,6 +145,7 @@ export async function templateTotals(sql: SqlQueryable, templateIds: readonly nu
   return rows.map((row) => ({
     id: row.id,
     name: row.name ?? '',
+    passType: row.pass_type ?? '',
     passes: Number(row.passes ?? 0),
     devicesApple: Number(row.devices_apple ?? 0),
     devicesGoogle: Number(row.devices_google ?? 0),

@@ -179,10 +179,13 @@ export const statsRoutes: readonly Route[] = [
         notAfter: certificate.notAfter.toISOString(),
       }));
       const signer = context.signer;
-      const certificates =
+      const all =
         signer === undefined || uploaded.some((certificate) => certificate.passTypeIdentifier === signer.passTypeIdentifier)
           ? uploaded
           : [...uploaded, { passTypeIdentifier: signer.passTypeIdentifier, teamIdentifier: signer.teamIdentifier, notAfter: signer.notAfter.toISOString() }];
+      // A key limited to templates sees the certificates of its templates' pass types only (each template read by its id).
+      const passTypes = visible === null ? undefined : new Set(templates.map((template) => template.passType));
+      const certificates = passTypes === undefined ? all : all.filter((certificate) => passTypes.has(certificate.passTypeIdentifier));
       return json({
         templates: templates.map((template) => ({ id: template.id, name: template.name, passes: template.passes })),
         today: { ...sum(hours.filter((hour) => hour.hour.getTime() >= today)), devices },
