@@ -42,7 +42,13 @@ export function createServiceHandler(
   };
   // The seed's handler reports an error with its request: told with the route and the request id.
   // The console's sessions: a session's cookie authenticates /v1/ requests as its key (console/sessions.ts).
-  const sessions = createConsoleSessions({ db: context.db, keys: context.keys, publicUrl: context.publicUrl, configuredKeys: consoleOptions.configuredKeys, now: consoleOptions.now });
+  const sessions = createConsoleSessions({
+    db: context.db,
+    keys: context.keys,
+    publicUrl: context.publicUrl,
+    configuredKeys: consoleOptions.configuredKeys,
+    now: consoleOptions.now,
+  });
   const keys = sessions.keys;
   const services = createServices({
     ...context,
@@ -151,7 +157,9 @@ export function createServiceHandler(
     }
     return response;
   };
-  return Object.assign(handler, { routes: servedRoutes(), flush: async () => {
+  return Object.assign(handler, {
+    routes: servedRoutes(),
+    flush: async () => {
       await Promise.all([services.eventBatch.flush(), activity.flush()]);
     },
   });

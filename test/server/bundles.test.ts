@@ -76,7 +76,7 @@ for (const engine of ENGINES) {
       const bytes = new Uint8Array(await file.arrayBuffer());
       const names = unzipNames(bytes);
       expect(names).toEqual(['1-T-A1.pkpass', '2-T-A3.pkpass']);
-      const serials = await Promise.all(names.map(async (name) => (await readPass(unzipEntry(bytes, name))).pass.serialNumber));
+      const serials = await Promise.all(names.map(async (name) => (await readPass(unzipEntry(bytes, name))).pass['serialNumber']));
       expect(serials).toEqual(['T-A1', 'T-A3']);
 
       const save = await fetch(made.body.links.google, { redirect: 'manual' });

@@ -178,7 +178,7 @@ for (const engine of ENGINES) {
       expect(pkpass.status).toBe(200);
       expect(pkpass.headers.get('content-type')).toBe('application/vnd.apple.pkpass');
       const read = await readPass(new Uint8Array(await pkpass.arrayBuffer()));
-      expect(read.pass.serialNumber).toBe('S-2');
+      expect(read.pass['serialNumber']).toBe('S-2');
       const save = await fetch(`${service.url}${path}/google`, { redirect: 'manual' });
       expect(save.status).toBe(303);
       const jwt = save.headers.get('location')!.replace('https://pay.google.com/gp/v/save/', '');
