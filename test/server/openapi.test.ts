@@ -300,6 +300,26 @@ describe('the OpenAPI document', () => {
     expect((await call('GET', '/v1/google/credentials')).status).toBe(404);
     expect((await call('DELETE', '/v1/google/credentials')).status).toBe(404);
 
+    // Messages, share pages and bundles, stats and a pass's timeline.
+    expect((await call('POST', `/v1/templates/${id}/messages`, { body: { header: 'News', body: 'The pool is closed on Monday.' } })).body.code).toBe(
+      'no-message-field',
+    );
+    expect((await call('POST', `/v1/templates/${id}/messages`, { body: { body: 7 } })).status).toBe(422);
+    expect((await call('GET', `/v1/templates/${id}/messages`)).status).toBe(200);
+    const share = new URL((await call('GET', pass)).body.links.share as string).pathname;
+    expect((await call('GET', share, { key: null })).status).toBe(200);
+    expect((await call('GET', `${share}/pass.pkpass`, { key: null })).status).toBe(200);
+    expect((await call('GET', `${share}/google`, { key: null })).status).toBe(404);
+    expect((await call('GET', `/p/images/${id}/${'0'.repeat(64)}/icon.png`, { key: null })).status).toBe(404);
+    const bundle = await call('POST', '/v1/bundles', { body: { passes: [{ passTypeIdentifier: PASS_TYPE_IDENTIFIER, serialNumber: 'O-1' }] } });
+    expect(bundle.status).toBe(201);
+    expect((await call('GET', `${new URL(bundle.body.links.share as string).pathname}/passes.pkpasses`, { key: null })).status).toBe(200);
+    expect((await call('POST', '/v1/bundles', { body: { passes: [] } })).status).toBe(422);
+    expect((await call('GET', '/v1/stats?interval=day')).status).toBe(200);
+    expect((await call('GET', '/v1/stats?interval=fortnight')).status).toBe(400);
+    expect((await call('GET', '/v1/stats/overview')).status).toBe(200);
+    expect((await call('GET', `${pass}/timeline?limit=5`)).status).toBe(200);
+
     // Operations, Google, refusals.
     expect((await call('GET', '/healthz', { key: null })).status).toBe(200);
     expect((await call('GET', '/readyz', { key: null })).status).toBe(200);
@@ -335,7 +355,9 @@ describe('the OpenAPI document', () => {
       '/v1/events/{id}',
       '/v1/jobs',
       '/v1/passes',
+      '/v1/passes/{type}/{serial}/timeline',
       '/v1/templates',
+      '/v1/templates/{id}/messages',
       '/v1/webhooks',
       '/v1/webhooks/{id}/deliveries',
     ]);
