@@ -118,6 +118,14 @@ export async function openConsole(harness: ConsoleHarness, options: { path?: str
   const context = await harness.browser.newContext({ viewport: { width: options.width ?? 1280, height: 900 }, bypassCSP: options.bypassCSP ?? false });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
+  // Where a CSP violation comes from (file, line, the start of what was refused), logged as an error the test sees.
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(
+        `CSP ${event.violatedDirective} refused ${JSON.stringify(event.sample)} from ${event.sourceFile}:${event.lineNumber}:${event.columnNumber}`,
+      ),
+    );
+  });
   const errors: string[] = [];
   const dialogs: string[] = [];
   page.on('pageerror', (error) => errors.push(`${new URL(page.url()).pathname}: ${error.message}`));
