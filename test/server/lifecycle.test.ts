@@ -173,5 +173,30 @@ for (const engine of ENGINES) {
       }
       expect((await service.call('POST', '/v1/templates/999999/passes/void')).status).toBe(404);
     });
+
+    test('an import in upsert mode leaves a voided pass as it is (pass-voided in its results) and keeps an expired one expired', async () => {
+      await create('L-7');
+      await create('L-8');
+      expect((await call('POST', 'L-7', 'void')).status).toBe(200);
+      expect((await call('POST', 'L-8', 'expire')).status).toBe(200);
+      const { expirationDate } = (await call('GET', 'L-8', 'passjson')).body;
+      const csv = 'serialNumber,name,tier\nL-7,Changed,gold\nL-8,Changed,gold\n';
+      const started = await service.call('POST', `/v1/templates/${templateId}/imports?mode=upsert`, csv, { 'content-type': 'text/csv' });
+      expect(started.status).toBe(202);
+      expect(await finished(started.body.id)).toMatchObject({ state: 'succeeded', updated: 1, failed: 1 });
+      const answer = await fetch(`${service.url}/v1/jobs/${started.body.id}/results`, { headers: { authorization: `Bearer ${service.key}` } });
+      const results = (await answer.text())
+        .trim()
+        .split('\n')
+        .map((line: string) => JSON.parse(line));
+      expect(results.map((result: any) => [result.serialNumber, result.status, result.problem?.code ?? null])).toEqual([
+        ['L-7', 'failed', 'pass-voided'],
+        ['L-8', 'updated', null],
+      ]);
+      expect((await call('GET', 'L-7', 'passjson')).body.generic.primaryFields[0].value).toBe('L-7');
+      const expired = (await call('GET', 'L-8', 'passjson')).body;
+      expect([expired.expirationDate, expired.generic.primaryFields[0].value]).toEqual([expirationDate, 'Changed']);
+      expect((await call('GET', 'L-8')).body.state).toBe('expired');
+    });
   });
 }

@@ -19,6 +19,7 @@ import { findTemplate, type TemplateRecord } from '../db/templates.js';
 import { ServiceProblem } from '../../http/problem.js';
 import { importRecords, type ImportFormat, type ImportRecord } from './imports-file.js';
 import { JobFailure, type BatchOutcome, type JobRun, type JobRunner } from './jobs.js';
+import { keepState } from './lifecycle.js';
 
 /** An import's parameters, as its job keeps them. */
 export interface ImportParams {
@@ -138,14 +139,19 @@ export function createImportRunner(db: SqlDatabase, options: ImportRunnerOptions
           failed(record, new ServiceProblem(409, 'pass-exists', `A pass ${JSON.stringify(current.serialNumber)} of this type exists.`));
           continue;
         }
-        // As a PUT …/values: the pass's own template, its serial number and token kept.
+        // As a PUT …/values: a voided pass's values cannot change; an expired one keeps its expiry.
+        if (current.state === 'voided') {
+          failed(record, new ServiceProblem(409, 'pass-voided', `The pass ${JSON.stringify(current.serialNumber)} is voided: its values cannot change.`));
+          continue;
+        }
+        // The pass's own template, its serial number and token kept.
         let own = templates.get(current.templateId);
         if (own === undefined) {
           own = await findTemplate(tx, current.templateId);
           if (own === undefined) throw new ServiceProblem(404, 'template-not-found', "The pass's template is gone.");
           templates.set(current.templateId, own);
         }
-        const pass = options.render(
+        const rendered = options.render(
           own,
           record.values,
           {
@@ -155,6 +161,7 @@ export function createImportRunner(db: SqlDatabase, options: ImportRunnerOptions
           },
           params.origin,
         );
+        const pass = keepState(rendered, current.state, current.pass);
         // A new version only where the pass changed.
         if (JSON.stringify(pass) === JSON.stringify(current.pass)) {
           results.set(record.row, { n: record.row, status: 'unchanged', serialNumber: current.serialNumber, problem: null });
