@@ -2,6 +2,7 @@
 // registrations, events with their deliveries and attempts. Plain functions
 // over a SqlQueryable, so each can run alone or inside a caller's transaction.
 export {
+  changedBy,
   deleteTemplate,
   deleteTemplateFile,
   findTemplate,

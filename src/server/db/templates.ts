@@ -33,6 +33,19 @@ export async function nextTemplateId(sql: SqlQueryable): Promise<number> {
   return rows[0]!.id;
 }
 
+/**
+ * Names the API key making this transaction's change to a template: the
+ * template's new version records it (`GET /v1/templates/{id}/versions`'s who).
+ *
+ * @example
+ * ```ts
+ * await db.transaction(async (tx) => { await changedBy(tx, caller?.id); await updateTemplate(tx, template); });
+ * ```
+ */
+export async function changedBy(tx: SqlQueryable, keyId: string | undefined): Promise<void> {
+  if (keyId !== undefined) await tx.query("select set_config('passmint.key_id', $1, true)", [keyId]);
+}
+
 /** Stores a new template under the id it carries (see {@link nextTemplateId}), at version 1. */
 export async function insertTemplate(sql: SqlQueryable, template: PassTemplate): Promise<TemplateRecord> {
   const rows = await sql.query<TemplateRow>(

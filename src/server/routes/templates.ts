@@ -55,12 +55,15 @@ export const templateRoutes: readonly Route[] = [
       201: jsonAnswer(ref('TemplateAnswer'), 'The template, with its new id, and `warnings` when its passes cannot be signed here.', location),
       422: problemAnswer('The template has errors (`invalid-template`, with `issues`).'),
     },
-    handler: async ({ request }, { context, db }) => {
+    handler: async ({ request, caller }, { context, db }) => {
       const body = await readJson(request, context.maxBodyBytes);
       // Checked with a stand-in id first, so a refused template takes no id.
       checkedTemplate(body, 1);
       const id = await store.nextTemplateId(db);
-      const record = await store.insertTemplate(db, checkedTemplate(body, id));
+      const record = await db.transaction(async (tx) => {
+        await store.changedBy(tx, caller?.id);
+        return store.insertTemplate(tx, checkedTemplate(body, id));
+      });
       return json(templateAnswer(context, record.template), 201, { location: `${baseUrl(context, request)}/v1/templates/${id}` });
     },
   }),
@@ -84,11 +87,12 @@ export const templateRoutes: readonly Route[] = [
       404: problemAnswer('No such template.'),
       422: problemAnswer('The template has errors.'),
     },
-    handler: async ({ request, params }, { context, db, commitEvents }) => {
+    handler: async ({ request, params, caller }, { context, db, commitEvents }) => {
       const current = await templateOf(db, params.id);
       const template = checkedTemplate(await readJson(request, context.maxBodyBytes), current.template.id);
       let record: store.TemplateRecord | undefined;
       await commitEvents(async (tx) => {
+        await store.changedBy(tx, caller?.id);
         record = await store.updateTemplate(tx, template);
         if (record !== undefined) await oweClassToGoogle(context, tx, record.template.id);
       });
@@ -136,7 +140,7 @@ export const templateRoutes: readonly Route[] = [
       413: problemAnswer('The file is larger than the limit.'),
       422: problemAnswer('Not a file a pass may hold (`invalid-file`), or a PNG declaring more pixels than passmint signs (`image-too-large`).'),
     },
-    handler: async ({ request, params }, { context, db, commitEvents }) => {
+    handler: async ({ request, params, caller }, { context, db, commitEvents }) => {
       const record = await templateOf(db, params.id);
       const { path } = params;
       const bytes = await readBody(request, context.maxFileBytes);
@@ -149,6 +153,7 @@ export const templateRoutes: readonly Route[] = [
       const { maxTemplateFiles: maxFiles, maxTemplateBytes: maxBytes } = context.limits;
       let outcome: Awaited<ReturnType<typeof store.putTemplateFile>> = 'template-missing';
       await commitEvents(async (tx) => {
+        await store.changedBy(tx, caller?.id);
         outcome = await store.putTemplateFile(tx, record.template.id, path, bytes, { maxFiles, maxBytes });
         if (outcome === 'stored') await oweTemplateFilesToGoogle(context, tx, record.template.id);
         // Refused: nothing of this transaction stays (the version bump goes too).
@@ -164,11 +169,12 @@ export const templateRoutes: readonly Route[] = [
     auth: 'admin',
     summary: 'Delete a template file',
     responses: { 204: emptyAnswer('Deleted.'), 404: problemAnswer('No such template or file.') },
-    handler: async ({ params }, { db, context, commitEvents }) => {
+    handler: async ({ params, caller }, { db, context, commitEvents }) => {
       const record = await templateOf(db, params.id);
       const { path } = params;
       let deleted = false;
       await commitEvents(async (tx) => {
+        await store.changedBy(tx, caller?.id);
         deleted = await store.deleteTemplateFile(tx, record.template.id, path);
         if (deleted) await oweTemplateFilesToGoogle(context, tx, record.template.id);
       });
