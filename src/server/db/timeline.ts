@@ -1,4 +1,4 @@
-// Each pass's timeline (passmint_timeline): most entries are written by the triggers of schema-console.ts
+// Each pass's timeline (passmint_timeline): most entries are written by the triggers of the console migrations in schema.ts
 // in the transactions that make them (events, deliveries, pushes, Google syncs); Wallet's fetches, which
 // change nothing, are written here.
 import type { PageQuery } from '../http/paging.js';
