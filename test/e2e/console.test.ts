@@ -136,14 +136,9 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])('the console', () => {
     await visit(page, harness.url, `/templates/${templateId}`);
     await page.locator('.cm-content').waitFor();
     await page.getByTestId('pass-preview').waitFor();
-    const edited = {
-      id: templateId,
-      ...template('Members'),
-      description: JSON.parse(JSON.stringify(template('Members')['description']).replace('"Level"', '"Tier"')),
-    };
-    await page.locator('.cm-content').click();
-    await page.keyboard.press('ControlOrMeta+a');
-    await page.keyboard.insertText(JSON.stringify(edited, null, 2));
+    // One word changed as a person would: double-click it, type over it.
+    await page.locator('.cm-content').getByText('"Level"', { exact: true }).dblclick();
+    await page.keyboard.type('Tier');
     expect(await page.locator('.cm-content').textContent()).toContain('"Tier"');
     await page
       .getByTestId('pass-preview')
