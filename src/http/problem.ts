@@ -133,6 +133,7 @@ export type ServiceProblemCode =
   | 'certificate-expired'
   | 'secret-key-missing'
   | 'pass-voided'
+  | 'pass-expired'
   | 'no-message-field'
   | 'internal-error';
 
@@ -253,6 +254,7 @@ const titles: { readonly [K in AnyProblemCode]: string } = {
   'certificate-expired': 'Certificate expired',
   'secret-key-missing': 'No secret key',
   'pass-voided': 'Pass voided',
+  'pass-expired': 'Pass expired',
   'no-message-field': 'No field for messages',
   'invalid-idempotency-key': 'Invalid Idempotency-Key',
   'idempotency-key-in-use': 'Idempotency-Key in use',

@@ -204,6 +204,20 @@ for (const engine of ENGINES) {
       expect((await fetch(`${service.url}${path}/google`, { redirect: 'manual' })).status).toBe(410);
     });
 
+    test('an expired pass: nothing to add either (410 pass-expired) until it is reactivated', async () => {
+      const made = await service.call('POST', `/v1/templates/${templateId}/passes`, {
+        values: { club: 'Swim Club', tier: 'Gold', name: 'Cy', since: '2021' },
+        serialNumber: 'S-4',
+      });
+      expect(made.status).toBe(201);
+      const path = await shareOf('S-4');
+      expect((await service.call('POST', `/v1/passes/${PASS_TYPE_IDENTIFIER}/S-4/expire`)).status).toBe(200);
+      const expired = await fetch(`${service.url}${path}/pass.pkpass`);
+      expect([expired.status, ((await expired.json()) as { code: string }).code]).toEqual([410, 'pass-expired']);
+      expect((await service.call('POST', `/v1/passes/${PASS_TYPE_IDENTIFIER}/S-4/reactivate`)).status).toBe(200);
+      expect((await fetch(`${service.url}${path}/pass.pkpass`)).status).toBe(200);
+    });
+
     test('rate limited per link like the download link: 429 with Retry-After', async () => {
       const id = '/p/BBBBBBBBBBBBBBBBBBBBBB';
       const statuses: number[] = [];

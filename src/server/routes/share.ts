@@ -221,7 +221,11 @@ async function download(request: Request, record: PassRecord, services: Services
   return bytes;
 }
 
-const voidedProblem = (): ServiceProblem => new ServiceProblem(410, 'pass-voided', 'The pass has been voided: it can no longer be added.');
+/** A share link whose passes cannot be added any more: voided (for good), or expired (until reactivated). */
+const goneProblem = (records: readonly PassRecord[]): ServiceProblem =>
+  records.some((record) => stateOf(record) === 'expired')
+    ? new ServiceProblem(410, 'pass-expired', 'The pass has expired: it cannot be added.')
+    : new ServiceProblem(410, 'pass-voided', 'The pass has been voided: it can no longer be added.');
 
 /** A file name from a serial number's safe characters. */
 const fileName = (serialNumber: string): string => serialNumber.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64) || 'pass';
@@ -264,14 +268,14 @@ export const shareRoutes: readonly Route[] = [
       200: bytesAnswer('application/vnd.apple.pkpass', 'The signed pass.'),
       404: problemAnswer('No such share link (`not-found`).'),
       409: problemAnswer('The service has no signing certificate (`signing-not-configured`).'),
-      410: problemAnswer('The pass has been voided (`pass-voided`).'),
+      410: problemAnswer('The pass has been voided (`pass-voided`) or has expired (`pass-expired`).'),
       429: rateLimited,
     },
     handler: async ({ request, params }, services) => {
       services.guard.admit(request, params.id);
       const record = await findPassByShare(services.db, params.id);
       if (record === undefined) throw notFoundProblem();
-      if (stateOf(record) === 'voided') throw voidedProblem();
+      if (stateOf(record) !== 'active') throw goneProblem([record]);
       const bytes = await download(request, record, services);
       return new BytesResponse(bytes, { status: 200, headers: { ...pkpassHeaders(`${fileName(record.serialNumber)}.pkpass`), 'cache-control': 'no-store' } });
     },
@@ -287,7 +291,7 @@ export const shareRoutes: readonly Route[] = [
       200: bytesAnswer('application/vnd.apple.pkpasses', 'The signed passes.'),
       404: problemAnswer('No such bundle (`not-found`).'),
       409: problemAnswer('The service has no signing certificate (`signing-not-configured`).'),
-      410: problemAnswer('Every pass of the bundle has been voided (`pass-voided`).'),
+      410: problemAnswer('Every pass of the bundle has been voided (`pass-voided`) or has expired (`pass-expired`).'),
       429: rateLimited,
     },
     handler: async ({ request, params }, services) => {
@@ -295,8 +299,8 @@ export const shareRoutes: readonly Route[] = [
       const bundle = await findBundle(services.db, params.id);
       const passes = bundle === undefined ? [] : await bundlePasses(services.db, bundle);
       if (passes.length === 0) throw notFoundProblem();
-      const addable = passes.filter((record) => stateOf(record) !== 'voided');
-      if (addable.length === 0) throw voidedProblem();
+      const addable = passes.filter((record) => stateOf(record) === 'active');
+      if (addable.length === 0) throw goneProblem(passes);
       const files: (readonly [string, Uint8Array])[] = [];
       for (const [index, record] of addable.entries())
         files.push([`${index + 1}-${fileName(record.serialNumber)}.pkpass`, await download(request, record, services)]);
@@ -313,7 +317,7 @@ export const shareRoutes: readonly Route[] = [
     responses: {
       303: emptyAnswer('Redirect to the save link.'),
       404: problemAnswer('No such share link, or Google Wallet is not configured (`not-found`).'),
-      410: problemAnswer('The pass (every pass of the bundle) has been voided (`pass-voided`).'),
+      410: problemAnswer('The pass (every pass of the bundle) has been voided (`pass-voided`) or has expired (`pass-expired`).'),
       429: rateLimited,
       503: problemAnswer(
         'The passes are too large for a link that carries them and are not at Google yet (`google-not-ready`); `Retry-After` says when to ask again.',
@@ -325,7 +329,7 @@ export const shareRoutes: readonly Route[] = [
       const shared = google === undefined ? undefined : await sharedOf(db, params.id);
       if (google === undefined || shared === undefined) throw notFoundProblem();
       const addable = shared.passes.filter((record) => stateOf(record) === 'active');
-      if (addable.length === 0) throw voidedProblem();
+      if (addable.length === 0) throw goneProblem(shared.passes);
       const url = await saveLinkOf(google, context, addable);
       return new Response(null, { status: 303, headers: { location: url, 'cache-control': 'no-store' } });
     },
