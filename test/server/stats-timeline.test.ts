@@ -199,6 +199,8 @@ for (const engine of ENGINES) {
         'from=2024-01-01&to=2025-06-01',
         'interval=week',
         'from=yesterday',
+        'from=2026-02-30&to=2026-03-05',
+        'from=2026-03-01T00:00:00Z&to=2026-04-31T00:00:00Z',
         'templateId=abc',
         'from=2025-03-02&to=2025-03-01',
         'colour=blue',

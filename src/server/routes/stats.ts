@@ -242,11 +242,18 @@ function readStatsQuery(url: URL, now: number): StatsQuery {
 
 function timeOf(name: string, text: string): number {
   const time = DATE.test(text) ? Date.parse(`${text}T00:00:00Z`) : DATE_TIME.test(text) ? Date.parse(text) : Number.NaN;
-  // Years 1970 to 9999: the roll-ups' range.
-  if (!Number.isFinite(time) || time < 0 || time > 253_402_300_799_000) {
+  // Years 1970 to 9999: the roll-ups' range; a day the calendar has (2026-02-30 is not rolled over into March).
+  if (!Number.isFinite(time) || time < 0 || time > 253_402_300_799_000 || !isCalendarDay(text.slice(0, 10))) {
     throw new ServiceProblem(400, 'invalid-query', `\`${name}\` must be an ISO 8601 date (2025-03-01) or date-time with a zone (2025-03-01T10:00:00Z).`);
   }
   return time;
+}
+
+/** Whether `YYYY-MM-DD` names a day that exists. */
+function isCalendarDay(day: string): boolean {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const parsed = new Date(Date.UTC(year, month - 1, date));
+  return parsed.getUTCFullYear() === year && parsed.getUTCMonth() === month - 1 && parsed.getUTCDate() === date;
 }
 
 /** The points of a series: the hours added up per interval, devices carried forward per template from `before`. */
