@@ -37,7 +37,7 @@ import { PASS_TYPE, template } from './lib/bench-template.js';
 import { bundleForNode } from './lib/bundle.js';
 import { writePki, TEAM } from './lib/pki.js';
 import { mergeRows, storedRow } from './lib/sections.js';
-import { adminDatabaseUrl, call, explain, percentile, queryable, rssMiB, serve, withDatabase } from './lib/service.js';
+import { adminDatabaseUrl, call, getLoop, explain, percentile, queryable, rssMiB, serve, withDatabase } from './lib/service.js';
 import { environment } from './load.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -54,19 +54,6 @@ function importCsv(count, prefix) {
 }
 
 const load = () => loadavg()[0].toFixed(2);
-
-/** GETs `path` one at a time, `gapMs` apart, until `until()`; the latencies (ms), sorted. */
-async function getLoop(agent, base, path, headers, until, gapMs = 20) {
-  const latencies = [];
-  while (!until()) {
-    const at = performance.now();
-    const answer = await call(agent, base, { path, headers });
-    if (answer.status !== 200) throw new Error(`GET ${path} answered ${answer.status}`);
-    latencies.push(performance.now() - at);
-    await new Promise((resolve) => setTimeout(resolve, gapMs));
-  }
-  return latencies.sort((a, b) => a - b);
-}
 
 /** Posts the file, then polls the job until it ends; resolves with the job and the seconds from request to end. */
 async function importThrough(agent, base, key, templateId, csv, { onPoll } = {}) {

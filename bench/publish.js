@@ -31,7 +31,7 @@ import { PASS_TYPE, template } from './lib/bench-template.js';
 import { bundleForNode } from './lib/bundle.js';
 import { writePki } from './lib/pki.js';
 import { mergeRows, storedRow } from './lib/sections.js';
-import { adminDatabaseUrl, call, percentile, serve, withDatabase } from './lib/service.js';
+import { adminDatabaseUrl, call, getLoop, percentile, serve, withDatabase } from './lib/service.js';
 import { environment } from './load.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -50,19 +50,6 @@ const changed = {
     generic: { ...template.description.generic, secondaryFields: [{ key: 'level', label: 'Membership level', value: '${level}' }] },
   },
 };
-
-/** GETs `path` one at a time, `gapMs` apart, until `until()`; the latencies (ms), sorted. */
-async function getLoop(agent, base, path, headers, until, gapMs = 20) {
-  const latencies = [];
-  while (!until()) {
-    const at = performance.now();
-    const answer = await call(agent, base, { path, headers });
-    if (answer.status !== 200) throw new Error(`GET ${path} answered ${answer.status}`);
-    latencies.push(performance.now() - at);
-    await new Promise((resolve) => setTimeout(resolve, gapMs));
-  }
-  return latencies.sort((a, b) => a - b);
-}
 
 /** Polls a job until it ends; resolves with it, or throws when it did not succeed. */
 async function jobEnd(agent, base, auth, id) {

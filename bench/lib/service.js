@@ -57,6 +57,19 @@ export function rssMiB(pid) {
   }
 }
 
+/** GETs `path` one at a time, `gapMs` apart, until `until()`; the latencies (ms), sorted. */
+export async function getLoop(agent, base, path, headers, until, gapMs = 20) {
+  const latencies = [];
+  while (!until()) {
+    const at = performance.now();
+    const answer = await call(agent, base, { path, headers });
+    if (answer.status !== 200) throw new Error(`GET ${path} answered ${answer.status}`);
+    latencies.push(performance.now() - at);
+    await new Promise((resolve) => setTimeout(resolve, gapMs));
+  }
+  return latencies.sort((a, b) => a - b);
+}
+
 /** The `p`th percentile of sorted numbers. */
 export const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
 
