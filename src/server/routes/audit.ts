@@ -5,6 +5,7 @@ import { type AuditFilter, type AuditInput, type AuditRecord, listAudit, recordA
 import { isDatabaseUnavailable } from '../db/database-errors.js';
 import type { Caller } from '../db/keys.js';
 import type { SqlDatabase } from '../db/sql.js';
+import { isCalendarDay } from '../http/calendar.js';
 import type { LogSink } from '../http/log.js';
 import { page, readPage } from '../http/paging.js';
 import type { RouteSeen } from '../http/router.js';
@@ -65,7 +66,7 @@ function readFilter(url: URL): AuditFilter {
     if (value === undefined) return undefined;
     const date = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/.test(value) ? new Date(value) : undefined;
     // Years 1 to 9999 (PostgreSQL's timestamps start at 4713 BC, JavaScript's year 0 is not one of them).
-    if (date === undefined || Number.isNaN(date.getTime()) || date.getTime() < FIRST_TIME || date.getTime() > LAST_TIME) {
+    if (date === undefined || Number.isNaN(date.getTime()) || date.getTime() < FIRST_TIME || date.getTime() > LAST_TIME || !isCalendarDay(value)) {
       throw new ServiceProblem(400, 'invalid-query', `\`${name}\` must be a date or a date and time with its zone (RFC 3339: 2026-01-31T12:00:00Z).`);
     }
     return date;

@@ -1,5 +1,6 @@
 // The query of GET /v1/passes: paging, the filters, and whether the answer is CSV.
 import type { PassFilter } from '../db/passes.js';
+import { isCalendarDay } from '../http/calendar.js';
 import { type PageQuery, readPage, templateIdOf } from '../http/paging.js';
 import { ServiceProblem } from '../../http/problem.js';
 
@@ -89,15 +90,14 @@ export function readPassQuery(url: URL, csv: boolean): PassQuery {
 function dateTimeOf(text: string): Date | undefined {
   const match = DATE_TIME.exec(text);
   if (match === null) return undefined;
-  const [, year, month, day, hour, minute, second] = match.map(Number) as number[];
+  const [, , month, day, hour, minute, second] = match.map(Number) as number[];
   if (month! < 1 || month! > 12 || day! < 1 || day! > 31 || hour! > 23 || minute! > 59 || (second ?? 0) > 59) return undefined;
   // A space where the offset's sign is: the `+` a query string decoded.
   const date = new Date(text.replace(/ (\d{2}:\d{2})$/, '+$1').replace(/^(.{10}) /, '$1T'));
   // Years 1 to 9999 once moved to UTC, as PostgreSQL's timestamps take them.
   if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999) return undefined;
   // 2025-02-30 rolls over in Date: refuse a day the month does not have.
-  const days = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
-  return day! > days ? undefined : date;
+  return isCalendarDay(text) ? date : undefined;
 }
 
 /**

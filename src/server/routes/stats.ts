@@ -6,6 +6,7 @@ import { devicesAt, type StatsHour, statsHours, templateTotals } from '../db/sta
 import * as store from '../db/store.js';
 import { listCertificates } from '../db/certificates.js';
 import { readQueueFigures } from '../db/figures.js';
+import { isCalendarDay } from '../http/calendar.js';
 import { templateIdOf } from '../http/paging.js';
 import { defineRoute, type Route } from './define.js';
 import { jsonAnswer, problemAnswer, queryParameter } from './docs.js';
@@ -247,13 +248,6 @@ function timeOf(name: string, text: string): number {
     throw new ServiceProblem(400, 'invalid-query', `\`${name}\` must be an ISO 8601 date (2025-03-01) or date-time with a zone (2025-03-01T10:00:00Z).`);
   }
   return time;
-}
-
-/** Whether `YYYY-MM-DD` names a day that exists. */
-function isCalendarDay(day: string): boolean {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  const parsed = new Date(Date.UTC(year, month - 1, date));
-  return parsed.getUTCFullYear() === year && parsed.getUTCMonth() === month - 1 && parsed.getUTCDate() === date;
 }
 
 /** The points of a series: the hours added up per interval, devices carried forward per template from `before`. */
