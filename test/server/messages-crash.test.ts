@@ -3,37 +3,15 @@
 // message into 3,000 passes, and started again. The job goes on from its
 // last committed batch, and in the end every pass got the message exactly
 // once: one new version each, one pass.updated each, one result each.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openPglite } from '../../src/server/db/pglite.js';
-import { bundleCli, startServe, type ServeProcess } from './child.js';
-import { createPostgresDatabase } from './databases.js';
+import { describe, expect, test } from 'vitest';
+import { crashEngines } from './crash-rig.js';
 import { eventually } from './receiver.js';
 
 const TUNING = ['--poll-ms', '20', '--lease-ms', '1500', '--timeout-ms', '1000'];
 const PASSES = 3000;
 const TEXT = 'The pool is closed on Monday.';
 
-let cli: { script: string; remove: () => void };
-let database: { url: string; drop: () => Promise<void> };
-let running: ServeProcess | undefined;
-let dataDir: string;
-
-beforeAll(async () => {
-  [cli, database] = await Promise.all([bundleCli(), createPostgresDatabase()]);
-  dataDir = mkdtempSync(join(tmpdir(), 'passmint-message-crash-'));
-});
-
-afterAll(async () => {
-  running?.child.kill('SIGKILL');
-  await running?.exited;
-  await database?.drop();
-  cli?.remove();
-  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
-});
+const engines = crashEngines('passmint-message-crash-');
 
 interface Outcome {
   readonly passes: number;
@@ -52,37 +30,9 @@ const COUNT = `select
   (select count(*)::int from passmint_job_results r join passmint_jobs j on j.id = r.job_id where j.kind = 'message') as results,
   (select count(distinct r.serial_number)::int from passmint_job_results r join passmint_jobs j on j.id = r.job_id where j.kind = 'message') as "distinctResults"`;
 
-const engines = [
-  {
-    name: 'PostgreSQL',
-    args: () => ['--database-url', database.url],
-    read: async (): Promise<Outcome> => {
-      const client = new pg.Client({ connectionString: database.url });
-      await client.connect();
-      try {
-        return (await client.query(COUNT)).rows[0];
-      } finally {
-        await client.end();
-      }
-    },
-  },
-  {
-    name: 'a PGlite data folder',
-    args: () => ['--data', join(dataDir, 'data')],
-    read: async (): Promise<Outcome> => {
-      const db = await openPglite({ dataDir: join(dataDir, 'data') });
-      try {
-        return (await db.query<Outcome>(COUNT))[0]!;
-      } finally {
-        await db.close();
-      }
-    },
-  },
-];
-
-describe.each(engines)('on $name', ({ args, read }) => {
+describe.each(engines)('on $name', (engine) => {
   test('SIGKILL mid-message: every pass gets the message exactly once', async () => {
-    const start = async (): Promise<ServeProcess> => (running = await startServe(cli.script, [...args(), ...TUNING]));
+    const start = () => engine.start(TUNING);
     let service = await start();
     const key = service.apiKey!;
     const call = async (method: string, path: string, body?: string, type = 'application/json'): Promise<any> => {
@@ -130,11 +80,9 @@ describe.each(engines)('on $name', ({ args, read }) => {
     service = await start();
     await eventually(async () => (await call('GET', `/v1/jobs/${job}`)).state === 'succeeded', 120_000, 'the message to finish');
     expect(await call('GET', `/v1/jobs/${job}`)).toMatchObject({ state: 'succeeded', rows: PASSES, updated: PASSES, unchanged: 0, failed: 0 });
-    service.child.kill('SIGTERM');
-    await service.exited;
-    running = undefined;
+    await engine.stop(service);
 
-    expect(await read()).toEqual({
+    expect(await engine.read(async (query) => (await query<Outcome>(COUNT))[0])).toEqual({
       passes: PASSES,
       withMessage: PASSES,
       versions: [2],

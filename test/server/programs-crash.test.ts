@@ -3,36 +3,14 @@
 // middle of each job and started again. The jobs go on after their last
 // committed batch, and in the end every pass was changed exactly once by
 // each: one version and one event per pass per job, one result line each.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openPglite } from '../../src/server/db/pglite.js';
-import { bundleCli, startServe, type ServeProcess } from './child.js';
-import { createPostgresDatabase } from './databases.js';
+import { describe, expect, test } from 'vitest';
+import { crashEngines } from './crash-rig.js';
 import { eventually } from './receiver.js';
 
 const TUNING = ['--poll-ms', '20', '--lease-ms', '1500', '--timeout-ms', '1000'];
 const PASSES = 3000;
 
-let cli: { script: string; remove: () => void };
-let database: { url: string; drop: () => Promise<void> };
-let running: ServeProcess | undefined;
-let dataDir: string;
-
-beforeAll(async () => {
-  [cli, database] = await Promise.all([bundleCli(), createPostgresDatabase()]);
-  dataDir = mkdtempSync(join(tmpdir(), 'passmint-programs-crash-'));
-});
-
-afterAll(async () => {
-  running?.child.kill('SIGKILL');
-  await running?.exited;
-  await database?.drop();
-  cli?.remove();
-  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
-});
+const engines = crashEngines('passmint-programs-crash-');
 
 /** What the database holds once no process runs. */
 interface Outcome {
@@ -47,37 +25,9 @@ const EVENTS = `select type, count(*)::int as n, count(distinct body::json->'dat
 const RESULTS = `select j.kind, count(r.n)::int as n, count(distinct r.serial_number)::int as distinct
   from passmint_jobs j join passmint_job_results r on r.job_id = j.id where j.kind in ('publish', 'void') group by j.kind order by j.kind`;
 
-const engines = [
-  {
-    name: 'PostgreSQL',
-    args: () => ['--database-url', database.url],
-    read: async (): Promise<Outcome> => {
-      const client = new pg.Client({ connectionString: database.url });
-      await client.connect();
-      try {
-        return { versions: (await client.query(VERSIONS)).rows, events: (await client.query(EVENTS)).rows, results: (await client.query(RESULTS)).rows };
-      } finally {
-        await client.end();
-      }
-    },
-  },
-  {
-    name: 'a PGlite data folder',
-    args: () => ['--data', join(dataDir, 'data')],
-    read: async (): Promise<Outcome> => {
-      const db = await openPglite({ dataDir: join(dataDir, 'data') });
-      try {
-        return { versions: await db.query(VERSIONS), events: await db.query(EVENTS), results: await db.query(RESULTS) };
-      } finally {
-        await db.close();
-      }
-    },
-  },
-];
-
-describe.each(engines)('on $name', ({ args, read }) => {
+describe.each(engines)('on $name', (engine) => {
   test('SIGKILL mid-publish and mid-void: every pass changed exactly once by each', async () => {
-    const start = async (): Promise<ServeProcess> => (running = await startServe(cli.script, [...args(), ...TUNING]));
+    const start = () => engine.start(TUNING);
     let service = await start();
     const key = service.apiKey!;
     const call = async (method: string, path: string, body?: string, type = 'application/json'): Promise<any> => {
@@ -126,11 +76,14 @@ describe.each(engines)('on $name', ({ args, read }) => {
     };
     expect(await survive(`/v1/templates/${id}/publish`)).toMatchObject({ kind: 'publish', changed: PASSES, unchanged: 0, failed: 0 });
     expect(await survive(`/v1/templates/${id}/passes/void`)).toMatchObject({ kind: 'void', changed: PASSES, unchanged: 0, failed: 0 });
-    service.child.kill('SIGTERM');
-    await service.exited;
-    running = undefined;
+    await engine.stop(service);
 
-    expect(await read()).toEqual({
+    const outcome = await engine.read<Outcome>(async (query) => ({
+      versions: await query<Outcome['versions'][number]>(VERSIONS),
+      events: await query<Outcome['events'][number]>(EVENTS),
+      results: await query<Outcome['results'][number]>(RESULTS),
+    }));
+    expect(outcome).toEqual({
       // Made (1), published (2), voided (3): each pass exactly once.
       versions: [{ version: 3, state: 'voided', n: PASSES }],
       events: [
