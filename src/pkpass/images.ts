@@ -55,15 +55,6 @@ export function imageSlot(fileName: string): { image: ImageName; scale: 1 | 2 | 
   return { image: match[1] as ImageName, scale: match[2] === undefined ? 1 : (Number(match[2]) as 2 | 3) };
 }
 
-/** The first of the five style keys of a pass object, if it has one. */
-function styleOf(pass: unknown): PassStyle | undefined {
-  if (typeof pass !== 'object' || pass === null) return undefined;
-  for (const style of ['boardingPass', 'coupon', 'eventTicket', 'generic', 'storeCard'] as const) {
-    if (Object.hasOwn(pass, style)) return style;
-  }
-  return undefined;
-}
-
 /**
  * The style keys and style schemes of a pass object that decide its images.
  *

@@ -1,6 +1,6 @@
 // verifyPass: what Wallet checks when it opens a .pkpass, as a report.
 
-import type { Issue, Report } from '../issues.js';
+import type { Report } from '../issues.js';
 import { toReport } from '../issues.js';
 import { validatePass } from '../pass/validate.js';
 import { type BundleFile, caseCollisions, inspectFile } from './bundle-files.js';

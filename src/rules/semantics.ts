@@ -1,4 +1,4 @@
-import { type Context, describe, isDict, isDynamic, type Key, mayInherit, nameOf, report } from './context.js';
+import { describe, isDict, isDynamic, type Key, mayInherit, nameOf, report } from './context.js';
 import { reportUnknownKey } from './unknown-key.js';
 import type { Check } from './values.js';
 

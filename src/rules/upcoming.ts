@@ -1,4 +1,4 @@
-import { type Context, describe, expectKind, isDict, isDynamic, type Key, type Kind, mayInherit, nameOf, quote, report } from './context.js';
+import { describe, expectKind, isDict, isDynamic, type Key, type Kind, mayInherit, nameOf, quote, report } from './context.js';
 import { checkUpcomingSemantics } from './semantics.js';
 import { OPAQUE_OBJECT, type Sites } from './sites.js';
 import { reportUnknownKey } from './unknown-key.js';

@@ -78,12 +78,6 @@ export async function measureTyping(page: Page, expected: (i: number) => string,
   return samples;
 }
 
-/** The median of a list. */
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
 /** The q-quantile of a list (nearest rank). */
 export function quantile(values: readonly number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);

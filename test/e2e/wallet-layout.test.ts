@@ -1,10 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { examples } from '../../playground/examples/index.js';
 import { chromiumAvailable, playgroundSession, replaceEditorText, screenshot } from './browser.js';
 
 const templateText = (template: unknown): string => `${JSON.stringify(template, null, 2)}\n`;
-const first = examples[0]!;
 
 /** A template with these style fields and no placeholders. */
 function withFields(style: string, fields: Record<string, unknown>, extra: Record<string, unknown> = {}): string {

@@ -37,13 +37,6 @@ export async function startServer(handler: Handler): Promise<TestServer> {
   };
 }
 
-/** Reads a node:http request body to a Buffer (for receivers that do it by hand). */
-async function rawBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 /**
  * Receivers closed after each test: call once at the top of a file or a
  * `describe` (`const server = trackedServers();`), then `await server(handler)`.
