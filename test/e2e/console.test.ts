@@ -255,6 +255,8 @@ describe.skipIf(!chromiumAvailable && !process.env['CI'])('the console', () => {
       if (path === `/analytics?templateId=${hostileId}`) await page.getByTestId('chart-made').locator('canvas').waitFor();
       if (path.startsWith('/templates/')) await page.getByTestId('pass-preview').waitFor();
       if (path.startsWith('/passes/')) await page.getByTestId('pass-drawing').waitFor();
+      // The page's lists arrive after its frame (the analytics page's template picker among them): wait for the text.
+      await page.waitForFunction((t) => document.body.textContent?.includes(t), text);
       expect(await page.locator('body').textContent(), path).toContain(text);
       expect(await page.locator('img[src=x], script:not([src])').count(), path).toBe(0);
     }
