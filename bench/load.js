@@ -43,7 +43,7 @@ import { median } from './lib/measure.js';
 import { mergeRows, storedRow } from './lib/sections.js';
 import { writePki, noisePng, utf16Strings } from './lib/pki.js';
 import { startReceiver as startBenchReceiver } from './lib/receiver.js';
-import { call, percentile, withDatabase as withScratchDatabase } from './lib/service.js';
+import { call, percentile, serveEnv, withDatabase as withScratchDatabase } from './lib/service.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const PUBLIC_URL = 'https://passes.example.com';
@@ -96,7 +96,7 @@ async function bundleCli(source = root) {
  */
 async function start(args, ready, logFile, nodeOptions = []) {
   const fd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [...nodeOptions, ...args], { stdio: ['ignore', fd, fd] });
+  const child = spawn(process.execPath, [...nodeOptions, ...args], { stdio: ['ignore', fd, fd], env: serveEnv() });
   closeSync(fd);
   let code;
   const exited = new Promise((resolve) => child.once('exit', (value) => resolve((code = value ?? 'signal'))));

@@ -36,7 +36,7 @@ import { PASS_TYPE, template } from './lib/bench-template.js';
 import { bundleForNode } from './lib/bundle.js';
 import { median } from './lib/measure.js';
 import { makePki, noisePng, TEAM } from './lib/pki.js';
-import { withDatabase } from './lib/service.js';
+import { BENCH_SECRET_KEY, serveEnv, withDatabase } from './lib/service.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const POSTGRES = process.env.PASSMINT_BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432';
@@ -137,6 +137,7 @@ async function deliveryRound(database, makeWorker, workers, receiver) {
 function spawnServe(cli, databaseUrl) {
   const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--database-url', databaseUrl, '--allow-private-webhooks', '--poll-ms', '5'], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: serveEnv(),
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   let output = '';
@@ -186,13 +187,13 @@ export async function benchServer({ rounds = 5 } = {}) {
     const rows = [];
     // --- 3 workers vs 1, PostgreSQL; and PostgreSQL vs PGlite with 1 -------------
     const lite = await server.openPglite();
-    const liteSetup = await server.createServer({ database: lite, workers: false, delivery, onError: quiet });
+    const liteSetup = await server.createServer({ database: lite, workers: false, delivery, secretKey: BENCH_SECRET_KEY, onError: quiet });
     await fill(liteSetup, receiver.url);
     const measured = await withPostgresDatabase(async (databaseUrl) => {
-      const setup = await server.createServer({ databaseUrl, workers: false, delivery, onError: quiet });
+      const setup = await server.createServer({ databaseUrl, workers: false, delivery, secretKey: BENCH_SECRET_KEY, onError: quiet });
       await fill(setup, receiver.url);
-      const worker = () => server.createServer({ databaseUrl, createFirstApiKey: false, delivery, onError: quiet });
-      const liteWorker = () => server.createServer({ database: lite, createFirstApiKey: false, delivery, onError: quiet });
+      const worker = () => server.createServer({ databaseUrl, createFirstApiKey: false, delivery, secretKey: BENCH_SECRET_KEY, onError: quiet });
+      const liteWorker = () => server.createServer({ database: lite, createFirstApiKey: false, delivery, secretKey: BENCH_SECRET_KEY, onError: quiet });
       const samples = { one: [], three: [], pg: [], pglite: [] };
       for (let round = 0; round < rounds; round++) {
         receiver.state.latencyMs = 50;
@@ -211,7 +212,7 @@ export async function benchServer({ rounds = 5 } = {}) {
     await lite.close();
     // --- 3 `passmint serve` processes vs 1, PostgreSQL ------------------------------
     const processes = await withPostgresDatabase(async (databaseUrl) => {
-      const setup = await server.createServer({ databaseUrl, workers: false, delivery, onError: quiet });
+      const setup = await server.createServer({ databaseUrl, workers: false, delivery, secretKey: BENCH_SECRET_KEY, onError: quiet });
       try {
         await fill(setup, receiver.url, PROCESS_REGISTRATIONS, PROCESS_EVENTS);
         const samples = { one: [], three: [] };

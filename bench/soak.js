@@ -34,7 +34,7 @@ import { bundleForNode } from './lib/bundle.js';
 import { environment } from './load.js';
 import { writePki, noisePng, utf16Strings } from './lib/pki.js';
 import { startReceiver as startBenchReceiver } from './lib/receiver.js';
-import { call, rssMiB, withDatabase as withScratchDatabase } from './lib/service.js';
+import { call, rssMiB, serveEnv, withDatabase as withScratchDatabase } from './lib/service.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const SAMPLE_MS = 10_000;
@@ -66,7 +66,7 @@ export async function soak(options = {}) {
       const database = databaseUrl === undefined ? ['--data', join(dir, 'pglite')] : ['--database-url', databaseUrl];
       const args = [join(bundleDir, 'cli.js'), 'serve', '--port', '0', ...database, '--public-url', 'https://passes.example.com'];
       args.push('--cert', join(dir, 'pass.pem'), '--key', join(dir, 'pass.key'), '--wwdr', join(dir, 'wwdr.pem'), '--allow-private-webhooks');
-      const child = spawn(process.execPath, args, { stdio: ['ignore', fd, fd] });
+      const child = spawn(process.execPath, args, { stdio: ['ignore', fd, fd], env: serveEnv() });
       closeSync(fd);
       let exited;
       child.once('exit', (code) => (exited = code ?? 'signal'));

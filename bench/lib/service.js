@@ -8,6 +8,15 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
+/**
+ * The secret key the benches' services seal secrets with (PASSMINT_SECRET_KEY of a spawned `passmint serve`,
+ * createServer's `secretKey`): on PostgreSQL, a service without one registers no webhook.
+ */
+export const BENCH_SECRET_KEY = 'mZ/jmnKzpVC++7x3dCawoGuRlObGbcgA0zqvqP6sFKU=';
+
+/** The environment of a spawned `passmint serve`: this process's, with {@link BENCH_SECRET_KEY}. */
+export const serveEnv = () => ({ ...process.env, PASSMINT_SECRET_KEY: BENCH_SECRET_KEY });
+
 /** The PostgreSQL server's `postgres` database: DATABASE_URL, or PASSMINT_BENCH_POSTGRES's, or the local one. */
 export const adminDatabaseUrl = () => process.env.DATABASE_URL ?? `${process.env.PASSMINT_BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432'}/postgres`;
 
@@ -85,7 +94,7 @@ export async function serve(cli, dir, databaseUrl, name, extra = [], nodeArgs = 
   const args = [cli, 'serve', '--port', '0', '--database-url', databaseUrl, '--public-url', 'https://passes.example.com'];
   args.push('--cert', join(dir, 'pass.pem'), '--key', join(dir, 'pass.key'), '--wwdr', join(dir, 'wwdr.pem'), '--allow-private-webhooks', ...extra);
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, ...args], { stdio: ['ignore', fd, fd] });
+  const child = spawn(process.execPath, [...nodeArgs, ...args], { stdio: ['ignore', fd, fd], env: serveEnv() });
   closeSync(fd);
   let exited;
   child.once('exit', (code) => (exited = code ?? 'signal'));

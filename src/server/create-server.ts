@@ -8,6 +8,7 @@ import { createServiceHandler } from './handler.js';
 import type { ErrorPlace, LogSink } from './http/log.js';
 import { resolveLimits, type ServiceLimits } from './http/limits.js';
 import { createMetrics, type Metrics, type PoolStats } from './metrics.js';
+import { createConsoleRollUp } from './queue/console-roll-up.js';
 import { createRetention } from './queue/retention.js';
 import { checkWebhookConcurrency, createDeliveryWorker, type DeliveryAttempt, type DeliveryOptions, type Worker } from './queue/delivery-worker.js';
 import { nodeListener } from './http/node-listener.js';
@@ -65,7 +66,8 @@ export interface ServerOptions {
   /**
    * The key-encryption key of the secrets stored (32 bytes, or base64 of them: `PASSMINT_SECRET_KEY`). Without it: a PGlite folder
    * makes one in the folder (`passmint-secret.key`, 0600) and logs it; PGlite in memory makes one for the process; PostgreSQL (or a
-   * `database` given) keeps webhook secrets in clear and refuses uploads of certificates and Google credentials (409 `secret-key-missing`).
+   * `database` given) stores no secret: registering a webhook or rotating its secret, and uploading a certificate or Google credentials,
+   * answer 409 `secret-key-missing` (webhook secrets an older version stored in clear keep working).
    */
   readonly secretKey?: string | Uint8Array | undefined;
   /** Makes the APNs client of an uploaded certificate (its topic's pushes use it); with `apns`, the start identity's pushes keep using that. */
@@ -184,7 +186,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
         time: new Date().toISOString(),
         type: 'secret-key',
         message:
-          'No secret key: webhook secrets are stored in clear and certificates cannot be uploaded. Set PASSMINT_SECRET_KEY (openssl rand -base64 32) or --secret-key-file.',
+          'No secret key: webhooks cannot be registered, nor certificates and Google credentials uploaded (no secret is stored unsealed). Set PASSMINT_SECRET_KEY (openssl rand -base64 32) or --secret-key-file.',
       });
     }
     // Claims of a process that is gone are freed now rather than when their lease runs out: on a
@@ -294,6 +296,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
     { days: options.retentionDays ?? 30, jobDays: limits.jobRetentionDays, auditDays: options.auditRetentionDays, log: options.log },
     onError,
   );
+  // The console's counts, kept up with the events off the write path.
+  const rollUp = createConsoleRollUp(db, {}, onError);
   const fetch = createServiceHandler(
     {
       db,
@@ -332,6 +336,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
 
   if (options.workers !== false) {
     retention.start();
+    rollUp.start();
     expiry.start();
     deliveries.start();
     pushes?.start();
@@ -378,7 +383,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
       );
       await fetch.flush();
       startRelease?.cancel();
-      await Promise.all([deliveries.stop(), pushes?.stop(), googleSync?.stop(), jobs.stop(), retention.stop(), expiry.stop(), signal?.close()]);
+      await Promise.all([deliveries.stop(), pushes?.stop(), googleSync?.stop(), jobs.stop(), retention.stop(), rollUp.stop(), expiry.stop(), signal?.close()]);
       await topicPusher?.close();
       if (owned) await db.close();
     },

@@ -180,7 +180,7 @@ for (const engine of ENGINES) {
 describe('a service without a secret key', () => {
   test('refuses to store a private key, saying how to set one', async () => {
     const database = await ENGINES[1]!.open();
-    const service = await startService(database);
+    const service = await startService(database, { secretKey: undefined });
     try {
       const first = await makePki();
       const refused = await service.call('POST', '/v1/certificates', { certificate: first.certPem, privateKey: first.keyPem, wwdr: first.wwdrPem });

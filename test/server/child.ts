@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
+import { TEST_SECRET_KEY } from './test-secret-key.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -37,10 +38,13 @@ export interface ServeProcess {
   readonly exited: Promise<number | string>;
 }
 
-/** Starts `passmint serve <args>` and waits until it says where it listens. */
+/**
+ * Starts `passmint serve <args>` and waits until it says where it listens; with {@link TEST_SECRET_KEY} as
+ * PASSMINT_SECRET_KEY unless `env` gives another (`''`: none).
+ */
 export function startServe(script: string, args: readonly string[], env: Record<string, string> = {}): Promise<ServeProcess> {
   const child = spawn(process.execPath, [script, 'serve', '--port', '0', ...args], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, PASSMINT_SECRET_KEY: TEST_SECRET_KEY, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

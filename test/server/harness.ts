@@ -2,6 +2,7 @@
 // database, listening on 127.0.0.1, with a helper to call its API.
 import { createServer, type PassmintServer, type ServerOptions } from '../../src/server/create-server.js';
 import type { TestDatabase } from './databases.js';
+import { TEST_SECRET_KEY } from './test-secret-key.js';
 
 export interface Service {
   readonly server: PassmintServer;
@@ -16,10 +17,12 @@ export interface Service {
   close(): Promise<void>;
 }
 
+/** A service on `database`, with {@link TEST_SECRET_KEY} unless `options` give another `secretKey` (or `secretKey: undefined`: none). */
 export async function startService(database: TestDatabase, options: ServerOptions = {}): Promise<Service> {
   const errors: unknown[] = [];
   const server = await createServer({
     database: database.db,
+    secretKey: TEST_SECRET_KEY,
     delivery: { allowPrivateNetworks: true, pollMs: 25, timeoutMs: 10_000, ...options.delivery },
     onError: (error) => errors.push(error),
     ...options,

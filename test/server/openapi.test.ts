@@ -291,12 +291,12 @@ describe('the OpenAPI document', () => {
     expect((await call('GET', `/v1/audit?action=key.revoke&target=/v1/keys/${key.body.id}`)).body.items).toHaveLength(2);
     expect((await call('GET', '/v1/audit?from=yesterday')).status).toBe(400);
 
-    // Certificates and Google credentials (this service has no secret key: uploads are refused, saying how to set one).
+    // Certificates and Google credentials (uploads that are not a certificate or a service account are refused).
     expect((await call('GET', '/v1/certificates')).status).toBe(200);
-    expect((await call('POST', '/v1/certificates', { body: { certificate: 'x', privateKey: 'y' } })).body.code).toBe('secret-key-missing');
+    expect((await call('POST', '/v1/certificates', { body: { certificate: 'x', privateKey: 'y' } })).body.code).toBe('invalid-certificate');
     expect((await call('GET', '/v1/certificates/00000000-0000-4000-8000-000000000000')).status).toBe(404);
     expect((await call('DELETE', '/v1/certificates/00000000-0000-4000-8000-000000000000')).status).toBe(404);
-    expect((await call('POST', '/v1/google/credentials', { body: { serviceAccount: {}, issuerId: '1' } })).status).toBe(409);
+    expect((await call('POST', '/v1/google/credentials', { body: { serviceAccount: {}, issuerId: '1' } })).body.code).toBe('invalid-body');
     expect((await call('GET', '/v1/google/credentials')).status).toBe(404);
     expect((await call('DELETE', '/v1/google/credentials')).status).toBe(404);
 

@@ -7,6 +7,7 @@ import { openPostgres } from '../../src/server/db/postgres.js';
 import type { SqlDatabase } from '../../src/server/db/sql.js';
 import { createPostgresDatabase } from './databases.js';
 import { eventually, startReceiver, type Receiver } from './receiver.js';
+import { TEST_SECRET_KEY } from './test-secret-key.js';
 
 describe('the outbox signal on PostgreSQL', () => {
   let database: { url: string; drop: () => Promise<void> };
@@ -64,6 +65,7 @@ describe('the outbox signal on PostgreSQL', () => {
     try {
       const front = await createServer({
         databaseUrl: database.url,
+        secretKey: TEST_SECRET_KEY,
         workers: false,
         delivery: { allowPrivateNetworks: true },
         onError: (error) => expect.fail(String(error)),
@@ -71,6 +73,7 @@ describe('the outbox signal on PostgreSQL', () => {
       servers.push(front);
       const worker = await createServer({
         databaseUrl: database.url,
+        secretKey: TEST_SECRET_KEY,
         delivery: { allowPrivateNetworks: true, pollMs: 60_000 },
         onError: (error) => expect.fail(String(error)),
       });

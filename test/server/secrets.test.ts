@@ -2,6 +2,8 @@
 // uploaded or registered, in any encoding; a webhook secret stored in clear before is sealed at start; a restart
 // with the same key signs, with another is refused; `passmint serve secrets rotate` re-wraps them for a new key.
 import { execFile } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,7 @@ import { migrate } from '../../src/server/db/schema.js';
 import type { LogEntry } from '../../src/server/http/log.js';
 import { openPglite } from '../../src/server/db/pglite.js';
 import { openPostgres } from '../../src/server/db/postgres.js';
+import { receiveWebhook, respondToVerification } from '../../src/webhooks/index.js';
 import { captureIo } from '../cli/io.js';
 import {
   FIRST_TEAM,
@@ -27,8 +30,8 @@ import {
   templateOf,
   type PassIdentity,
 } from './certificate-kit.js';
-import { createPostgresDatabase } from './databases.js';
-import type { Service } from './harness.js';
+import { createPostgresDatabase, ENGINES } from './databases.js';
+import { startService, type Service } from './harness.js';
 
 const exec = promisify(execFile);
 const P12_PASSWORD = 'p12-export-pw-6f1c9e';
@@ -102,6 +105,24 @@ async function start(where: ServerOptions, secretKey: string): Promise<Service> 
     },
     close: () => server.close(),
   };
+}
+
+/** A receiver that checks every signature (the handshake's too) against `secret`, and answers the handshake. */
+async function startCheckingReceiver(secret: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createHttpServer((request, response) => {
+    void (async () => {
+      try {
+        const answer = respondToVerification(await receiveWebhook(request, secret));
+        if (answer) return response.writeHead(answer.status, Object.fromEntries(answer.headers)).end(await answer.text());
+        response.writeHead(204).end();
+      } catch {
+        response.writeHead(401).end();
+      }
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hooks`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 function folderBytes(dir: string): Buffer {
@@ -268,6 +289,59 @@ describe('the secret key by default', () => {
       );
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a service on PostgreSQL without a secret key', () => {
+  test('stores no secret (409 secret-key-missing saying how to set the key, no row written or changed); a secret stored in clear before still signs, and a start with a key seals it', async () => {
+    const database = await ENGINES[1]!.open();
+    const receiver = await startCheckingReceiver(LEGACY_SECRET);
+    // A registration an older version stored with its secret in clear.
+    const legacyId = crypto.randomUUID();
+    await database.db.query(`insert into passmint_webhooks (id, url, secret, state) values ($1, $2, $3, 'enabled')`, [legacyId, receiver.url, LEGACY_SECRET]);
+    const stored = () => database.db.query<{ id: string; secret: string }>('select id, secret from passmint_webhooks order by seq');
+    let service = await startService(database, { secretKey: undefined });
+    try {
+      const refusals = [
+        await service.call('POST', '/v1/webhooks', { url: receiver.url, secret: WEBHOOK_SECRET }),
+        await service.call('POST', '/v1/webhooks', { url: receiver.url }),
+        await service.call('POST', `/v1/webhooks/${legacyId}/secret`, { secret: WEBHOOK_SECRET }),
+        await service.call('POST', `/v1/webhooks/${legacyId}/secret`),
+        await service.call('POST', '/v1/google/credentials', { serviceAccount: serviceAccount().json, issuerId: '3388000000012345678' }),
+      ];
+      for (const refused of refusals) {
+        expect(refused.status).toBe(409);
+        expect(refused.headers.get('content-type')).toBe('application/problem+json');
+        expect(refused.body.code).toBe('secret-key-missing');
+        expect(refused.body.detail).toMatch(
+          /nothing was stored: start it with PASSMINT_SECRET_KEY \(32 random bytes in base64: `openssl rand -base64 32`\) or --secret-key-file\.$/,
+        );
+      }
+      expect(await stored()).toEqual([{ id: legacyId, secret: LEGACY_SECRET }]);
+      expect(await database.db.query('select 1 from passmint_google_credentials')).toEqual([]);
+      // The clear secret still signs: the receiver checking it accepts the handshake.
+      expect((await service.call('POST', `/v1/webhooks/${legacyId}/verify`)).body.verification).toEqual({ verified: true, status: 200 });
+    } finally {
+      await service.close();
+    }
+
+    // Started with a key: the old secret is sealed at start, a new registration is stored sealed, and the table holds neither in any encoding.
+    service = await startService(database);
+    try {
+      const created = await service.call('POST', '/v1/webhooks', { url: receiver.url, secret: LEGACY_SECRET.replace('legacy', 'second') });
+      expect(created.status).toBe(201);
+      expect((await service.call('POST', `/v1/webhooks/${legacyId}/verify`)).body.verification).toEqual({ verified: true, status: 200 });
+      const rows = await stored();
+      expect(rows.map((row) => row.id)).toEqual([legacyId, created.body.id]);
+      const table = (await database.db.query<{ row: string }>('select t::text as row from passmint_webhooks t')).map((row) => row.row).join('\n');
+      expect(rows.every((row) => row.secret.startsWith('pm1:'))).toBe(true);
+      for (const needle of [...needles(LEGACY_SECRET), ...needles(LEGACY_SECRET.replace('legacy', 'second'))])
+        expect(table.includes(needle), needle).toBe(false);
+    } finally {
+      await service.close();
+      await receiver.close();
+      await database.dispose();
     }
   });
 });

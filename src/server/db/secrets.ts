@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, openSync, readFileSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
+import { ServiceProblem } from '../../http/problem.js';
 import { isSealed, readSecretKey, SecretKeyError, sealedKeyId, type SecretBox } from './secret-box.js';
 import { PRIVATE_FILE_MODE } from './private-files.js';
 import type { SqlDatabase, SqlQueryable } from './sql.js';
@@ -135,8 +136,9 @@ async function rewrapColumn(tx: SqlQueryable, table: string, id: string, column:
 }
 
 /**
- * Opens a webhook secret as stored: sealed, or (on a service without a
- * secret key) kept in clear.
+ * Opens a webhook secret as stored: sealed, or kept in clear by a version
+ * before secrets were sealed (the first start with a key seals those; until
+ * then, their deliveries keep working).
  *
  * @example
  * ```ts
@@ -174,9 +176,28 @@ export function webhookSecretOpener(box: SecretBox | undefined): (stored: string
 }
 
 /**
- * A webhook secret as it is stored: sealed under the secret key, or in clear
- * when the service has none (PostgreSQL without `PASSMINT_SECRET_KEY`; the
- * start then says so).
+ * The box to seal a secret with, or a 409 `secret-key-missing` saying how to
+ * give the service one: a service without a secret key (PostgreSQL without
+ * `PASSMINT_SECRET_KEY`) stores no secret, in clear or otherwise. `what`
+ * names the secret in the message.
+ *
+ * @example
+ * ```ts
+ * const sealed = sealingBox(context.secretBox, 'private keys').seal(pem, SECRET_PURPOSE.privateKey);
+ * ```
+ */
+export function sealingBox(box: SecretBox | undefined, what: string): SecretBox {
+  if (box !== undefined) return box;
+  throw new ServiceProblem(
+    409,
+    'secret-key-missing',
+    `The service has no secret key to seal ${what} with, so nothing was stored: start it with PASSMINT_SECRET_KEY (32 random bytes in base64: \`openssl rand -base64 32\`) or --secret-key-file.`,
+  );
+}
+
+/**
+ * A webhook secret sealed under the secret key, as it is stored; a 409
+ * `secret-key-missing` on a service without one (see {@link sealingBox}).
  *
  * @example
  * ```ts
@@ -184,5 +205,5 @@ export function webhookSecretOpener(box: SecretBox | undefined): (stored: string
  * ```
  */
 export function sealWebhookSecret(box: SecretBox | undefined, secret: string): string {
-  return box === undefined ? secret : box.seal(secret, SECRET_PURPOSE.webhook);
+  return sealingBox(box, 'webhook secrets').seal(secret, SECRET_PURPOSE.webhook);
 }

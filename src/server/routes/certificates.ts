@@ -6,7 +6,7 @@ import { ServiceProblem } from '../../http/problem.js';
 import { createPassSigner, type PassSigner } from '../../pkpass/signer.js';
 import { SignerError } from '../../pkpass/signer-error.js';
 import { deleteCertificate, findCertificate, listCertificates, putCertificate, type CertificateRecord } from '../db/certificates.js';
-import { SECRET_PURPOSE } from '../db/secrets.js';
+import { SECRET_PURPOSE, sealingBox } from '../db/secrets.js';
 import { isObject, readJson } from '../http/body.js';
 import { isUuid } from '../http/paging.js';
 import { warnExpiringCertificates } from '../queue/certificate-expiry.js';
@@ -177,14 +177,7 @@ export const certificateRoutes: readonly Route[] = [
       ),
     },
     handler: async ({ request }, { context, db }) => {
-      const box = context.secretBox;
-      if (box === undefined) {
-        throw new ServiceProblem(
-          409,
-          'secret-key-missing',
-          'The service has no secret key to seal private keys with: start it with PASSMINT_SECRET_KEY (32 random bytes in base64: `openssl rand -base64 32`) or --secret-key-file.',
-        );
-      }
+      const box = sealingBox(context.secretBox, 'private keys');
       const upload = readUpload(await readJson(request, context.maxBodyBytes), context.wwdr);
       const { signer, privateKeyPem } = await checkedSigner(upload);
       const outcome = await db.transaction((tx) =>

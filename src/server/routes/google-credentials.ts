@@ -1,7 +1,7 @@
 import { readGoogleCredentials } from '../../google/credentials.js';
 import { GoogleWalletError } from '../../google/error.js';
 import { ServiceProblem } from '../../http/problem.js';
-import { SECRET_PURPOSE } from '../db/secrets.js';
+import { SECRET_PURPOSE, sealingBox } from '../db/secrets.js';
 import { deleteGoogleCredentials, findGoogleCredentials, putGoogleCredentials, type StoredGoogleCredentials } from '../db/secret-google.js';
 import { isObject, readJson } from '../http/body.js';
 import type { ServiceContext } from './context.js';
@@ -51,14 +51,7 @@ export const googleCredentialRoutes: readonly Route[] = [
       422: problemAnswer('Not a service-account key, or not an issuer id (`invalid-body`, with `issues`).'),
     },
     handler: async ({ request }, { context, db }) => {
-      const box = context.secretBox;
-      if (box === undefined) {
-        throw new ServiceProblem(
-          409,
-          'secret-key-missing',
-          'The service has no secret key to seal the service account with: start it with PASSMINT_SECRET_KEY (32 random bytes in base64: `openssl rand -base64 32`) or --secret-key-file.',
-        );
-      }
+      const box = sealingBox(context.secretBox, "the service account's key");
       const body = await readJson(request, context.maxBodyBytes);
       if (!isObject(body)) throw new ServiceProblem(422, 'invalid-body', 'Send { "serviceAccount": {…}, "issuerId": "…" }.');
       const { serviceAccount, issuerId } = body;

@@ -45,6 +45,7 @@ export const webhookRoutes: readonly Route[] = [
     body: jsonBody(ref('NewWebhook')),
     responses: {
       201: jsonAnswer(ref('WebhookVerification'), 'The registration, its secret (shown this once), and how the handshake went.', location),
+      409: problemAnswer('The service has no secret key to seal the secret with (`secret-key-missing`): nothing is stored.'),
       422: problemAnswer('Not a URL the service delivers to (`invalid-webhook-url`), or `events` naming a type the service does not send (`invalid-body`).'),
     },
     handler: async ({ request }, { context, db }) => {
@@ -61,7 +62,7 @@ export const webhookRoutes: readonly Route[] = [
       }
       const events = eventTypesOf(body['events']);
       const secret = chosenSecret(body['secret']) ?? generateWebhookSecret();
-      // Stored sealed under the secret key (in clear only on a service without one).
+      // Stored sealed under the secret key; a service without one stores nothing (409 secret-key-missing).
       const record = await store.insertWebhook(db, url, sealWebhookSecret(context.secretBox, secret), events);
       // The secret is shown here and at rotation only, never in a read or a list.
       return json({ ...(await verifyWebhook(context, db, record)), secret }, 201, {
@@ -133,6 +134,7 @@ export const webhookRoutes: readonly Route[] = [
     responses: {
       200: jsonAnswer(ref('Webhook'), 'The registration with its new secret (shown this once).'),
       404: problemAnswer('No such registration.'),
+      409: problemAnswer('The service has no secret key to seal the secret with (`secret-key-missing`): the old secret stays.'),
       422: problemAnswer('A chosen secret that is not 16 to 256 visible ASCII characters, or a body that is not an object (`invalid-body`).'),
     },
     // Rotation: the new secret (given as { "secret": … }, or made) signs every delivery from now on, the old one none;
