@@ -42,6 +42,8 @@ export async function deleteOldEvents(sql: SqlQueryable, days: number, limit: nu
     `with gone as (delete from passmint_events where seq in (
         select e.seq from passmint_events e
          where e.created_at < now() - $1 * interval '1 day'
+           -- Counted by the console's roll-up (it is days ahead of retention, unless it stopped).
+           and e.seq <= (select value from passmint_counters where name = 'console')
            and not exists (select 1 from passmint_deliveries p where p.event_seq = e.seq and p.status = 'pending')
          order by e.created_at limit $2)
         and not exists (select 1 from passmint_deliveries d where d.event_seq = passmint_events.seq)

@@ -993,6 +993,160 @@ const MIGRATIONS: readonly string[] = [
   create trigger passmint_console_message_results after insert on passmint_job_results
     referencing new table as new_rows for each statement execute function passmint_console_message_results();
   `,
+  // The console's roll-ups off the write path: an event's statement writes only its passes' timeline entries;
+  // the counts (passmint_template_stats, passmint_stats_hourly, passmint_pass_wallets) and the trimming of
+  // timelines are brought up to date by passmint_console_roll, over the events by number, in batches.
+  `
+  drop trigger passmint_console_events on passmint_events;
+  drop function passmint_console_events();
+
+  -- The last event the roll-ups have counted (every event before it too: events become visible in the order
+  -- of their numbers, see the event counter). Its row lock is held by whoever rolls up.
+  insert into passmint_counters (name, value) select 'console', value from passmint_counters where name = 'event';
+
+  -- Events: their passes' timeline entries, in the transaction that adds them (the version is the pass's when
+  -- the event is added). Only the events of passes; one statement however many.
+  create function passmint_console_timeline() returns trigger language plpgsql as $$
+  begin
+    insert into passmint_timeline (pass_type_identifier, serial_number, kind, detail)
+    select x.d ->> 'passTypeIdentifier', x.d ->> 'serialNumber', passmint_timeline_kind(x.type),
+           json_build_object('event', x.type, 'eventId', x.id, 'version', v.version, 'wallet', x.d ->> 'wallet',
+                             'device', x.d ->> 'deviceLibraryIdentifier', 'objectId', x.d ->> 'objectId')
+      from (select e.seq, e.id, e.type, passmint_event_data(e.body) as d
+              from new_rows e where passmint_timeline_kind(e.type) is not null) x
+      -- Per event, by the passes' primary key (never a join over all passes, whatever the plan's estimate).
+      left join lateral (
+        select p.version from passmint_passes p
+         where p.pass_type_identifier = x.d ->> 'passTypeIdentifier' and p.serial_number = x.d ->> 'serialNumber') v on true
+     where x.d ->> 'passTypeIdentifier' is not null and x.d ->> 'serialNumber' is not null
+     order by x.seq;
+    return null;
+  end
+  $$;
+  create trigger passmint_console_timeline after insert on passmint_events
+    referencing new table as new_rows for each statement execute function passmint_console_timeline();
+
+  -- Counts the events after the last one counted, at most max_events of them (null: all), in one
+  -- transaction with the cursor; resolves to how many it counted, or -1 when another transaction holds the
+  -- cursor and wait is false. A pass's template is read when its events are counted: the events of a pass
+  -- deleted since are not counted (a deletion counts everything before it first, see below).
+  create function passmint_console_roll(max_events integer, wait boolean) returns integer language plpgsql as $$
+  declare
+    done bigint;
+    upto bigint;
+    seqs bigint[];
+    types text[];
+    pts text[];
+    sns text[];
+    datas json[];
+    template_ids integer[];
+    hours timestamptz[];
+    r record;
+    first boolean;
+    left_now integer;
+    totals record;
+  begin
+    if wait then
+      select value into done from passmint_counters where name = 'console' for update;
+    else
+      select value into done from passmint_counters where name = 'console' for update skip locked;
+      if done is null then return -1; end if;
+    end if;
+    select max(x.seq) into upto from (select e.seq from passmint_events e where e.seq > done order by e.seq limit max_events) x;
+    if upto is null then return 0; end if;
+    update passmint_counters set value = upto where name = 'console';
+
+    select array_agg(x.seq order by x.seq), array_agg(x.type order by x.seq),
+           array_agg(x.d ->> 'passTypeIdentifier' order by x.seq), array_agg(x.d ->> 'serialNumber' order by x.seq), array_agg(x.d order by x.seq),
+           array_agg(v.template_id order by x.seq), array_agg(date_trunc('hour', x.created_at, 'UTC') order by x.seq)
+      into seqs, types, pts, sns, datas, template_ids, hours
+      from (select e.seq, e.type, e.created_at, passmint_event_data(e.body) as d
+              from passmint_events e
+             where e.seq > done and e.seq <= upto
+               and e.type in ('pass.created', 'pass.downloaded', 'registration.created', 'registration.deleted')) x
+      left join lateral (
+        select p.template_id from passmint_passes p
+         where p.pass_type_identifier = x.d ->> 'passTypeIdentifier' and p.serial_number = x.d ->> 'serialNumber') v on true;
+    if seqs is null then return (upto - done)::integer; end if;
+
+    -- Lock order, everywhere: the cursor, a pass's wallets, its template's totals, then the hourly rows.
+    if 'pass.created' = any (types) then
+    insert into passmint_template_stats as t (template_id, passes)
+    select x.template_id, count(*) from unnest(types, template_ids) as x(type, template_id)
+     where x.type = 'pass.created' and x.template_id is not null
+     group by x.template_id order by x.template_id
+    on conflict (template_id) do update set passes = t.passes + excluded.passes;
+    end if;
+
+    if types && array['pass.created', 'pass.downloaded'] then
+    insert into passmint_stats_hourly as s (template_id, hour, passes_made, downloads)
+    select x.template_id, x.hour, count(*) filter (where x.type = 'pass.created'), count(*) filter (where x.type = 'pass.downloaded')
+      from unnest(types, template_ids, hours) as x(type, template_id, hour)
+     where x.type in ('pass.created', 'pass.downloaded') and x.template_id is not null
+     group by 1, 2 order by 1, 2
+    on conflict (template_id, hour) do update set passes_made = s.passes_made + excluded.passes_made, downloads = s.downloads + excluded.downloads;
+    end if;
+
+    -- The timelines that downloads and saves (which anyone holding the pass can make) add to: trimmed.
+    perform passmint_timeline_trim(x.pt, x.sn)
+       from (select distinct y.pt, y.sn from unnest(types, pts, sns) as y(type, pt, sn)
+              where y.type <> 'pass.created' and y.pt is not null and y.sn is not null) x;
+
+    for r in
+      select x.type, x.hour, coalesce(x.d ->> 'wallet', 'apple') as wallet, x.pt, x.sn, x.template_id
+        from unnest(seqs, types, pts, sns, datas, template_ids, hours) as x(seq, type, pt, sn, d, template_id, hour)
+       where x.type in ('registration.created', 'registration.deleted') and x.template_id is not null
+         and coalesce(x.d ->> 'wallet', 'apple') in ('apple', 'google')
+       order by x.seq
+    loop
+      if r.type = 'registration.created' then
+        insert into passmint_pass_wallets as w (pass_type_identifier, serial_number, wallet, holders) values (r.pt, r.sn, r.wallet, 1)
+        on conflict (pass_type_identifier, serial_number, wallet) do update set holders = w.holders + 1
+        returning (xmax = 0) into first;
+        insert into passmint_template_stats as t (template_id, devices_apple, devices_google)
+        values (r.template_id, case when r.wallet = 'apple' then 1 else 0 end, case when r.wallet = 'google' then 1 else 0 end)
+        on conflict (template_id) do update set devices_apple = t.devices_apple + excluded.devices_apple, devices_google = t.devices_google + excluded.devices_google
+        returning t.devices_apple, t.devices_google into totals;
+        insert into passmint_stats_hourly as s (template_id, hour, added_apple, added_google, devices_apple, devices_google)
+        values (r.template_id, r.hour,
+                case when first and r.wallet = 'apple' then 1 else 0 end, case when first and r.wallet = 'google' then 1 else 0 end,
+                totals.devices_apple, totals.devices_google)
+        on conflict (template_id, hour) do update set added_apple = s.added_apple + excluded.added_apple, added_google = s.added_google + excluded.added_google,
+          devices_apple = excluded.devices_apple, devices_google = excluded.devices_google;
+      else
+        -- Only a pass known to be held there (a save counted here) can be removed from it.
+        update passmint_pass_wallets set holders = holders - 1
+         where pass_type_identifier = r.pt and serial_number = r.sn and wallet = r.wallet and holders > 0
+        returning holders into left_now;
+        if found then
+          update passmint_template_stats t set devices_apple = t.devices_apple - case when r.wallet = 'apple' then 1 else 0 end,
+                 devices_google = t.devices_google - case when r.wallet = 'google' then 1 else 0 end
+           where t.template_id = r.template_id
+          returning t.devices_apple, t.devices_google into totals;
+          insert into passmint_stats_hourly as s (template_id, hour, removed_apple, removed_google, devices_apple, devices_google)
+          values (r.template_id, r.hour,
+                  case when left_now = 0 and r.wallet = 'apple' then 1 else 0 end, case when left_now = 0 and r.wallet = 'google' then 1 else 0 end,
+                  totals.devices_apple, totals.devices_google)
+          on conflict (template_id, hour) do update set removed_apple = s.removed_apple + excluded.removed_apple,
+            removed_google = s.removed_google + excluded.removed_google, devices_apple = excluded.devices_apple, devices_google = excluded.devices_google;
+        end if;
+      end if;
+    end loop;
+    return (upto - done)::integer;
+  end
+  $$;
+
+  -- Passes about to be deleted: every event before the deletion counted first (their pass.created among
+  -- them, read while the passes still exist), so that what the deletion takes away was counted.
+  create function passmint_console_roll_all() returns trigger language plpgsql as $$
+  begin
+    perform passmint_console_roll(null, true);
+    return null;
+  end
+  $$;
+  create trigger passmint_console_passes_roll before delete on passmint_passes
+    for each statement execute function passmint_console_roll_all();
+  `,
 ];
 
 // Any constant shared by every passmint process: the advisory lock that serializes migrations.

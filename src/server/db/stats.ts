@@ -1,6 +1,5 @@
-// The stats roll-ups (passmint_stats_hourly, passmint_template_stats), kept by the triggers of
-// schema.ts (the console migrations) in the transactions of the events they count. Reads cost the hours and templates
-// asked for, never the events.
+// The stats roll-ups (passmint_stats_hourly, passmint_template_stats), kept up with the events by
+// passmint_console_roll (console-roll.ts). Reads cost the hours and templates asked for, never the events.
 import type { SqlQueryable } from './sql.js';
 
 /**

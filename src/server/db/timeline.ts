@@ -1,6 +1,6 @@
 // Each pass's timeline (passmint_timeline): most entries are written by the triggers of the console migrations in schema.ts
-// in the transactions that make them (events, deliveries, pushes, Google syncs); Wallet's fetches, which
-// change nothing, are written here.
+// in the transactions that make them (events, deliveries, pushes, Google syncs), and trimmed by the roll-up
+// (console-roll.ts); Wallet's fetches, which change nothing, are written here.
 import type { PageQuery } from '../http/paging.js';
 import type { SqlQueryable } from './sql.js';
 

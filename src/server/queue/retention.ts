@@ -1,4 +1,5 @@
 import { deleteOldAudit } from '../db/audit.js';
+import { rollConsole } from '../db/console-roll.js';
 import { deleteFinishedAttempts, deleteFinishedDeliveries } from '../db/deliveries.js';
 import { deleteOldEvents } from '../db/events.js';
 import { deleteOldGoogleMessages } from '../db/google-messages.js';
@@ -114,6 +115,8 @@ export function createRetention(db: SqlDatabase, options: RetentionOptions, onEr
   const runOnce = async (): Promise<RetentionCounts> => {
     const total = { events: 0, deliveries: 0, attempts: 0, pushes: 0, googleMessages: 0, idempotencyKeys: 0, jobResults: 0, jobs: 0, audit: 0 };
     if (options.days <= 0 && auditDays <= 0) return total;
+    // Events are deleted only once the console's roll-up has counted them: whatever waits is counted first.
+    if (options.days > 0) while (!halted && (await rollConsole(db, batch, true)) >= batch);
     for (;;) {
       let round = 0;
       for (const kind of ['attempts', 'deliveries', 'events', 'pushes', 'googleMessages', 'idempotencyKeys', 'jobResults', 'jobs', 'audit'] as const) {
