@@ -92,4 +92,31 @@ describe.each(ENGINES)('attacks on identities ($name)', (engine) => {
     expect(limitedView.body.certificates).toEqual([]);
     expect(JSON.stringify(limitedView.body)).not.toContain(SECOND_TEAM);
   });
+
+  test("its template cannot take another program's pass type: 403 insufficient-scope, nothing changed; a pass type one of its templates has goes", async () => {
+    const auth = { authorization: `Bearer ${limited}` };
+    // Another program's template, of its own pass type (made with the unlimited key).
+    const c = (await service.call('POST', '/v1/templates', { ...TEMPLATE, name: 'C', passType: SECOND_TYPE })).body.id;
+    const before = (await service.call('GET', `/v1/templates/${a}`)).body;
+    // Another program's pass type, and one nobody uses yet (its certificate may be uploaded for another program later).
+    for (const passType of [SECOND_TYPE, 'pass.com.example.unclaimed']) {
+      const refused = await service.call('PUT', `/v1/templates/${a}`, { ...TEMPLATE, name: 'A', passType }, auth);
+      expect([refused.status, refused.body.code]).toEqual([403, 'insufficient-scope']);
+      expect(refused.body.detail).toContain(`only a pass type one of them has ("${TEMPLATE.passType}"), not "${passType}"`);
+    }
+    expect((await service.call('GET', `/v1/templates/${a}`)).body).toEqual(before);
+    const audit = await service.call('GET', `/v1/audit?action=template.update&target=/v1/templates/${a}`);
+    expect(audit.body.items.slice(0, 2)).toMatchObject([
+      { status: 403, problem: 'insufficient-scope' },
+      { status: 403, problem: 'insufficient-scope' },
+    ]);
+    // Its own pass type, kept: changed as with any key.
+    expect((await service.call('PUT', `/v1/templates/${a}`, { ...TEMPLATE, name: 'A 2' }, auth)).status).toBe(200);
+    // A key of both A and C holds C's pass type: it may give it to A.
+    const both = (await service.call('POST', '/v1/keys', { name: 'A and C', scopes: ['admin'], templateIds: [a, c] })).body.key;
+    const moved = await service.call('PUT', `/v1/templates/${a}`, { ...TEMPLATE, name: 'A 3', passType: SECOND_TYPE }, { authorization: `Bearer ${both}` });
+    expect([moved.status, moved.body.passType]).toEqual([200, SECOND_TYPE]);
+    // An unlimited key may move a template anywhere (back to the pass type it shares with B).
+    expect((await service.call('PUT', `/v1/templates/${a}`, { ...TEMPLATE, name: 'A' })).status).toBe(200);
+  });
 });

@@ -32,3 +32,20 @@ export async function templateOfJob(sql: SqlQueryable, publicId: string): Promis
   if (rows[0] === undefined) return undefined;
   return rows[0].template_id === null ? null : String(rows[0].template_id);
 }
+
+/**
+ * The pass types of the templates `templateIds` (decimal text), distinct and sorted: the signing identities
+ * a key limited to them already holds. Read by primary key, at most the list's length.
+ *
+ * @example
+ * ```ts
+ * await passTypesOfTemplates(db, ['1', '3']); // ['pass.com.example.member']
+ * ```
+ */
+export async function passTypesOfTemplates(sql: SqlQueryable, templateIds: readonly string[]): Promise<string[]> {
+  const rows = await sql.query<{ pass_type: string }>(
+    `select distinct template ->> 'passType' as pass_type from passmint_templates where id = any($1::int[]) order by 1`,
+    [templateIds.map(Number)],
+  );
+  return rows.map((row) => row.pass_type);
+}

@@ -4,7 +4,7 @@
 import { ServiceProblem } from '../../http/problem.js';
 import type { Caller } from '../db/keys.js';
 import type { SqlQueryable } from '../db/sql.js';
-import { templateOfJob, templateOfPass } from '../db/template-access.js';
+import { passTypesOfTemplates, templateOfJob, templateOfPass } from '../db/template-access.js';
 
 /**
  * How a route treats a key limited to templates:
@@ -97,6 +97,33 @@ export async function enforceTemplateAccess(
         `This API key is limited to templates ${caller.templateIds?.join(', ')}: this call is about more than those templates.`,
       );
   }
+}
+
+/**
+ * Refuses a key limited to templates a change of a template's `passType` to
+ * one none of its templates has: 403 `insufficient-scope`. A pass type is a
+ * program's signing identity (its certificate, team and APNs topic), so
+ * another one — a pass type of templates the key may not touch, or of a
+ * certificate uploaded for them — would sign this key's passes as that
+ * program's. The pass type kept, or one of its own templates', goes on; an
+ * unlimited caller's always. The refusal names only the key's own pass
+ * types: it does not tell whether another program uses the one asked for.
+ *
+ * @example
+ * ```ts
+ * await checkPassTypeChange(caller, current.template.passType, template.passType, db);
+ * ```
+ */
+export async function checkPassTypeChange(caller: Caller | undefined, current: string, next: string, sql: SqlQueryable): Promise<void> {
+  const ids = caller?.templateIds ?? null;
+  if (ids === null || next === current) return;
+  const held = await passTypesOfTemplates(sql, ids);
+  if (held.includes(next)) return;
+  throw new ServiceProblem(
+    403,
+    'insufficient-scope',
+    `This API key is limited to templates ${ids.join(', ')}: it may give a template only a pass type one of them has (${held.map((type) => JSON.stringify(type)).join(', ')}), not ${JSON.stringify(next)} — another pass type signs with another program's certificate. Nothing was changed; an API key not limited to templates can make this change.`,
+  );
 }
 
 /**

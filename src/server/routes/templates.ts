@@ -18,7 +18,7 @@ import { passLinks, passResource } from './resources.js';
 import { json, noContent } from './responses.js';
 import { object, page as pageOf, ref } from './schemas.js';
 import { templateAnswer } from './signing-warnings.js';
-import { limitedTemplates } from './template-access.js';
+import { checkPassTypeChange, limitedTemplates } from './template-access.js';
 
 /** Templates, their files, and passes made from them. */
 export const templateRoutes: readonly Route[] = [
@@ -84,12 +84,17 @@ export const templateRoutes: readonly Route[] = [
     body: jsonBody(ref('TemplateInput')),
     responses: {
       200: jsonAnswer(ref('TemplateAnswer'), 'The template as stored, and `warnings` when its passes cannot be signed here.'),
+      403: problemAnswer(
+        'A key limited to templates giving the template a pass type none of its templates has (`insufficient-scope`), or a key without the `admin` scope.',
+      ),
       404: problemAnswer('No such template.'),
       422: problemAnswer('The template has errors.'),
     },
     handler: async ({ request, params, caller }, { context, db, commitEvents }) => {
       const current = await templateOf(db, params.id);
       const template = checkedTemplate(await readJson(request, context.maxBodyBytes), current.template.id);
+      // A key limited to templates keeps to its own pass types (another is another program's certificate).
+      await checkPassTypeChange(caller, current.template.passType, template.passType, db);
       let record: store.TemplateRecord | undefined;
       await commitEvents(async (tx) => {
         await store.changedBy(tx, caller?.id);
