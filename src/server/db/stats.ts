@@ -3,71 +3,98 @@
 import type { SqlQueryable } from './sql.js';
 
 /**
- * One template's hour: what happened in it, and the devices (Apple) and
- * saves (Google) holding its passes at its end (`null`: unchanged in it).
+ * One interval of a series, every template asked for added up: what
+ * happened in it, and how the devices (Apple) and saves (Google) holding
+ * their passes changed over it (at its end against its start).
  *
  * @example
  * ```ts
- * const row: StatsHour = { templateId: 1, hour: new Date('2025-03-01T10:00:00Z'), passesMade: 3, downloads: 5, addedApple: 1, addedGoogle: 0, removedApple: 0, removedGoogle: 0, devicesApple: 4, devicesGoogle: null };
+ * const bucket: StatsBucket = { start: new Date('2025-03-01T00:00:00Z'), passesMade: 3, downloads: 5, addedApple: 1, addedGoogle: 0, removedApple: 0, removedGoogle: 0, devicesAppleChange: 1, devicesGoogleChange: 0 };
  * ```
  */
-export interface StatsHour {
-  readonly templateId: number;
-  readonly hour: Date;
+export interface StatsBucket {
+  readonly start: Date;
   readonly passesMade: number;
   readonly downloads: number;
   readonly addedApple: number;
   readonly addedGoogle: number;
   readonly removedApple: number;
   readonly removedGoogle: number;
-  readonly devicesApple: number | null;
-  readonly devicesGoogle: number | null;
+  readonly devicesAppleChange: number;
+  readonly devicesGoogleChange: number;
 }
-
-interface HourRow {
-  template_id: number;
-  hour: Date;
-  passes_made: number;
-  downloads: number;
-  added_apple: number;
-  added_google: number;
-  removed_apple: number;
-  removed_google: number;
-  devices_apple: string | number | null;
-  devices_google: string | number | null;
-}
-
-const count = (value: string | number | null): number | null => (value === null ? null : Number(value));
 
 /**
- * The hours in `[from, to)` of the templates given (`null`: every
- * template), oldest first: from the primary key (templates given) or the
- * index on the hour.
+ * The intervals of `step` from `from` to `to` that something happened in,
+ * for the templates given (`null`: every template), oldest first, added up
+ * in the database: the answer has one row per interval, however many
+ * templates there are. The devices' change per interval is each template's
+ * last count in it against its last before (from the same hourly rows).
  *
  * @example
  * ```ts
- * const hours = await statsHours(db, [1], new Date('2025-03-01T00:00:00Z'), new Date('2025-03-02T00:00:00Z'));
+ * const days = await statsSeries(db, null, new Date('2025-03-01T00:00:00Z'), new Date('2025-03-31T00:00:00Z'), 'day');
  * ```
  */
-export async function statsHours(sql: SqlQueryable, templateIds: readonly number[] | null, from: Date, to: Date): Promise<StatsHour[]> {
-  const rows = await sql.query<HourRow>(
-    `select template_id, hour, passes_made, downloads, added_apple, added_google, removed_apple, removed_google, devices_apple, devices_google
-       from passmint_stats_hourly
-      where hour >= $1 and hour < $2 ${templateIds === null ? '' : 'and template_id = any ($3::int[])'}
-      order by hour, template_id`,
-    templateIds === null ? [from, to] : [from, to, [...templateIds]],
+export async function statsSeries(
+  sql: SqlQueryable,
+  templateIds: readonly number[] | null,
+  from: Date,
+  to: Date,
+  step: 'day' | 'hour',
+): Promise<StatsBucket[]> {
+  const rows = await sql.query<{
+    bucket: Date;
+    made: string | number | null;
+    downloads: string | number | null;
+    added_apple: string | number | null;
+    added_google: string | number | null;
+    removed_apple: string | number | null;
+    removed_google: string | number | null;
+    change_apple: string | number | null;
+    change_google: string | number | null;
+  }>(
+    `with h as (
+       select date_bin($3::interval, hour, $1) as bucket, template_id, hour, passes_made, downloads, added_apple, added_google,
+              removed_apple, removed_google, devices_apple, devices_google
+         from passmint_stats_hourly
+        where hour >= $1 and hour < $2 ${templateIds === null ? '' : 'and template_id = any ($4::int[])'}),
+     counted as (
+       select bucket, sum(passes_made) as made, sum(downloads) as downloads, sum(added_apple) as added_apple, sum(added_google) as added_google,
+              sum(removed_apple) as removed_apple, sum(removed_google) as removed_google
+         from h group by bucket),
+     last as (
+       select distinct on (template_id, bucket) template_id, bucket, devices_apple as a, devices_google as g
+         from h where devices_apple is not null order by template_id, bucket, hour desc),
+     before as (
+       select b.template_id, b.devices_apple as a, b.devices_google as g
+         from (select distinct template_id from last) t
+         cross join lateral (
+           select x.template_id, x.devices_apple, x.devices_google from passmint_stats_hourly x
+            where x.template_id = t.template_id and x.hour < $1 and x.devices_apple is not null
+            order by x.hour desc limit 1) b),
+     deltas as (
+       select l.bucket, l.a - coalesce(lag(l.a) over w, b.a, 0) as da, l.g - coalesce(lag(l.g) over w, b.g, 0) as dg
+         from last l left join before b on b.template_id = l.template_id
+       window w as (partition by l.template_id order by l.bucket)),
+     changes as (select bucket, sum(da) as change_apple, sum(dg) as change_google from deltas group by bucket)
+     select coalesce(c.bucket, d.bucket) as bucket, c.made, c.downloads, c.added_apple, c.added_google, c.removed_apple, c.removed_google,
+            d.change_apple, d.change_google
+       from counted c full join changes d on d.bucket = c.bucket
+      order by 1`,
+    templateIds === null ? [from, to, `1 ${step}`] : [from, to, `1 ${step}`, [...templateIds]],
   );
+  const n = (value: string | number | null): number => Number(value ?? 0);
   return rows.map((row) => ({
-    templateId: row.template_id,
-    hour: row.hour,
-    passesMade: row.passes_made,
-    downloads: row.downloads,
-    addedApple: row.added_apple,
-    addedGoogle: row.added_google,
-    removedApple: row.removed_apple,
-    removedGoogle: row.removed_google,
-    devicesApple: count(row.devices_apple),
-    devicesGoogle: count(row.devices_google),
+    start: row.bucket,
+    passesMade: n(row.made),
+    downloads: n(row.downloads),
+    addedApple: n(row.added_apple),
+    addedGoogle: n(row.added_google),
+    removedApple: n(row.removed_apple),
+    removedGoogle: n(row.removed_google),
+    devicesAppleChange: n(row.change_apple),
+    devicesGoogleChange: n(row.change_google),
   }));
 }
 

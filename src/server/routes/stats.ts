@@ -3,7 +3,7 @@
 import { ServiceProblem } from '../../http/problem.js';
 import type { Caller } from '../db/keys.js';
 import { rollConsole } from '../db/console-roll.js';
-import { devicesAt, type StatsHour, statsHours, templateTotals } from '../db/stats.js';
+import { devicesAt, type StatsBucket, statsSeries, templateTotals } from '../db/stats.js';
 import * as store from '../db/store.js';
 import { listCertificates } from '../db/certificates.js';
 import { readQueueFigures } from '../db/figures.js';
@@ -108,12 +108,12 @@ export const statsRoutes: readonly Route[] = [
         templates = [query.templateId];
       }
       await rollConsole(db, CATCH_UP_EVENTS, true);
-      const [hours, before] = await Promise.all([statsHours(db, templates, query.from, query.to), devicesAt(db, templates, query.from)]);
+      const [buckets, before] = await Promise.all([statsSeries(db, templates, query.from, query.to, query.interval), devicesAt(db, templates, query.from)]);
       return json({
         interval: query.interval,
         from: query.from.toISOString(),
         to: query.to.toISOString(),
-        points: series(query, hours, before),
+        points: series(query, buckets, before),
       });
     },
   }),
@@ -173,7 +173,7 @@ export const statsRoutes: readonly Route[] = [
       const end = new Date(Math.ceil((now + 1) / HOUR_MS) * HOUR_MS);
       await rollConsole(db, CATCH_UP_EVENTS, true);
       const templates = await templateTotals(db, visible, MAX_TEMPLATES);
-      const hours = await statsHours(db, visible, new Date(weekStart), end);
+      const days = await statsSeries(db, visible, new Date(weekStart), end, 'day');
       const figures = await readQueueFigures(db);
       const devices = {
         apple: templates.reduce((sum, template) => sum + template.devicesApple, 0),
@@ -195,8 +195,8 @@ export const statsRoutes: readonly Route[] = [
       const certificates = passTypes === undefined ? all : all.filter((certificate) => passTypes.has(certificate.passTypeIdentifier));
       return json({
         templates: templates.map((template) => ({ id: template.id, name: template.name, passes: template.passes })),
-        today: { ...sum(hours.filter((hour) => hour.hour.getTime() >= today)), devices },
-        week: { ...sum(hours), devices },
+        today: { ...sum(days.filter((day) => day.start.getTime() >= today)), devices },
+        week: { ...sum(days), devices },
         queue: {
           dueDeliveries: figures.queue.due,
           oldestDueSeconds: figures.queue.oldest,
@@ -256,36 +256,32 @@ function timeOf(name: string, text: string): number {
   return time;
 }
 
-/** The points of a series: the hours added up per interval, devices carried forward per template from `before`. */
-function series(query: StatsQuery, hours: readonly StatsHour[], before: ReadonlyMap<number, { readonly apple: number; readonly google: number }>): unknown[] {
+/** The points of a series: one per interval (none in the database: nothing happened), devices carried from `before`. */
+function series(
+  query: StatsQuery,
+  buckets: readonly StatsBucket[],
+  before: ReadonlyMap<number, { readonly apple: number; readonly google: number }>,
+): unknown[] {
   const step = query.interval === 'day' ? DAY_MS : HOUR_MS;
-  const held = new Map(before);
   let apple = 0;
   let google = 0;
-  for (const value of held.values()) {
+  for (const value of before.values()) {
     apple += value.apple;
     google += value.google;
   }
   const points: unknown[] = [];
   let next = 0;
   for (let start = query.from.getTime(); start < query.to.getTime(); start += step) {
-    const inside: StatsHour[] = [];
-    while (next < hours.length && hours[next]!.hour.getTime() < start + step) inside.push(hours[next++]!);
-    for (const hour of inside) {
-      if (hour.devicesApple === null && hour.devicesGoogle === null) continue;
-      const last = held.get(hour.templateId) ?? { apple: 0, google: 0 };
-      const now = { apple: hour.devicesApple ?? last.apple, google: hour.devicesGoogle ?? last.google };
-      apple += now.apple - last.apple;
-      google += now.google - last.google;
-      held.set(hour.templateId, now);
-    }
-    points.push({ at: new Date(start).toISOString(), ...sum(inside), devices: { apple, google } });
+    const bucket = buckets[next]?.start.getTime() === start ? buckets[next++] : undefined;
+    apple += bucket?.devicesAppleChange ?? 0;
+    google += bucket?.devicesGoogleChange ?? 0;
+    points.push({ at: new Date(start).toISOString(), ...sum(bucket === undefined ? [] : [bucket]), devices: { apple, google } });
   }
   return points;
 }
 
-/** The counters of some hours added up (devices aside). */
-function sum(hours: readonly StatsHour[]): Omit<Counters, 'devices'> {
+/** The counters of some intervals added up (devices aside). */
+function sum(hours: readonly StatsBucket[]): Omit<Counters, 'devices'> {
   const total = { passesMade: 0, downloads: 0, added: { apple: 0, google: 0 }, removed: { apple: 0, google: 0 } };
   for (const hour of hours) {
     total.passesMade += hour.passesMade;
