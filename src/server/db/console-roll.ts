@@ -34,3 +34,17 @@ export async function consoleBacklog(sql: SqlQueryable): Promise<number> {
   );
   return Number(rows[0]?.n ?? 0);
 }
+
+/**
+ * Before reading the counts: counts at most `maxEvents` waiting events,
+ * when any wait (a read with nothing waiting takes no lock and writes
+ * nothing, so readers never queue behind each other).
+ *
+ * @example
+ * ```ts
+ * await catchUpConsole(db, 5000);
+ * ```
+ */
+export async function catchUpConsole(sql: SqlQueryable, maxEvents: number): Promise<void> {
+  if ((await consoleBacklog(sql)) > 0) await rollConsole(sql, maxEvents, true);
+}

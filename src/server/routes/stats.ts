@@ -2,7 +2,7 @@
 // read from the roll-ups the events' transactions keep (db/stats.ts), never from the events.
 import { ServiceProblem } from '../../http/problem.js';
 import type { Caller } from '../db/keys.js';
-import { rollConsole } from '../db/console-roll.js';
+import { catchUpConsole } from '../db/console-roll.js';
 import { devicesAt, type StatsBucket, statsSeries, templateTotals } from '../db/stats.js';
 import * as store from '../db/store.js';
 import { listCertificates } from '../db/certificates.js';
@@ -107,7 +107,7 @@ export const statsRoutes: readonly Route[] = [
         }
         templates = [query.templateId];
       }
-      await rollConsole(db, CATCH_UP_EVENTS, true);
+      await catchUpConsole(db, CATCH_UP_EVENTS);
       const [buckets, before] = await Promise.all([statsSeries(db, templates, query.from, query.to, query.interval), devicesAt(db, templates, query.from)]);
       return json({
         interval: query.interval,
@@ -171,7 +171,7 @@ export const statsRoutes: readonly Route[] = [
       const today = Math.floor(now / DAY_MS) * DAY_MS;
       const weekStart = today - 6 * DAY_MS;
       const end = new Date(Math.ceil((now + 1) / HOUR_MS) * HOUR_MS);
-      await rollConsole(db, CATCH_UP_EVENTS, true);
+      await catchUpConsole(db, CATCH_UP_EVENTS);
       const templates = await templateTotals(db, visible, MAX_TEMPLATES);
       const days = await statsSeries(db, visible, new Date(weekStart), end, 'day');
       const figures = await readQueueFigures(db);
