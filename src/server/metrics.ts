@@ -58,6 +58,8 @@ export interface DatabaseFigures {
   readonly webhooks?:
     | readonly { readonly webhookId: string; readonly pending: number; readonly oldestPending: number; readonly oldestDue: number | null }[]
     | undefined;
+  /** Events the console's counts have not counted yet. */
+  readonly consoleBacklog?: number | undefined;
 }
 
 /**
@@ -119,7 +121,7 @@ export function createMetrics(
   const database = async (): Promise<string[]> => {
     const lines: string[] = [];
     try {
-      const { queue, deliveries: deliveryStates, pushes: pushStates, google, webhooks = [] } = await figures();
+      const { queue, deliveries: deliveryStates, pushes: pushStates, google, webhooks = [], consoleBacklog = 0 } = await figures();
       lines.push(
         '# HELP passmint_webhook_queue_pending Webhook deliveries not yet delivered (all processes).',
         '# TYPE passmint_webhook_queue_pending gauge',
@@ -155,6 +157,9 @@ export function createMetrics(
         '# HELP passmint_google_syncs_retrying Of those, the ones whose last attempt failed (Google unreachable or throttling).',
         '# TYPE passmint_google_syncs_retrying gauge',
         `passmint_google_syncs_retrying ${google.retrying}`,
+        "# HELP passmint_console_backlog Events the console's counts (stats, overview) have not counted yet.",
+        '# TYPE passmint_console_backlog gauge',
+        `passmint_console_backlog ${consoleBacklog}`,
         '# HELP passmint_database_up Whether the database answered this scrape.',
         '# TYPE passmint_database_up gauge',
         'passmint_database_up 1',

@@ -42,7 +42,10 @@ for (const engine of ENGINES) {
 
     test('a write leaves the counting behind; a stats read counts what waits first', async () => {
       await make('R-0');
-      expect(await consoleBacklog(database.db)).toBeGreaterThan(0);
+      const waiting = await consoleBacklog(database.db);
+      expect(waiting).toBeGreaterThan(0);
+      const metrics = await (await fetch(`${service.url}/metrics`, { headers: { authorization: `Bearer ${service.key}` } })).text();
+      expect(metrics).toMatch(new RegExp(`^passmint_console_backlog ${waiting}$`, 'm'));
       // The timeline entry is the write's own: there at once, with the version.
       const timeline = await service.call('GET', `/v1/passes/${PASS_TYPE_IDENTIFIER}/R-0/timeline`);
       expect(timeline.body.items.map((entry: { kind: string; detail: { version: number } }) => [entry.kind, entry.detail.version])).toEqual([['created', 1]]);

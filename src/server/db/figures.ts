@@ -3,6 +3,7 @@
 // state are kept as the rows change (db/row-counts.ts), and what depends on
 // the time (due now, the oldest due) is read from the pending deliveries'
 // partial index, among the few scheduled for later.
+import { consoleBacklog } from './console-roll.js';
 import { deliveryQueueFigures } from './deliveries.js';
 import { readRowCounts } from './row-counts.js';
 import type { SqlQueryable } from './sql.js';
@@ -17,6 +18,8 @@ export interface QueueFigures {
   readonly google: { readonly owed: number; readonly retrying: number };
   /** The registrations furthest behind (see {@link webhookBacklogs}). */
   readonly webhooks: readonly WebhookBacklog[];
+  /** Events the console's counts have not counted yet (see `passmint_console_roll`). */
+  readonly consoleBacklog?: number | undefined;
 }
 
 const DELIVERY_STATES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
@@ -44,6 +47,7 @@ export async function readQueueFigures(sql: SqlQueryable): Promise<QueueFigures>
     pushes: PUSH_STATES.map((status) => ({ status, n: count(`pushes:${status}`) })),
     google: { owed: count('google:owed'), retrying: count('google:retrying') },
     webhooks: await webhookBacklogs(sql),
+    consoleBacklog: await consoleBacklog(sql),
   };
 }
 
