@@ -1147,34 +1147,6 @@ const MIGRATIONS: readonly string[] = [
   create trigger passmint_console_passes_roll before delete on passmint_passes
     for each statement execute function passmint_console_roll_all();
   `,
-  // Webhook deliveries that ended, on their passes' timelines: once per statement (the delivery worker records
-  // many in one) instead of once per row.
-  `
-  drop trigger passmint_console_delivery on passmint_deliveries;
-  drop function passmint_console_delivery();
-  create function passmint_console_deliveries() returns trigger language plpgsql as $$
-  begin
-    insert into passmint_timeline (pass_type_identifier, serial_number, kind, detail)
-    select x.d ->> 'passTypeIdentifier', x.d ->> 'serialNumber', 'delivered',
-           json_build_object('event', x.type, 'webhookId', x.webhook_id, 'status', x.status, 'httpStatus', x.last_status,
-                             'attempts', x.attempts, 'error', x.last_error)
-      from (select n.id, n.webhook_id, n.status, n.last_status, n.attempts, n.last_error, e.type, passmint_event_data(e.body) as d
-              from new_rows n join old_rows o on o.id = n.id join passmint_events e on e.seq = n.event_seq
-             where o.status = 'pending' and n.status <> 'pending') x
-     where x.d ->> 'passTypeIdentifier' is not null and x.d ->> 'serialNumber' is not null
-     order by x.id;
-    -- About one delivery in eight trims its pass's timeline.
-    perform passmint_timeline_trim(x.pt, x.sn)
-       from (select distinct passmint_event_data(e.body) ->> 'passTypeIdentifier' as pt, passmint_event_data(e.body) ->> 'serialNumber' as sn
-               from new_rows n join old_rows o on o.id = n.id join passmint_events e on e.seq = n.event_seq
-              where o.status = 'pending' and n.status <> 'pending' and n.id % 8 = 0) x
-      where x.pt is not null and x.sn is not null;
-    return null;
-  end
-  $$;
-  create trigger passmint_console_deliveries after update on passmint_deliveries
-    referencing old table as old_rows new table as new_rows for each statement execute function passmint_console_deliveries();
-  `,
 ];
 
 // Any constant shared by every passmint process: the advisory lock that serializes migrations.
