@@ -82,7 +82,7 @@ describe('the package a user installs', () => {
       const packed = JSON.parse(output.slice(output.search(/^\[/m))) as [{ filename: string; files: { path: string }[] }];
       const files = packed[0].files.map((file) => file.path);
 
-      // The right files: the build, the schemas, the license; no maps, no sources, no tests.
+      // The right files: the build, the schemas, the license, the docs and examples; no maps, no sources, no tests.
       expect(files).toEqual(
         expect.arrayContaining([
           'LICENSE',
@@ -94,6 +94,10 @@ describe('the package a user installs', () => {
           'dist/cli/main.js',
           'dist/schema/validators.js',
           'src/schema/pass.schema.json',
+          // The docs the README and `--help` point to, and the examples the README starts from.
+          'docs/service.md',
+          'docs/certificates.md',
+          'examples/membership.json',
         ]),
       );
       expect(files.filter((path) => path.endsWith('.map') || path.startsWith('test/') || (path.startsWith('src/') && !path.endsWith('.schema.json')))).toEqual(
