@@ -24,6 +24,8 @@ const apns = createApnsClient({ certificate: { cert: standIn.cert, key: standIn.
 const server = await createServer({
   databaseUrl: values['database-url'],
   dataDir: values.data,
+  // As the CLI reads it (child.ts gives the test key).
+  secretKey: process.env['PASSMINT_SECRET_KEY'] || undefined,
   apns,
   delivery: {
     allowPrivateNetworks: true,
