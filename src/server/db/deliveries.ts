@@ -115,7 +115,17 @@ const RECORD_RECEIVED = `with input as (
             locked_until = null, lease = null, claimed_by = null, first_attempt_at = coalesce(d.first_attempt_at, to_timestamp(x.started / 1000.0))
        from input x, locked l
       where d.id = x.id and l.id = x.id
-     returning d.id, d.webhook_id, d.pass_key, x.lease, x.follow),
+     returning d.id, d.webhook_id, d.pass_key, d.event_seq, d.attempts, d.last_status, x.lease, x.follow),
+   timeline as (
+     -- Each delivered one on its pass's timeline (a delivery that ends otherwise: the schema's passmint_console_delivery).
+     insert into passmint_timeline (pass_type_identifier, serial_number, kind, detail)
+     select x.d ->> 'passTypeIdentifier', x.d ->> 'serialNumber', 'delivered',
+            json_build_object('event', x.type, 'webhookId', x.webhook_id, 'status', 'delivered', 'httpStatus', x.last_status,
+                              'attempts', x.attempts, 'error', null)
+       from (select done.id, done.webhook_id, done.last_status, done.attempts, e.type, passmint_event_data(e.body) as d
+               from done join passmint_events e on e.seq = done.event_seq) x
+      where x.d ->> 'passTypeIdentifier' is not null and x.d ->> 'serialNumber' is not null
+      order by x.id),
    recorded as (
      -- The slots to hand on: the recorded deliveries of enabled registrations, numbered per registration.
      select done.id as after, done.lease, done.webhook_id, row_number() over (partition by done.webhook_id order by done.id) as n
@@ -206,7 +216,7 @@ export async function recordReceived(
   owner: string | null,
   concurrency: number,
 ): Promise<HandedOnDelivery[]> {
-  return sql.query<HandedOnDelivery>(RECORD_RECEIVED, [
+  const handedOn = await sql.query<HandedOnDelivery>(RECORD_RECEIVED, [
     received.map((item) => item.id),
     received.map((item) => String(item.startedAt)),
     received.map((item) => item.status),
@@ -217,6 +227,21 @@ export async function recordReceived(
     owner,
     concurrency,
   ]);
+  // About one delivery in eight trims its pass's timeline (to about its newest 100 entries of the kinds anyone
+  // holding the pass can cause). Housekeeping after the record: a trim that fails is left to the pass's next one.
+  const trimming = received.filter((item) => item.id % 8 === 0).map((item) => item.id);
+  if (trimming.length > 0) {
+    await sql
+      .query(
+        `select passmint_timeline_trim(x.pt, x.sn)
+         from (select distinct passmint_event_data(e.body) ->> 'passTypeIdentifier' as pt, passmint_event_data(e.body) ->> 'serialNumber' as sn
+                 from passmint_deliveries d join passmint_events e on e.seq = d.event_seq where d.id = any ($1::bigint[])) x
+        where x.pt is not null and x.sn is not null`,
+        [trimming],
+      )
+      .catch(() => undefined);
+  }
+  return handedOn;
 }
 
 /** An attempt that was not accepted, as the delivery's history keeps it. */

@@ -1147,6 +1147,13 @@ const MIGRATIONS: readonly string[] = [
   create trigger passmint_console_passes_roll before delete on passmint_passes
     for each statement execute function passmint_console_roll_all();
   `,
+  // A delivery accepted by its receiver is put on its pass's timeline by the statement that records it (many
+  // at once, db/deliveries.ts); the row trigger keeps the other ends (given up, cancelled).
+  `
+  drop trigger passmint_console_delivery on passmint_deliveries;
+  create trigger passmint_console_delivery after update on passmint_deliveries
+    for each row when (old.status = 'pending' and new.status not in ('pending', 'delivered')) execute function passmint_console_delivery();
+  `,
 ];
 
 // Any constant shared by every passmint process: the advisory lock that serializes migrations.
