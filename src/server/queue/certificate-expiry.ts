@@ -3,6 +3,7 @@ import { formatEventTime } from '../../webhooks/timestamp.js';
 import { claimExpiryWarning, listCertificates } from '../db/certificates.js';
 import { addEvents } from '../db/outbox.js';
 import type { SqlDatabase } from '../db/sql.js';
+import { createPeriodic, type Periodic } from './periodic.js';
 
 /** Days before a certificate's end at which `certificate.expiring` is sent. */
 export const EXPIRY_THRESHOLDS: readonly number[] = [30, 7, 1];
@@ -99,33 +100,12 @@ export function watchCertificateExpiry(
     readonly onWritten: () => void;
     readonly onError: (error: unknown) => void;
   },
-): { start(): void; stop(): Promise<void> } {
+): Periodic {
   const interval = options.intervalMs ?? 3_600_000;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = true;
-  const schedule = (ms: number): void => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = warnExpiringCertificates(db, Date.now(), options.start)
-        .then((sent) => {
-          if (sent > 0) options.onWritten();
-        })
-        .catch(options.onError)
-        .finally(() => schedule(interval));
-    }, ms);
-    timer.unref?.();
-  };
-  return {
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      schedule(0);
+  return createPeriodic(
+    async () => {
+      if ((await warnExpiringCertificates(db, Date.now(), options.start)) > 0) options.onWritten();
     },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+    { firstMs: 0, intervalMs: interval, onError: options.onError },
+  );
 }

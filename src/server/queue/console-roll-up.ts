@@ -1,6 +1,7 @@
 import { rollConsole } from '../db/console-roll.js';
 import { isDatabaseUnavailable } from '../db/database-errors.js';
 import type { SqlQueryable } from '../db/sql.js';
+import { createPeriodic } from './periodic.js';
 
 /**
  * The loop that keeps the console's counts up with the events: `runOnce`
@@ -37,9 +38,6 @@ export interface ConsoleRollUpOptions {
 export function createConsoleRollUp(db: SqlQueryable, options: ConsoleRollUpOptions, onError: (error: unknown) => void): ConsoleRollUp {
   const batch = options.batchSize ?? 5000;
   const interval = options.intervalMs ?? 500;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = true;
   // Set by stop(): a round under way ends after its current batch.
   let halted = false;
 
@@ -54,31 +52,23 @@ export function createConsoleRollUp(db: SqlQueryable, options: ConsoleRollUpOpti
     return total;
   };
 
-  const schedule = (ms: number): void => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = runOnce()
-        .catch((error: unknown) => {
-          if (!isDatabaseUnavailable(error)) onError(error);
-        })
-        .finally(() => schedule(interval));
-    }, ms);
-    timer.unref?.();
-  };
+  const loop = createPeriodic(runOnce, {
+    firstMs: interval,
+    intervalMs: interval,
+    onError: (error) => {
+      if (!isDatabaseUnavailable(error)) onError(error);
+    },
+  });
 
   return {
     start() {
-      if (!stopped) return;
-      stopped = false;
       halted = false;
-      schedule(interval);
+      loop.start();
     },
     runOnce,
     async stop() {
-      stopped = true;
       halted = true;
-      clearTimeout(timer);
-      await running;
+      await loop.stop();
     },
   };
 }

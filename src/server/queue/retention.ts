@@ -9,6 +9,7 @@ import { tryLockForTransaction } from '../db/locks.js';
 import { deleteEndedPushes } from '../db/pushes.js';
 import type { SqlDatabase, SqlQueryable } from '../db/sql.js';
 import type { LogSink } from '../http/log.js';
+import { createPeriodic } from './periodic.js';
 
 // Any constant shared by every passmint process: one process deletes at a time.
 const RETENTION_LOCK = 0x7061_7372; // 'pasr'
@@ -88,9 +89,6 @@ export function createRetention(db: SqlDatabase, options: RetentionOptions, onEr
   const interval = options.intervalMs ?? 3_600_000;
   const jobDays = options.jobDays ?? 30;
   const auditDays = options.auditDays ?? 365;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = true;
   // Set by stop(): a round under way ends after its current statement instead of running to the end.
   let halted = false;
 
@@ -137,29 +135,18 @@ export function createRetention(db: SqlDatabase, options: RetentionOptions, onEr
     return total;
   };
 
-  const schedule = (ms: number): void => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = runOnce()
-        .catch((error: unknown) => onError(error))
-        .finally(() => schedule(interval));
-    }, ms);
-    timer.unref?.();
-  };
+  const loop = createPeriodic(runOnce, { firstMs: Math.min(60_000, interval), intervalMs: interval, onError });
 
   return {
     start() {
-      if (!stopped || (options.days <= 0 && auditDays <= 0)) return;
-      stopped = false;
+      if (options.days <= 0 && auditDays <= 0) return;
       halted = false;
-      schedule(Math.min(60_000, interval));
+      loop.start();
     },
     runOnce,
     async stop() {
-      stopped = true;
       halted = true;
-      clearTimeout(timer);
-      await running;
+      await loop.stop();
     },
   };
 }
