@@ -145,13 +145,15 @@ export function pemToDer(pem: string): Uint8Array {
 
 function generateKeys(): Promise<Keys> {
   keys ??= (async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'passmint-pki-'));
-    folders.push(dir);
-    writeFileSync(join(dir, 'ca.cnf'), CONFIG);
-    const names = ['root', 'wwdr', 'pass', 'other'] as const;
     // The keys are made once per test run (the run's folder, test/global-setup.ts) and copied into each
     // process's folder; outside `vitest run`, once per process. Certificates are issued per process.
     const cache = process.env['PASSMINT_TEST_CACHE'];
+    // Under the run's folder when there is one: a file after the first in a shared worker (the afterAll
+    // above belongs to the first) leaves its folder to the run's teardown.
+    const dir = mkdtempSync(join(cache ?? tmpdir(), 'passmint-pki-'));
+    folders.push(dir);
+    writeFileSync(join(dir, 'ca.cnf'), CONFIG);
+    const names = ['root', 'wwdr', 'pass', 'other'] as const;
     const shared = cache === undefined ? undefined : join(cache, 'pkpass-keys');
     if (shared !== undefined && !existsSync(shared)) {
       const making = mkdtempSync(`${shared}-`);
