@@ -25,7 +25,7 @@ import { createPassBuilder } from './build/pass-builder.js';
 import { createImportRunner } from './queue/imports.js';
 import { createMessageRunner } from './queue/messages.js';
 import { createVoidRunner } from './queue/lifecycle.js';
-import { createPublishRunner } from './queue/publish.js';
+import { createPublishRunner, type PublishRender } from './queue/publish.js';
 import { createJobWorker } from './queue/jobs.js';
 import { migrate } from './db/schema.js';
 import { createSecretBox, readSecretKey, type SecretBox } from './db/secret-box.js';
@@ -248,24 +248,34 @@ export async function createServer(options: ServerOptions = {}): Promise<Passmin
     publicUrl: options.publicUrl,
     preparedFilesCacheBytes: 0,
   });
+  // A job renders every pass for one origin: one Request made for it, not one per pass. Passes per
+  // transaction: PGlite's one connection is held by a batch's writes, PostgreSQL's are many; on PostgreSQL
+  // the next batch is rendered while one is written (the database's work is another process's).
+  let jobOrigin: { readonly origin: string; readonly request: Request } | undefined;
+  const jobRender: PublishRender = (template, values, ids, origin) => {
+    if (jobOrigin?.origin !== origin) jobOrigin = { origin, request: new Request(origin) };
+    return jobBuilder.build(jobOrigin.request, template, values, ids);
+  };
   const jobs = createJobWorker(db, {
     runners: {
       import: createImportRunner(db, {
-        render: (template, values, ids, origin) => jobBuilder.build(new Request(origin), template, values, ids),
+        render: jobRender,
         pushes: pushes !== undefined,
         google: google !== undefined,
+        batchSize: db.engine === 'postgres' ? 500 : 200,
+        readAhead: db.engine === 'postgres',
       }),
       message: createMessageRunner({
-        render: (template, values, ids, origin) => jobBuilder.build(new Request(origin), template, values, ids),
+        render: jobRender,
         pushes: pushes !== undefined,
         googleIssuerId: google?.issuerId,
       }),
-      // Passes per transaction: PGlite's one connection is held by a batch's writes, PostgreSQL's are many.
       publish: createPublishRunner(db, {
-        render: (template, values, ids, origin) => jobBuilder.build(new Request(origin), template, values, ids),
+        render: jobRender,
         pushes: pushes !== undefined,
         google: google !== undefined,
         batchSize: db.engine === 'postgres' ? 500 : 100,
+        readAhead: db.engine === 'postgres',
       }),
       void: createVoidRunner({ pushes: pushes !== undefined, google: google !== undefined, batchSize: db.engine === 'postgres' ? 500 : 100 }),
     },

@@ -214,6 +214,22 @@ for (const engine of ENGINES) {
       expect((await service.call('GET', `/v1/passes/${PASS_TYPE}/U-1`)).body.version).toBe(2);
     });
 
+    test('upsert: a serial number named again later in the file changes the pass its earlier row made (a later batch, read while the earlier one is written)', async () => {
+      const csv = 'serialNumber,name,tier\nD-1,Dee,gold\nD-2,Eve,gold\nD-1,Dee,silver\nD-1,Dee,silver\nD-2,Eve,gold\n';
+      const answer = await upload(csv, 'text/csv', '?mode=upsert');
+      expect(await finished(answer.body.id)).toMatchObject({ state: 'succeeded', rows: 5, created: 2, updated: 1, unchanged: 2, failed: 0 });
+      expect(await results(answer.body.id)).toEqual([
+        { row: 1, status: 'created', serialNumber: 'D-1' },
+        { row: 2, status: 'created', serialNumber: 'D-2' },
+        { row: 3, status: 'updated', serialNumber: 'D-1' },
+        { row: 4, status: 'unchanged', serialNumber: 'D-1' },
+        { row: 5, status: 'unchanged', serialNumber: 'D-2' },
+      ]);
+      const d1 = (await service.call('GET', `/v1/passes/${PASS_TYPE}/D-1`)).body;
+      expect([d1.version, d1.values]).toEqual([2, { name: 'Dee', tier: 'silver' }]);
+      expect((await service.call('GET', `/v1/passes/${PASS_TYPE}/D-2`)).body.version).toBe(1);
+    });
+
     test('refused before anything is made: unknown or missing column, not CSV, not JSON lines, not UTF-8, another media type, a bad mode', async () => {
       const jobsBefore = (await service.call('GET', '/v1/jobs?limit=100')).body.items.length;
       const passesBefore = (await service.call('GET', '/v1/passes?limit=100')).body.items.length;

@@ -52,6 +52,28 @@ export async function queueGoogleObject(tx: SqlQueryable, passTypeIdentifier: st
   );
 }
 
+/**
+ * {@link queueGoogleObject} for many passes, in one statement (each pass
+ * once in `keys`).
+ *
+ * @example
+ * ```ts
+ * await queueGoogleObjects(tx, [{ passTypeIdentifier: 'pass.com.example', serialNumber: 'M-1' }]);
+ * ```
+ */
+export async function queueGoogleObjects(
+  tx: SqlQueryable,
+  keys: readonly { readonly passTypeIdentifier: string; readonly serialNumber: string }[],
+): Promise<void> {
+  if (keys.length === 0) return;
+  await tx.query(
+    `insert into passmint_google_jobs (kind, pass_type_identifier, serial_number)
+     select 'object', x.type, x.serial from unnest($1::text[], $2::text[]) as x(type, serial) order by x.type, x.serial
+     on conflict (pass_type_identifier, serial_number) where kind = 'object' do update set ${bump}`,
+    [keys.map((key) => key.passTypeIdentifier), keys.map((key) => key.serialNumber)],
+  );
+}
+
 /** Owes Google the template's class (the template or one of its images changed). */
 export async function queueGoogleClass(tx: SqlQueryable, templateId: number): Promise<void> {
   await tx.query(

@@ -88,6 +88,48 @@ export async function findPass(sql: SqlQueryable, passTypeIdentifier: string, se
 }
 
 /**
+ * The passes of one type among `serialNumbers` (those that exist), in serial
+ * number order: one statement for a batch (an import in upsert mode).
+ *
+ * @example
+ * ```ts
+ * const found = await findPasses(db, 'pass.com.example.member', ['M-1', 'M-2']);
+ * ```
+ */
+export async function findPasses(sql: SqlQueryable, passTypeIdentifier: string, serialNumbers: readonly string[]): Promise<PassRecord[]> {
+  if (serialNumbers.length === 0) return [];
+  const rows = await sql.query<PassRow>(
+    `select ${passColumns} from passmint_passes where pass_type_identifier = $1 and serial_number = any($2::text[]) order by serial_number`,
+    [passTypeIdentifier, serialNumbers],
+  );
+  return rows.map(toPass);
+}
+
+/**
+ * The versions, states and templates of the passes of one type among
+ * `serialNumbers` (those that exist), the rows locked for update to the end
+ * of the transaction, in serial number order (two batches never wait on
+ * each other in a circle).
+ *
+ * @example
+ * ```ts
+ * const now = await lockPassStates(tx, 'pass.com.example.member', ['M-1', 'M-2']);
+ * ```
+ */
+export async function lockPassStates(
+  tx: SqlQueryable,
+  passTypeIdentifier: string,
+  serialNumbers: readonly string[],
+): Promise<{ serialNumber: string; version: number; state: PassState; templateId: number }[]> {
+  if (serialNumbers.length === 0) return [];
+  return tx.query<{ serialNumber: string; version: number; state: PassState; templateId: number }>(
+    `select serial_number as "serialNumber", version, state, template_id as "templateId" from passmint_passes
+      where pass_type_identifier = $1 and serial_number = any($2::text[]) order by serial_number for update`,
+    [passTypeIdentifier, serialNumbers],
+  );
+}
+
+/**
  * What a list of passes is narrowed to; every member given must hold
  * (AND). `values`: placeholder name → the exact value (a value stored as
  * a number or `true`/`false` matches its JSON text too).
@@ -302,10 +344,15 @@ export interface NewPass {
  * rendered from (and whose serial number is free), then one counter bump for
  * their events (numbered in the batch's order, so the outbox's order holds),
  * the events, and a pending delivery per event and enabled registration
- * that takes `pass.created` (its `events` null, or naming it).
+ * that takes `pass.created` (its `events` null, or naming it). `rows`: the
+ * inserted passes' rows are answered too; otherwise only their places in the
+ * input (an import, which needs no more, reads and parses no pass back).
+ * The JSON columns come as one text each, the documents a line apiece
+ * ({@link jsonLines}): neither end escapes them as array elements.
  */
-const INSERT_PASSES = `with input as (
-     select * from unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::uuid[], $8::text[]) with ordinality
+const insertPassesSql = (rows: boolean): string => `with input as (
+     select * from unnest($1::text[], $2::text[], $3::int[], $4::int[], string_to_array($5, E'\\n'), string_to_array($6, E'\\n'), $7::uuid[],
+                          string_to_array($8, E'\\n')) with ordinality
        as x(type, serial, template_id, template_version, vals, pass, event_id, event_body, i)),
    inserted as (
      insert into passmint_passes (pass_type_identifier, serial_number, template_id, pass_values, pass, rendered_version)
@@ -313,7 +360,7 @@ const INSERT_PASSES = `with input as (
       where exists (select 1 from passmint_templates t where t.id = x.template_id and t.version = x.template_version)
       order by x.i
      on conflict (pass_type_identifier, serial_number) do nothing
-     returning pass_type_identifier, serial_number, template_id, pass_values, pass, version, created_at, updated_at, seq, rendered_version, state, share_id),
+     returning ${rows ? passColumns : 'pass_type_identifier, serial_number'}),
    made as (
      select x.i, x.event_id, x.event_body, row_number() over (order by x.i) as n, count(*) over () as total
        from inserted p join input x on x.type = p.pass_type_identifier and x.serial = p.serial_number),
@@ -330,8 +377,25 @@ const INSERT_PASSES = `with input as (
      select event.seq, webhook.id, 'pending' from event cross join passmint_webhooks webhook
       where webhook.state = 'enabled' and (webhook.events is null or 'pass.created' = any (webhook.events))
      returning 1)
- select x.i::int as i, (select count(*) from delivery)::int as deliveries, p.*
+ select x.i::int as i, (select count(*) from delivery)::int as deliveries${rows ? ', p.*' : ''}
    from inserted p join input x on x.type = p.pass_type_identifier and x.serial = p.serial_number`;
+
+/**
+ * JSON documents as one text, a line each: JSON.stringify never writes a
+ * line break (one inside a string is escaped), so SQL's `string_to_array`
+ * on a line break gives them back. At least one document (an empty text is
+ * no document). Cheaper at both ends than an array's quoting: a batch of
+ * passes is most of its statement's bytes.
+ *
+ * @example
+ * ```ts
+ * await tx.query(`select unnest(string_to_array($1, E'\\n'))::json`, [jsonLines([JSON.stringify(pass)])]);
+ * ```
+ */
+export const jsonLines = (documents: readonly string[]): string => documents.join('\n');
+
+const INSERT_PASSES = insertPassesSql(true);
+const INSERT_PASS_COLUMNS = insertPassesSql(false);
 
 /** A pass {@link insertPassesWithEvents} inserted: `i` its place in the input (from 1), `deliveries` how many deliveries the statement queued. */
 export interface InsertedPassRow extends PassRow {
@@ -357,9 +421,51 @@ export async function insertPassesWithEvents(sql: SqlQueryable, items: readonly 
     items.map((item) => item.pass.serialNumber),
     items.map((item) => item.templateId),
     items.map((item) => item.templateVersion),
-    items.map((item) => JSON.stringify(item.values)),
-    items.map((item) => JSON.stringify(item.pass)),
+    jsonLines(items.map((item) => JSON.stringify(item.values))),
+    jsonLines(items.map((item) => JSON.stringify(item.pass))),
     items.map((item) => item.event.id),
-    items.map((item) => JSON.stringify(item.event)),
+    jsonLines(items.map((item) => JSON.stringify(item.event))),
+  ]);
+}
+
+/**
+ * New passes as the columns of {@link insertPassColumns}, their JSON already
+ * text (an import builds them while it renders, between turns of the event
+ * loop, rather than all at once when the statement is sent).
+ */
+export interface NewPassColumns {
+  readonly types: string[];
+  readonly serials: string[];
+  readonly templateIds: number[];
+  readonly templateVersions: number[];
+  /** The values, JSON text. */
+  readonly values: string[];
+  /** The passes, JSON text. */
+  readonly passes: string[];
+  readonly eventIds: string[];
+  /** The `pass.created` events, JSON text. */
+  readonly events: string[];
+}
+
+/**
+ * {@link insertPassesWithEvents} for columns: the same one statement, which
+ * answers only which passes it inserted — `i`, a place in the columns (from
+ * 1) — and how many deliveries it queued (the same on every row).
+ *
+ * @example
+ * ```ts
+ * const made = new Set((await insertPassColumns(tx, columns)).map((row) => row.i));
+ * ```
+ */
+export async function insertPassColumns(sql: SqlQueryable, columns: NewPassColumns): Promise<{ i: number; deliveries: number }[]> {
+  return sql.query<{ i: number; deliveries: number }>(INSERT_PASS_COLUMNS, [
+    columns.types,
+    columns.serials,
+    columns.templateIds,
+    columns.templateVersions,
+    jsonLines(columns.values),
+    jsonLines(columns.passes),
+    columns.eventIds,
+    jsonLines(columns.events),
   ]);
 }

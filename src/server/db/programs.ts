@@ -1,8 +1,8 @@
 // A pass program's rows: the versions of a template, the passes a publish or
 // a bulk void writes a batch at a time (one statement per kind of write, not
 // one per pass), and the cursor those jobs keep.
-import type { Pass } from '../../types.js';
-import type { PassState } from './passes.js';
+import type { JsonObject, Pass } from '../../types.js';
+import { jsonLines, type PassState } from './passes.js';
 import type { SqlQueryable } from './sql.js';
 
 /** A pass named by its type and serial number. */
@@ -76,13 +76,17 @@ export async function fileChanges(sql: SqlQueryable, templateId: number): Promis
 /** A pass to store as a new version: its rendering, the template version it came from, and its state. */
 export interface PassChange {
   readonly pass: Pass;
+  /** `pass` as JSON text, when the caller has made it already (to compare it with the stored one). */
+  readonly json?: string | undefined;
   readonly renderedVersion: number | null;
   readonly state: PassState;
+  /** Its new values (an import's row); otherwise they stay. */
+  readonly values?: JsonObject | undefined;
 }
 
 /**
  * Stores passes' new renderings (one version up each), in one statement.
- * Their values stay.
+ * Their values stay, unless a change brings its own.
  *
  * @example
  * ```ts
@@ -93,15 +97,16 @@ export async function writePassChanges(tx: SqlQueryable, changes: readonly PassC
   if (changes.length === 0) return;
   await tx.query(
     `update passmint_passes p set pass = x.pass::json, version = p.version + 1, updated_at = now(), rendered_version = coalesce(x.rendered, p.rendered_version),
-            state = x.state
-       from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[]) as x(type, serial, pass, rendered, state)
+            state = x.state, pass_values = coalesce(x.vals::json, p.pass_values)
+       from unnest($1::text[], $2::text[], string_to_array($3, E'\\n'), $4::int[], $5::text[], $6::text[]) as x(type, serial, pass, rendered, state, vals)
       where p.pass_type_identifier = x.type and p.serial_number = x.serial`,
     [
       changes.map((change) => change.pass.passTypeIdentifier),
       changes.map((change) => change.pass.serialNumber),
-      changes.map((change) => JSON.stringify(change.pass)),
+      jsonLines(changes.map((change) => change.json ?? JSON.stringify(change.pass))),
       changes.map((change) => change.renderedVersion),
       changes.map((change) => change.state),
+      changes.map((change) => (change.values === undefined ? null : JSON.stringify(change.values))),
     ],
   );
 }

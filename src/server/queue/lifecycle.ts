@@ -5,7 +5,7 @@
 // job (`POST /v1/templates/{id}/passes/void`) is here too.
 import type { Pass } from '../../types.js';
 import { createEvent } from '../../webhooks/event.js';
-import { queueGoogleObject } from '../db/google-sync.js';
+import { queueGoogleObjects } from '../db/google-sync.js';
 import { addEvents } from '../db/outbox.js';
 import {
   addPassResults,
@@ -49,7 +49,7 @@ export async function commitPassChanges(tx: SqlQueryable, changes: readonly Pass
   const keys = changes.map(({ pass }) => ({ passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber }));
   await writePassChanges(tx, changes);
   if (outlets.pushes) await queuePushesOf(tx, keys);
-  if (outlets.google) for (const key of keys) await queueGoogleObject(tx, key.passTypeIdentifier, key.serialNumber);
+  if (outlets.google) await queueGoogleObjects(tx, keys);
   await markPassesUpdated(tx, keys);
   await addEvents(
     tx,

@@ -31,6 +31,8 @@ export interface PublishRunnerOptions extends ChangeOutlets {
   readonly render: PublishRender;
   /** Passes per batch (one transaction each; small, so live requests wait at most one batch); default 100. */
   readonly batchSize?: number | undefined;
+  /** Read and render the next batch while one is written (a database server, whose work is not this process's); default false. */
+  readonly readAhead?: boolean | undefined;
 }
 
 /** Passes rendered between two turns of the event loop given to live requests. */
@@ -38,7 +40,7 @@ const RENDERS_BETWEEN_YIELDS = 20;
 
 /** What became of one pass. */
 type Outcome =
-  | { readonly status: 'changed'; readonly pass: Pass }
+  | { readonly status: 'changed'; readonly pass: Pass; readonly json: string }
   | { readonly status: 'unchanged' }
   | { readonly status: 'failed'; readonly problem: ServiceProblem };
 
@@ -84,7 +86,8 @@ function republish(render: PublishRender, template: TemplateRecord, files: FileC
   const filesStale = files.some(
     (change) => change.version <= template.version && (rendered === null ? change.created > record.updated : change.version > rendered),
   );
-  return filesStale || JSON.stringify(pass) !== JSON.stringify(record.pass) ? { status: 'changed', pass } : { status: 'unchanged' };
+  const json = JSON.stringify(pass);
+  return filesStale || json !== JSON.stringify(record.pass) ? { status: 'changed', pass, json } : { status: 'unchanged' };
 }
 
 /**
@@ -102,6 +105,7 @@ function republish(render: PublishRender, template: TemplateRecord, files: FileC
  */
 export function createPublishRunner(db: SqlDatabase, options: PublishRunnerOptions): JobRunner {
   const batchSize = options.batchSize ?? 100;
+  const readAhead = options.readAhead ?? false;
 
   /** Renders passes; `yields`: give the event loop to live requests every few (not inside a transaction's locks). */
   const renderAll = async (template: TemplateRecord, files: FileChanges, passes: readonly PassRecord[], origin: string, yields: boolean) => {
@@ -132,10 +136,9 @@ export function createPublishRunner(db: SqlDatabase, options: PublishRunnerOptio
         while (next !== undefined && !run.stopping()) {
           const prepared: Prepared = await next;
           const { cursor, template, files, read, rendered } = prepared;
-          // The next batch is read and rendered once this one is written, not meanwhile: rendering while the database
-          // writes took both of a small machine's cores from live requests (publish 0.49x the bare loop, GET p99 5.4x
-          // idle, against 0.40x and 2.4x one after the other).
-          next = undefined;
+          const full = read.length === batchSize;
+          // Read ahead (a database server): the next batch is read and rendered while this one is written.
+          next = readAhead && full ? prepare(read[read.length - 1]!.seq) : undefined;
 
           const going = await run.batch(async (tx, done) => {
             if ((await jobCursor(tx, job.id)) !== cursor) throw new Error(`publish job ${job.public_id}: its cursor moved while a batch was rendered`);
@@ -163,7 +166,7 @@ export function createPublishRunner(db: SqlDatabase, options: PublishRunnerOptio
                 stale || record.version !== first.version || record.state !== first.state
                   ? republish(options.render, now, nowFiles, record, params.origin)
                   : rendered[index]!;
-              if (outcome.status === 'changed') changes.push({ pass: outcome.pass, renderedVersion: now.version, state: record.state });
+              if (outcome.status === 'changed') changes.push({ pass: outcome.pass, json: outcome.json, renderedVersion: now.version, state: record.state });
               else if (outcome.status === 'unchanged') same.push(record);
               results.push({
                 n: done + results.length + 1,
@@ -186,9 +189,11 @@ export function createPublishRunner(db: SqlDatabase, options: PublishRunnerOptio
             };
           });
           if (!going) return;
-          // Between batches the event loop and, on PGlite, the one connection go to live requests first.
-          await yieldToRequests();
-          if (read.length === batchSize) next = prepare(read[read.length - 1]!.seq);
+          if (!readAhead && full) {
+            // Between batches the event loop and, on PGlite, the one connection go to live requests first.
+            await yieldToRequests();
+            next = prepare(read[read.length - 1]!.seq);
+          }
         }
       } finally {
         // A batch read and not written (the process is stopping): nothing of it was stored.
