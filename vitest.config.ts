@@ -18,19 +18,29 @@ const ISOLATED = [
 ];
 
 /**
+ * Files that mostly wait rather than compute: for leases to lapse (lease, queue-claims), for statement
+ * timeouts under a locked table (fail-fast-serve), for the listener's 10 s header timeout (attack-http).
+ * Side by side they left both cores idle for most of 40 s; each now runs beside a busy file.
+ */
+const WAITING = ['lease', 'queue-claims', 'fail-fast-serve', 'attack-http'].map((name) => `/test/server/${name}.test.ts`);
+
+/**
  * The slowest files first, so none starts near the end of a run and keeps one worker busy after the other
  * is done: the kill -9 files (a minute or two each), each beside an end-to-end file (Chromium) rather than
- * two at once; then the rest in Vitest's own order (the slowest of the last run first, else the largest —
- * CI starts with no last run, and these files are small), the files that share a worker last and together
- * (a worker is reused only from one such file to the next).
+ * two at once, and a waiting file after each such pair; then the rest in Vitest's own order (the slowest of
+ * the last run first, else the largest — CI starts with no last run, and these files are small), the files
+ * that share a worker last and together (a worker is reused only from one such file to the next).
  */
 class SlowFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
+    const waiting = sorted.filter((file) => WAITING.some((name) => file.moduleId.endsWith(name)));
     const crash = sorted.filter((file) => /\/test\/server\/[^/]*crash[^/]*\.test\.ts$/.test(file.moduleId));
     const e2e = sorted.filter((file) => file.moduleId.includes('/test/e2e/'));
     const slow: TestSpecification[] = [];
-    for (let index = 0; index < Math.max(crash.length, e2e.length); index++) slow.push(...crash.slice(index, index + 1), ...e2e.slice(index, index + 1));
+    for (let index = 0; index < Math.max(crash.length, e2e.length, waiting.length); index++) {
+      slow.push(...crash.slice(index, index + 1), ...e2e.slice(index, index + 1), ...waiting.slice(index, index + 1));
+    }
     const rest = sorted.filter((file) => !slow.includes(file));
     const shared = rest.filter((file) => file.project.config.isolate === false);
     return [...slow, ...rest.filter((file) => !shared.includes(file)), ...shared];
