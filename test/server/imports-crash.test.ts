@@ -4,38 +4,16 @@
 // The jobs go on from their last committed batch, and in the end every row
 // was applied exactly once: as many passes, pass.created events and results
 // as rows, no more.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openPglite } from '../../src/server/db/pglite.js';
-import { bundleCli, startServe, type ServeProcess } from './child.js';
-import { createPostgresDatabase } from './databases.js';
+import { describe, expect, test } from 'vitest';
+import { crashEngines } from './crash-rig.js';
 import { eventually } from './receiver.js';
 
 const TUNING = ['--poll-ms', '20', '--lease-ms', '1500', '--timeout-ms', '1000'];
 const ROWS = 4000;
 
-let cli: { script: string; remove: () => void };
-let database: { url: string; drop: () => Promise<void> };
-let running: ServeProcess | undefined;
-let dataDir: string;
+const engines = crashEngines('passmint-import-crash-');
 
-beforeAll(async () => {
-  [cli, database] = await Promise.all([bundleCli(), createPostgresDatabase()]);
-  dataDir = mkdtempSync(join(tmpdir(), 'passmint-import-crash-'));
-});
-
-afterAll(async () => {
-  running?.child.kill('SIGKILL');
-  await running?.exited;
-  await database?.drop();
-  cli?.remove();
-  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
-});
-
-/** What the database holds once no process runs: counted with the engine's own client. */
+/** What the database holds once no process runs. */
 interface Outcome {
   readonly passes: number;
   readonly distinctSerials: number;
@@ -52,39 +30,9 @@ const COUNT = `select
 const RESULTS = `select j.public_id::text as job, count(r.n)::int as n, count(distinct r.n)::int as distinct, coalesce(max(r.n), 0)::int as max
   from passmint_jobs j left join passmint_job_results r on r.job_id = j.id group by j.public_id order by j.public_id`;
 
-const engines = [
-  {
-    name: 'PostgreSQL',
-    args: () => ['--database-url', database.url],
-    read: async (): Promise<Outcome> => {
-      const client = new pg.Client({ connectionString: database.url });
-      await client.connect();
-      try {
-        const counts = (await client.query(COUNT)).rows[0];
-        return { ...counts, results: (await client.query(RESULTS)).rows };
-      } finally {
-        await client.end();
-      }
-    },
-  },
-  {
-    name: 'a PGlite data folder',
-    args: () => ['--data', join(dataDir, 'data')],
-    read: async (): Promise<Outcome> => {
-      const db = await openPglite({ dataDir: join(dataDir, 'data') });
-      try {
-        const [counts] = await db.query<Omit<Outcome, 'results'>>(COUNT);
-        return { ...counts!, results: await db.query(RESULTS) };
-      } finally {
-        await db.close();
-      }
-    },
-  },
-];
-
-describe.each(engines)('on $name', ({ args, read }) => {
+describe.each(engines)('on $name', (engine) => {
   test('SIGKILL mid-import, with and without serial numbers: every row applied exactly once', async () => {
-    const start = async (): Promise<ServeProcess> => (running = await startServe(cli.script, [...args(), ...TUNING]));
+    const start = () => engine.start(TUNING);
     let service = await start();
     const key = service.apiKey!;
     const call = async (method: string, path: string, body?: string, type = 'application/json'): Promise<any> => {
@@ -136,11 +84,12 @@ describe.each(engines)('on $name', ({ args, read }) => {
       await eventually(async () => (await call('GET', `/v1/jobs/${job.id}`)).state === 'succeeded', 120_000, `job ${job.id} to succeed`);
       expect(await call('GET', `/v1/jobs/${job.id}`)).toMatchObject({ state: 'succeeded', rows: ROWS, created: ROWS, failed: 0 });
     }
-    service.child.kill('SIGTERM');
-    await service.exited;
-    running = undefined;
+    await engine.stop(service);
 
-    const outcome = await read();
+    const outcome = await engine.read<Outcome>(async (query) => {
+      const [counts] = await query<Omit<Outcome, 'results'>>(COUNT);
+      return { ...counts!, results: await query<Outcome['results'][number]>(RESULTS) };
+    });
     expect(outcome).toEqual({
       passes: 2 * ROWS,
       distinctSerials: 2 * ROWS,
