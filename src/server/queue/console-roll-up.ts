@@ -38,12 +38,10 @@ export interface ConsoleRollUpOptions {
 export function createConsoleRollUp(db: SqlQueryable, options: ConsoleRollUpOptions, onError: (error: unknown) => void): ConsoleRollUp {
   const batch = options.batchSize ?? 5000;
   const interval = options.intervalMs ?? 500;
-  // Set by stop(): a round under way ends after its current batch.
-  let halted = false;
-
   const runOnce = async (): Promise<number> => {
     let total = 0;
-    while (!halted) {
+    // After stop(), a round under way ends after its current batch.
+    while (!loop.halted) {
       const counted = await rollConsole(db, batch, false);
       if (counted <= 0) break;
       total += counted;
@@ -60,15 +58,5 @@ export function createConsoleRollUp(db: SqlQueryable, options: ConsoleRollUpOpti
     },
   });
 
-  return {
-    start() {
-      halted = false;
-      loop.start();
-    },
-    runOnce,
-    async stop() {
-      halted = true;
-      await loop.stop();
-    },
-  };
+  return { start: loop.start, runOnce, stop: loop.stop };
 }

@@ -14,6 +14,8 @@
 export interface Periodic {
   start(): void;
   stop(): Promise<void>;
+  /** True from `stop` until the next `start` (never before the first): a long round checks it between its steps to end early. */
+  readonly halted: boolean;
 }
 
 /** Options of {@link createPeriodic}. */
@@ -31,6 +33,7 @@ export function createPeriodic(round: () => Promise<unknown>, options: PeriodicO
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = true;
+  let halted = false;
   const schedule = (ms: number): void => {
     if (stopped) return;
     timer = setTimeout(() => {
@@ -44,12 +47,17 @@ export function createPeriodic(round: () => Promise<unknown>, options: PeriodicO
     start() {
       if (!stopped) return;
       stopped = false;
+      halted = false;
       schedule(options.firstMs);
     },
     async stop() {
       stopped = true;
+      halted = true;
       clearTimeout(timer);
       await running;
+    },
+    get halted() {
+      return halted;
     },
   };
 }

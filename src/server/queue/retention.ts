@@ -89,8 +89,6 @@ export function createRetention(db: SqlDatabase, options: RetentionOptions, onEr
   const interval = options.intervalMs ?? 3_600_000;
   const jobDays = options.jobDays ?? 30;
   const auditDays = options.auditDays ?? 365;
-  // Set by stop(): a round under way ends after its current statement instead of running to the end.
-  let halted = false;
 
   /** One bounded delete under the lock; `undefined` when another process holds it. */
   const step = (remove: (tx: SqlQueryable, days: number, limit: number) => Promise<number>): Promise<number | undefined> =>
@@ -114,14 +112,15 @@ export function createRetention(db: SqlDatabase, options: RetentionOptions, onEr
     const total = { events: 0, deliveries: 0, attempts: 0, pushes: 0, googleMessages: 0, idempotencyKeys: 0, jobResults: 0, jobs: 0, audit: 0 };
     if (options.days <= 0 && auditDays <= 0) return total;
     // Events are deleted only once the console's roll-up has counted them: whatever waits is counted first.
-    if (options.days > 0) while (!halted && (await rollConsole(db, batch, true)) >= batch);
+    if (options.days > 0) while (!loop.halted && (await rollConsole(db, batch, true)) >= batch);
     for (;;) {
       let round = 0;
       for (const kind of ['attempts', 'deliveries', 'events', 'pushes', 'googleMessages', 'idempotencyKeys', 'jobResults', 'jobs', 'audit'] as const) {
         // Events kept forever (days 0) keep everything but the audit log's own retention.
         if (options.days <= 0 && kind !== 'audit') continue;
         for (;;) {
-          if (halted) return total;
+          // After stop(), a round under way ends after its current statement.
+          if (loop.halted) return total;
           const count = await step(deletes[kind]);
           if (count === undefined) return total;
           total[kind] += count;
@@ -140,13 +139,9 @@ export function createRetention(db: SqlDatabase, options: RetentionOptions, onEr
   return {
     start() {
       if (options.days <= 0 && auditDays <= 0) return;
-      halted = false;
       loop.start();
     },
     runOnce,
-    async stop() {
-      halted = true;
-      await loop.stop();
-    },
+    stop: loop.stop,
   };
 }
